@@ -1,0 +1,72 @@
+"""One set of Numba options for every kernel, and a cache that can never go stale.
+
+Numba's own cache checks only the timestamp of the file that defines a function, so a
+change in a jitted helper imported from *another* module would leave stale machine code
+behind. Every kernel of belote_sim is therefore cached under a directory named after a
+hash of *all* the package sources: any edit anywhere gives a fresh cache directory.
+
+The base directory is ``$BELOTE_SIM_CACHE_DIR``, else ``$NUMBA_CACHE_DIR``, else
+``~/.cache/belote_sim``; the kernels live in ``<base>/numba-<source hash>``. Old
+directories can be deleted at any time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import numba
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+#: True when NUMBA_DISABLE_JIT=1: kernels then run as plain Python (for coverage, debugging).
+DISABLE_JIT = bool(numba.config.DISABLE_JIT)
+
+
+def source_hash() -> str:
+    """Hash of every ``.py`` file of the package (names and contents)."""
+    h = hashlib.sha256()
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        h.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+SOURCE_HASH = source_hash()
+
+
+def cache_dir() -> str:
+    """Directory of this source tree's compiled kernels."""
+    base = os.environ.get("BELOTE_SIM_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
+    if not base:
+        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+        base = os.path.join(xdg, "belote_sim")
+    return os.path.join(base, f"numba-{SOURCE_HASH}")
+
+
+@contextlib.contextmanager
+def kernel_cache() -> Iterator[None]:
+    """Point Numba's cache at :func:`cache_dir` while the kernel modules are decorated.
+
+    Numba picks a function's cache locator when ``@njit(cache=True)`` runs, so setting
+    the directory around the imports is enough and leaves other users' numba alone.
+    """
+    old = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = cache_dir()
+    try:
+        yield
+    finally:
+        numba.config.CACHE_DIR = old
+
+
+#: The decorator of every kernel: nopython, cached, no GIL, numpy error model
+#: (no Python exceptions from integer division: kernels never raise).
+jit = functools.partial(numba.njit, cache=True, nogil=True, error_model="numpy")
+#: The same for the parallel (prange) chunk kernels.
+jit_parallel = functools.partial(
+    numba.njit, cache=True, nogil=True, error_model="numpy", parallel=True
+)

@@ -1,0 +1,160 @@
+"""Declarations (annonces): carrés, runs, the contest and belote (RULES.md section 5)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from belote_sim._jit import jit
+from belote_sim.cards import ALL_TRUMPS, KING, NO_TRUMPS, QUEEN
+from belote_sim.kernels.bits import ctz
+from belote_sim.kernels.layout import (
+    DK_CARRE,
+    DK_QUARTE,
+    DK_QUINTE,
+    DK_TIERCE,
+    HOLD_CARRE_9,
+    HOLD_CARRE_J,
+    HOLD_CARRE_OTHER,
+    HOLD_QUARTE,
+    HOLD_QUINTE,
+    HOLD_TIERCE,
+)
+
+# Carrés that score, strongest first for the contest: J > 9 > A > 10 > K > Q.
+#                        7   8   9    T    J    Q    K    A
+CARRE_POINTS = np.array([0, 0, 150, 100, 200, 100, 100, 100], dtype=np.int64)
+CARRE_ORDER = np.array([0, 0, 5, 3, 6, 1, 2, 4], dtype=np.int64)
+_CARRE_BASE = 10000  # any carré key beats any run key (runs stay below 1000)
+
+
+@jit
+def list_declarations(hand, split_long_runs, out):
+    """Write every declaration of ``hand`` into ``out`` (``int64[MAX_DECLS, 4]``, one row
+    ``(kind, top, length, points)`` each) and return how many there are.
+
+    A run's ``top`` is its highest card index, a carré's is its rank. Each maximal run of
+    a suit counts once; a card may be in a carré and a run. Kernel of
+    :func:`belote_sim.engine.declarations`; naive reference in ``tests/naive.py``.
+    """
+    n = 0
+    for rank in range(2, 8):  # nines and up; eights and sevens count nothing
+        quad = (1 << rank) | (1 << (rank + 8)) | (1 << (rank + 16)) | (1 << (rank + 24))
+        if hand & quad == quad:
+            out[n, 0] = DK_CARRE
+            out[n, 1] = rank
+            out[n, 2] = 4
+            out[n, 3] = CARRE_POINTS[rank]
+            n += 1
+    for suit in range(4):
+        b = (hand >> (8 * suit)) & 0xFF
+        while b != 0:
+            low = ctz(b)
+            length = ctz(~(b >> low))  # trailing ones from the lowest card up
+            if length >= 3:
+                if length == 3:
+                    kind, points = DK_TIERCE, 20
+                elif length == 4:
+                    kind, points = DK_QUARTE, 50
+                else:
+                    kind = DK_QUINTE
+                    points = 120 if length == 8 and split_long_runs != 0 else 100
+                out[n, 0] = kind
+                out[n, 1] = 8 * suit + low + length - 1
+                out[n, 2] = length
+                out[n, 3] = points
+                n += 1
+            b &= ~(((1 << length) - 1) << low)
+    return n
+
+
+@jit
+def declaration_key(kind, top, length, trump):
+    """A number that orders declarations as the contest does (higher wins), RULES 5:
+    carrés first by rank J > 9 > A > 10 > K > Q; runs by length, then top card, then
+    being in the trump suit of a suit contract."""
+    if kind == DK_CARRE:
+        return _CARRE_BASE + 10 * CARRE_ORDER[top]
+    in_trump = 1 if trump < ALL_TRUMPS and (top >> 3) == trump else 0
+    return 100 * length + 10 * (top & 7) + in_trump
+
+
+@jit
+def summarise_declarations(entries, n):
+    """``(points, HOLD_* flags)`` of the first ``n`` rows of a declaration list."""
+    points = 0
+    kinds = 0
+    for i in range(n):
+        points += entries[i, 3]
+        kind = entries[i, 0]
+        if kind == DK_TIERCE:
+            kinds |= HOLD_TIERCE
+        elif kind == DK_QUARTE:
+            kinds |= HOLD_QUARTE
+        elif kind == DK_QUINTE:
+            kinds |= HOLD_QUINTE
+        elif entries[i, 1] == 4:
+            kinds |= HOLD_CARRE_J
+        elif entries[i, 1] == 2:
+            kinds |= HOLD_CARRE_9
+        else:
+            kinds |= HOLD_CARRE_OTHER
+    return points, kinds
+
+
+@jit
+def best_key(entries, n, trump):
+    """Key of the best of the first ``n`` declarations (0 when there are none)."""
+    best = 0
+    for i in range(n):
+        k = declaration_key(entries[i, 0], entries[i, 1], entries[i, 2], trump)
+        if k > best:
+            best = k
+    return best
+
+
+@jit
+def declaration_contest(keys, first_hand, n_players, sides, decl_tie_first):
+    """Winner of the contest between the sides' best declarations (RULES 5).
+
+    ``keys[seat]`` is each seat's best key (0: none), ``sides[seat]`` its side (0/1).
+    Returns ``(winning side, seat holding its best declaration)``, ``(-1, -1)`` when
+    nobody scores. Equal keys inside a side go to the seat first in turn order from the
+    first hand; equal keys across sides follow ``declaration_tie`` (none / first).
+    """
+    key0 = 0
+    key1 = 0
+    seat0 = -1
+    seat1 = -1
+    pos0 = 0
+    pos1 = 0
+    for pos in range(n_players):  # strict > keeps the first in turn order on equal keys
+        seat = (first_hand + pos) % n_players
+        if sides[seat] == 0:
+            if keys[seat] > key0:
+                key0, seat0, pos0 = keys[seat], seat, pos
+        elif keys[seat] > key1:
+            key1, seat1, pos1 = keys[seat], seat, pos
+    if key0 == 0 and key1 == 0:
+        return -1, -1
+    if key0 > key1:
+        return 0, seat0
+    if key1 > key0:
+        return 1, seat1
+    if decl_tie_first == 0:
+        return -1, -1
+    return (0, seat0) if pos0 < pos1 else (1, seat1)
+
+
+@jit
+def belote_pairs(hand, trump):
+    """Number of belote pairs (K+Q of a trump suit) in ``hand``: 0 or 1 in a suit
+    contract, up to 4 in all-trumps, 0 in no-trumps."""
+    if trump == NO_TRUMPS:
+        return 0
+    count = 0
+    for suit in range(4):
+        if trump == ALL_TRUMPS or suit == trump:
+            pair = (1 << (8 * suit + KING)) | (1 << (8 * suit + QUEEN))
+            if hand & pair == pair:
+                count += 1
+    return count

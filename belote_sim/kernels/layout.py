@@ -1,0 +1,143 @@
+"""Fixed layouts shared by the kernels and their Python wrappers.
+
+A played deal is written into one ``int64`` *record* (``REC_SIZE`` slots, offsets below):
+the simulator, replay and the statistics all read the same record. Per-seat and per-side
+blocks have room for four entries; unused entries hold -1 or 0 as stated.
+"""
+
+from __future__ import annotations
+
+MAX_SEATS = 4
+MAX_PLAYS = 32
+MAX_TRICKS = 16
+MAX_CALLS = 48
+MAX_DECLS = 8  # declarations one hand can hold (at most 2 carrés + 2 runs a suit)
+
+# --- call codes (deal log: "pass", "take", "C".."S", "AT", "NT") -------------------------
+CALL_PASS = 0
+CALL_TAKE = 1
+CALL_SUIT = 2  # CALL_SUIT + suit, 2..5
+CALL_AT = 6
+CALL_NT = 7
+
+# --- outcomes ------------------------------------------------------------------------
+OUT_NONE = -1  # thrown in
+OUT_MADE = 0
+OUT_DEDANS = 1
+OUT_TIE = 2  # tie_rule = split
+OUT_LITIGE = 3  # points put in the pot
+
+# --- status of a played deal (replay reports the errors) ----------------------------
+ST_OK = 0
+ST_BAD_CALL = 1  # a call that is not allowed at this point of the bidding
+ST_MISSING_CALLS = 2  # the calls end before the bidding is over
+ST_EXTRA_CALLS = 3  # calls left after the bidding is over
+ST_NOT_IN_HAND = 4  # a card the seat does not hold
+ST_ILLEGAL_CARD = 5  # a card that breaks RULES.md section 6
+ST_MISSING_PLAYS = 6  # the plays end before the deal is over
+ST_EXTRA_PLAYS = 7  # plays left after the deal is over
+
+# --- why a card set is what it is (legal.py): the rule that decided it ---------------
+RULE_FREE = 0  # any card: first card of the trick, or nothing constrains
+RULE_FOLLOW = 1  # follow the suit led
+RULE_OVERTRUMP_LEAD = 2  # trump led: beat the highest trump if possible
+RULE_PARTNER = 3  # void, partner winning: any card (partner_exemption)
+RULE_MUST_TRUMP = 4  # void in the suit led: trump
+RULE_OVERTRUMP = 5  # void, trump in the trick: overtrump
+RULE_UNDERTRUMP = 6  # void, cannot overtrump: still trump (undertrump = forced)
+
+# --- declaration entries (declarations.py) ------------------------------------------
+DK_TIERCE = 0
+DK_QUARTE = 1
+DK_QUINTE = 2
+DK_CARRE = 3
+# bit flags of what a hand holds, for statistics
+HOLD_TIERCE = 1
+HOLD_QUARTE = 2
+HOLD_QUINTE = 4
+HOLD_CARRE_J = 8
+HOLD_CARRE_9 = 16
+HOLD_CARRE_OTHER = 32
+
+_n = 0
+
+
+def _slot(size: int = 1) -> int:
+    global _n
+    start = _n
+    _n += size
+    return start
+
+
+# --- the deal record ----------------------------------------------------------------
+STATUS = _slot()
+ERR_STEP = _slot()  # index of the faulty call or play
+ERR_SEAT = _slot()
+ERR_ITEM = _slot()  # call code or card index
+ERR_LEGAL = _slot()  # legal card mask at the faulty play
+ERR_RULE = _slot()  # RULE_* that decided the legal set
+DEALER = _slot()
+FIRST_HAND = _slot()
+POT_BEFORE = _slot()
+PACK = _slot(32)  # card indices, top first
+RETOURNE = _slot()  # card index, -1 if none
+THROWN_IN = _slot()
+TRUMP = _slot()  # 0..3 suit, 4 AT, 5 NT, -1 thrown in
+TAKER = _slot()  # seat, -1 thrown in
+BID_ROUND = _slot()  # round in which trump was chosen (1, 2, 3), 0 thrown in
+N_CALLS = _slot()
+CALLS = _slot(MAX_CALLS)
+DEALT = _slot(MAX_SEATS)  # hands as dealt before the bidding
+HANDS = _slot(MAX_SEATS)  # hands at the start of the first trick
+N_PLAYS = _slot()
+PLAYS = _slot(MAX_PLAYS)  # card indices in play order
+LEGAL = _slot(MAX_PLAYS)  # legal mask for each play
+N_TRICKS = _slot()
+TRICK_LEADER = _slot(MAX_TRICKS)
+TRICK_WINNER = _slot(MAX_TRICKS)
+DECL_KEY = _slot(MAX_SEATS)  # best declaration of each seat (0: none), comparable ints
+DECL_HELD = _slot(MAX_SEATS)  # points of all declarations each seat holds
+DECL_KINDS = _slot(MAX_SEATS)  # HOLD_* flags per seat
+DECL_WINNER_SEAT = _slot()  # -1 when nobody scores
+DECL_POINTS = _slot(MAX_SEATS)  # contest result per side, before any dedans transfer
+BELOTE_SEAT = _slot()  # holder of trump K+Q, -1 none (even with belote off)
+BELOTE = _slot(MAX_SEATS)  # belote points per side
+TRICK_POINTS = _slot(MAX_SEATS)  # card points per side, last-trick bonus included
+CARD_POINTS = _slot(MAX_SEATS)  # as the deal log says: capot included
+CAPOT_SIDE = _slot()  # side that took every trick, -1 none
+TOTAL_POINTS = _slot()  # all card points of the deal (162, 258, 260)
+SCORE_TAKERS = _slot()  # S_T = C + D + B of the takers
+SCORE_DEFENDERS = _slot()  # S_E
+OUTCOME = _slot()
+POT = _slot()  # points this deal puts into the pot
+POT_WON_BY = _slot()  # side collecting pot_before, -1 none
+DEAL_SCORE = _slot(MAX_SEATS)  # per side: what the deal adds to the match score
+REC_SIZE = _n
+
+# --- counters of a simulation (runner / stats) --------------------------------------
+_n = 0
+C_DEALS = _slot()
+C_THROWN_IN = _slot()
+C_TAKEN_ROUND = _slot(4)  # index = round (1, 2, 3)
+C_MADE = _slot()
+C_DEDANS = _slot()
+C_TIE = _slot()
+C_LITIGE = _slot()
+C_CAPOT_TAKERS = _slot()
+C_CAPOT_DEFENDERS = _slot()
+C_ANY_DECLARATION = _slot()  # played deals where some hand holds a declaration
+C_TIERCE = _slot()
+C_QUARTE = _slot()
+C_QUINTE = _slot()
+C_CARRE_J = _slot()
+C_CARRE_9 = _slot()
+C_CARRE_OTHER = _slot()
+C_BELOTE = _slot()
+C_DECL_TAKERS = _slot()  # contest won by the takers
+C_DECL_DEFENDERS = _slot()
+C_SUM_TAKER_CARD_POINTS = _slot()
+C_SUM_TAKER_SCORE = _slot()
+C_SUM_DEFENDER_SCORE = _slot()
+N_COUNTERS = _n
+
+del _n

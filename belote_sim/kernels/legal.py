@@ -1,0 +1,73 @@
+"""Legal cards as bitmasks: every case of RULES.md section 6."""
+
+from __future__ import annotations
+
+from belote_sim._jit import jit
+from belote_sim.cards import ALL_TRUMPS, TRUMP_ABOVE
+from belote_sim.kernels.layout import (
+    RULE_FOLLOW,
+    RULE_FREE,
+    RULE_MUST_TRUMP,
+    RULE_OVERTRUMP,
+    RULE_OVERTRUMP_LEAD,
+    RULE_PARTNER,
+    RULE_UNDERTRUMP,
+)
+from belote_sim.kernels.trick import are_partners, trick_winner
+from belote_sim.rules import (
+    R_MUST_TRUMP,
+    R_OVERTRUMP_PARTNER,
+    R_PARTNER_EXEMPTION,
+    R_PLAYERS,
+    R_UNDERTRUMP,
+    UNDERTRUMP_FREE,
+)
+
+
+@jit
+def legal_cards_rule(rules, hand, trick, k, leader, trump, taker):
+    """Legal cards of the player holding ``hand`` who plays the ``k``-th card of a trick
+    (``trick[:k]`` already played, led by seat ``leader``), and the ``RULE_*`` code of
+    the rule that decided the set (for error messages).
+
+    ``hand`` is an int64 card mask; ``trick`` holds card indices. Kernel of
+    :func:`belote_sim.engine.legal_cards`; naive reference in ``tests/naive.py``.
+    """
+    if k == 0:
+        return hand, RULE_FREE
+    n = rules[R_PLAYERS]
+    seat = (leader + k) % n
+    led = trick[0] >> 3
+    follow = hand & (0xFF << (8 * led))
+    w = trick_winner(trick, k, trump)
+    partner_winning = are_partners(seat, (leader + w) % n, n, taker)
+    if follow != 0:
+        if trump == ALL_TRUMPS or led == trump:
+            if partner_winning and rules[R_OVERTRUMP_PARTNER] == 0:
+                return follow, RULE_FOLLOW
+            # On a trump lead the winning card is the highest card of the suit led.
+            higher = follow & (TRUMP_ABOVE[trick[w] & 7] << (8 * led))
+            if higher != 0:
+                return higher, RULE_OVERTRUMP_LEAD
+        return follow, RULE_FOLLOW
+    if partner_winning and rules[R_PARTNER_EXEMPTION] != 0:
+        return hand, RULE_PARTNER
+    if rules[R_MUST_TRUMP] != 0 and trump < ALL_TRUMPS:
+        trumps = hand & (0xFF << (8 * trump))
+        if trumps != 0:
+            top = trick[w]
+            if top >> 3 == trump:  # a trump is in the trick, and it is winning
+                higher = trumps & (TRUMP_ABOVE[top & 7] << (8 * trump))
+                if higher != 0:
+                    return higher, RULE_OVERTRUMP
+                if rules[R_UNDERTRUMP] == UNDERTRUMP_FREE:
+                    return hand, RULE_FREE
+                return trumps, RULE_UNDERTRUMP
+            return trumps, RULE_MUST_TRUMP
+    return hand, RULE_FREE
+
+
+@jit(inline="always")
+def legal_cards(rules, hand, trick, k, leader, trump, taker):
+    """Legal card mask only; see :func:`legal_cards_rule`."""
+    return legal_cards_rule(rules, hand, trick, k, leader, trump, taker)[0]

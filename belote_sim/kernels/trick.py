@@ -1,0 +1,62 @@
+"""Trick resolution and partnerships (RULES.md sections 3 and 6)."""
+
+from __future__ import annotations
+
+from belote_sim._jit import jit
+from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS, PLAIN_STRENGTH, TRUMP_STRENGTH
+
+
+@jit(inline="always")
+def card_power(card, led_suit, trump):
+    """How strongly ``card`` contends for a trick led in ``led_suit``; -1 cannot win.
+
+    Trumps of a suit contract rank above every card of the suit led; in all-trumps
+    and no-trumps only the suit led can win, in trump order and plain order.
+    """
+    suit = card >> 3
+    rank = card & 7
+    if trump == ALL_TRUMPS:
+        return TRUMP_STRENGTH[rank] if suit == led_suit else -1
+    if trump == NO_TRUMPS:
+        return PLAIN_STRENGTH[rank] if suit == led_suit else -1
+    if suit == trump:
+        return 16 + TRUMP_STRENGTH[rank]
+    if suit == led_suit:
+        return PLAIN_STRENGTH[rank]
+    return -1
+
+
+@jit
+def trick_winner(trick, k, trump):
+    """Position (0..k-1) of the card winning the first ``k`` cards of ``trick``.
+
+    Wrapped for Python by :func:`belote_sim.engine.trick_winner`.
+    """
+    led = trick[0] >> 3
+    best = 0
+    best_power = card_power(trick[0], led, trump)
+    for i in range(1, k):
+        p = card_power(trick[i], led, trump)
+        if p > best_power:
+            best = i
+            best_power = p
+    return best
+
+
+@jit(inline="always")
+def side_of(seat, n_players, taker):
+    """Side of a seat: seat parity with four players, the seat itself with two, and with
+    three players 0 for the taker and 1 for the two defenders (who are partners)."""
+    if n_players == 4:
+        return seat & 1
+    if n_players == 2:
+        return seat
+    return 0 if seat == taker else 1
+
+
+@jit(inline="always")
+def are_partners(a, b, n_players, taker):
+    """True when seats ``a`` and ``b`` are different players of the same side."""
+    if a == b or n_players == 2:
+        return False
+    return side_of(a, n_players, taker) == side_of(b, n_players, taker)

@@ -1,0 +1,76 @@
+"""Bidding policies for the retourne rounds (RULES.md 7.1).
+
+* ``random``: in each turn, takes (round 1) or names one of the three other suits at
+  random (round 2) with probability ``params[0]`` (default 0.25).
+* ``threshold``: values the hand it would hold with the retourne for each candidate
+  trump suit and takes when the best value reaches ``params[0]`` (default 50):
+
+  ====================================  ======================================
+  trump held (the retourne included)     its trump points (J 20, 9 14, A 11, 10 10,
+                                         K 4, Q 3), + 10 for each trump past the second
+  plain aces                             11 each
+  plain tens with their ace              10 each
+  king and queen of trumps (belote)      20
+  ====================================  ======================================
+
+  Round 1 values the retourne's suit only; round 2 the best of the other three.
+"""
+
+from __future__ import annotations
+
+from belote_sim._jit import jit
+from belote_sim.cards import ACE, TEN, TRUMP_POINTS
+from belote_sim.kernels.bits import popcount
+from belote_sim.kernels.declarations import belote_pairs
+from belote_sim.kernels.layout import CALL_PASS, CALL_SUIT, CALL_TAKE
+from belote_sim.kernels.rng import rand_below, rand_float
+from belote_sim.policies import BID_RANDOM, BID_THRESHOLD
+
+
+@jit
+def hand_value(hand, trump):
+    """The ``threshold`` bidder's value of ``hand`` (with the retourne) for ``trump``."""
+    value = 0
+    trumps = (hand >> (8 * trump)) & 0xFF
+    for rank in range(8):
+        if trumps >> rank & 1:
+            value += TRUMP_POINTS[rank]
+    n_trumps = popcount(trumps)
+    if n_trumps > 2:
+        value += 10 * (n_trumps - 2)
+    for suit in range(4):
+        if suit != trump:
+            b = (hand >> (8 * suit)) & 0xFF
+            if b >> ACE & 1:
+                value += 11
+                if b >> TEN & 1:
+                    value += 10
+    return value + 20 * belote_pairs(hand, trump)
+
+
+@jit
+def choose_call(policy, params, rnd, hand, retourne, rng):
+    """The call of a seat holding ``hand`` (five cards) in round ``rnd`` (1 or 2)."""
+    turned = retourne >> 3
+    if policy == BID_RANDOM:
+        if rand_float(rng) >= params[0]:
+            return CALL_PASS
+        if rnd == 1:
+            return CALL_TAKE
+        k = rand_below(rng, 3)
+        suit = k if k < turned else k + 1
+        return CALL_SUIT + suit
+    if policy == BID_THRESHOLD:
+        with_retourne = hand | (1 << retourne)
+        if rnd == 1:
+            return CALL_TAKE if hand_value(with_retourne, turned) >= params[0] else CALL_PASS
+        best_suit = -1
+        best = -1
+        for suit in range(4):
+            if suit != turned:
+                v = hand_value(with_retourne, suit)
+                if v > best:
+                    best = v
+                    best_suit = suit
+        return CALL_SUIT + best_suit if best >= params[0] else CALL_PASS
+    return CALL_PASS
