@@ -304,3 +304,17 @@ def play_deal(
         rec[CAPOT_SIDE] = 1
     score_two_sides(rec, taker_side, rules[R_TIE_RULE])
     return ST_OK
+
+
+@jit
+def replay_deal(rules, pack, dealer, pot_before, calls, plays):
+    """Play a deal-log deal from its calls and cards: ``(record, status)``.
+
+    Kernel of :func:`belote_sim.replay.replay`: :func:`play_deal` in scripted mode."""
+    ws = new_workspace()
+    none = np.zeros(4, dtype=np.float64)
+    status = play_deal(
+        rules, pack, dealer, pot_before, -1, none, -1, none, calls, len(calls), plays,
+        len(plays), ws,
+    )
+    return ws[0].copy(), status

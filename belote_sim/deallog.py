@@ -1,0 +1,190 @@
+"""The JSON deal log (``shared/DEAL_LOG.md``): reading its input fields, writing a played
+deal's record as a deal-log object with every result field.
+
+>>> from belote_sim.deallog import parse_call, format_call
+>>> parse_call("take"), parse_call("h"), format_call(6)
+(1, 4, 'AT')
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from belote_sim.cards import SUITS, TRUMP_NAMES, format_card, format_cards, parse_card
+from belote_sim.engine import OUTCOME_NAMES, declarations, pack_array
+from belote_sim.errors import BeloteError, DealLogError
+from belote_sim.kernels import layout as L
+from belote_sim.rules import Rules
+
+CALL_NAMES = {L.CALL_PASS: "pass", L.CALL_TAKE: "take", L.CALL_AT: "AT", L.CALL_NT: "NT"}
+CALL_NAMES.update({L.CALL_SUIT + i: s for i, s in enumerate(SUITS)})
+_CALL_CODES = {v.lower(): k for k, v in CALL_NAMES.items()}
+
+
+def parse_call(text: str) -> int:
+    """Call code of a deal-log call (``pass``, ``take``, ``C`` .. ``S``, ``AT``, ``NT``)."""
+    if not isinstance(text, str) or text.strip().lower() not in _CALL_CODES:
+        raise DealLogError(f"unknown call {text!r}: expected pass, take, C, D, H, S, AT or NT")
+    return _CALL_CODES[text.strip().lower()]
+
+
+def format_call(code: int) -> str:
+    """Deal-log text of a call code."""
+    return CALL_NAMES[int(code)]
+
+
+class DealInput:
+    """The validated input fields of one deal-log object."""
+
+    def __init__(self, deal: Any, number: int = 1) -> None:
+        where = f"deal {number}"
+        if not isinstance(deal, dict):
+            raise DealLogError(f"{where}: a deal is a JSON object, not {type(deal).__name__}")
+        for name in ("dealer", "pack"):
+            if name not in deal:
+                raise DealLogError(f"{where}: missing field {name!r}")
+        self.number = number
+        self.raw = deal
+        try:
+            self.rules = Rules.from_spec(deal.get("rules", "classic"))
+        except BeloteError as e:
+            raise DealLogError(f"{where}: rules: {e}") from None
+        try:
+            self.rules.check_implemented()
+        except BeloteError as e:
+            raise DealLogError(f"{where}: {e}") from None
+        n = self.rules.players
+        dealer = deal["dealer"]
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise DealLogError(f"{where}: dealer must be a seat 0..{n - 1}, not {dealer!r}")
+        self.dealer = dealer
+        if not isinstance(deal["pack"], list):
+            raise DealLogError(f"{where}: pack must be a list of 32 card strings")
+        try:
+            self.pack = pack_array(deal["pack"])
+        except BeloteError as e:
+            raise DealLogError(f"{where}: pack: {e}") from None
+        calls = deal.get("calls", [])
+        if not isinstance(calls, list):
+            raise DealLogError(f"{where}: calls must be a list of strings")
+        codes = []
+        for i, c in enumerate(calls):
+            try:
+                codes.append(parse_call(c))
+            except BeloteError as e:
+                raise DealLogError(f"{where}, call {i + 1}: {e}") from None
+        self.calls = np.asarray(codes, dtype=np.int64)
+        plays = deal.get("plays", [])
+        if not isinstance(plays, list):
+            raise DealLogError(f"{where}: plays must be a list of card strings")
+        cards = []
+        for i, c in enumerate(plays):
+            try:
+                cards.append(parse_card(c))
+            except BeloteError as e:
+                raise DealLogError(f"{where}, play {i + 1}: {e}") from None
+        self.plays = np.asarray(cards, dtype=np.int64)
+        pot = deal.get("pot_before", 0)
+        if isinstance(pot, bool) or not isinstance(pot, int) or pot < 0:
+            raise DealLogError(f"{where}: pot_before must be a non-negative integer, not {pot!r}")
+        if pot and self.rules.tie_rule != "litige":
+            raise DealLogError(f"{where}: pot_before={pot} needs tie_rule=litige")
+        self.pot_before = pot
+        if deal.get("redeals_before", 0) and self.rules.contract != "stock":
+            raise DealLogError(f"{where}: redeals_before applies to the stock game only")
+
+
+def _declarations_block(rec: np.ndarray, rules: Rules, n: int) -> dict:
+    held: list[list[dict]] = []
+    for s in range(n):
+        held.append(
+            declarations(int(rec[L.HANDS + s]), rules.split_long_runs) if rules.declarations else []
+        )
+    winner = int(rec[L.DECL_WINNER_SEAT])
+    return {
+        "held": held,
+        "winner_seat": None if winner < 0 else winner,
+        "points": [int(rec[L.DECL_POINTS + s]) for s in range(2)],
+    }
+
+
+def record_to_deal(rec: np.ndarray, rules: Rules, inputs: dict | None = None) -> dict:
+    """The deal-log object of a played deal's record: input fields (``inputs`` as given,
+    else rebuilt from the record), then every result field of DEAL_LOG.md."""
+    n = rules.players
+    if inputs is None:
+        n_calls = int(rec[L.N_CALLS])
+        n_plays = int(rec[L.N_PLAYS])
+        inputs = {
+            "rules": rules.to_spec(),
+            "dealer": int(rec[L.DEALER]),
+            "pack": [format_card(c) for c in rec[L.PACK : L.PACK + 32]],
+            "calls": [format_call(c) for c in rec[L.CALLS : L.CALLS + n_calls]],
+            "plays": [format_card(c) for c in rec[L.PLAYS : L.PLAYS + n_plays]],
+        }
+        if rec[L.POT_BEFORE]:
+            inputs["pot_before"] = int(rec[L.POT_BEFORE])
+    out = dict(inputs)
+    if rec[L.THROWN_IN]:
+        out["thrown_in"] = True
+        out["hands"] = [format_cards(rec[L.DEALT + s]) for s in range(n)]
+        return out
+    out["thrown_in"] = False
+    out["trump"] = TRUMP_NAMES[int(rec[L.TRUMP])]
+    out["taker"] = int(rec[L.TAKER])
+    out["contract"] = None
+    out["hands"] = [format_cards(rec[L.HANDS + s]) for s in range(n)]
+    tricks = []
+    for t in range(int(rec[L.N_TRICKS])):
+        base = t * n
+        tricks.append(
+            {
+                "leader": int(rec[L.TRICK_LEADER + t]),
+                "cards": [format_card(rec[L.PLAYS + base + k]) for k in range(n)],
+                "winner": int(rec[L.TRICK_WINNER + t]),
+                "legal": [format_cards(rec[L.LEGAL + base + k]) for k in range(n)],
+            }
+        )
+    out["tricks"] = tricks
+    out["declarations"] = _declarations_block(rec, rules, n)
+    out["belote"] = [int(rec[L.BELOTE + s]) for s in range(2)]
+    out["card_points"] = [int(rec[L.CARD_POINTS + s]) for s in range(2)]
+    capot = int(rec[L.CAPOT_SIDE])
+    out["capot"] = None if capot < 0 else [s for s in range(n) if s % 2 == capot]
+    out["outcome"] = OUTCOME_NAMES[int(rec[L.OUTCOME])]
+    out["pot"] = int(rec[L.POT])
+    won = int(rec[L.POT_WON_BY])
+    out["pot_won_by"] = None if won < 0 else won
+    out["deal_score"] = [int(rec[L.DEAL_SCORE + s]) for s in range(2)]
+    return out
+
+
+def read_deals(path: str | Path) -> Iterator[tuple[int, Any]]:
+    """``(deal number, parsed JSON)`` for each non-blank line of a JSON Lines file
+    (``-`` reads standard input). A line that is not JSON is a :class:`DealLogError`."""
+    import sys
+
+    fh = sys.stdin if str(path) == "-" else open(path, encoding="utf-8")  # noqa: SIM115
+    try:
+        number = 0
+        for line in fh:
+            if not line.strip():
+                continue
+            number += 1
+            try:
+                yield number, json.loads(line)
+            except json.JSONDecodeError as e:
+                raise DealLogError(f"deal {number}: not valid JSON ({e.msg} at column {e.colno})")
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+
+
+def dumps(deal: dict) -> str:
+    """One deal-log line (compact JSON, non-ASCII kept)."""
+    return json.dumps(deal, ensure_ascii=False, separators=(", ", ": "))
