@@ -29,7 +29,8 @@ _CARRE_BASE = 10000  # any carré key beats any run key (runs stay below 1000)
 
 @jit
 def list_declarations(hand, split_long_runs, out):
-    """Write every declaration of ``hand`` into ``out`` (``int64[MAX_DECLS, 4]``, one row
+    """Write every declaration of ``hand`` into ``out`` (``int64[MAX_DECLS, 4]``: room for
+    any card set, even the whole pack), one row
     ``(kind, top, length, points)`` each) and return how many there are.
 
     A run's ``top`` is its highest card index, a carré's is its rank. Each maximal run of

@@ -45,6 +45,7 @@ from belote_sim.kernels.layout import (
     HANDS,
     LEGAL,
     MAX_CALLS,
+    MAX_DECLS,
     MAX_SEATS,
     N_CALLS,
     N_PLAYS,
@@ -57,6 +58,7 @@ from belote_sim.kernels.layout import (
     POT_WON_BY,
     REC_SIZE,
     RETOURNE,
+    RULE_FREE,
     ST_BAD_CALL,
     ST_EXTRA_CALLS,
     ST_EXTRA_PLAYS,
@@ -74,9 +76,9 @@ from belote_sim.kernels.layout import (
     TRICK_WINNER,
     TRUMP,
 )
-from belote_sim.kernels.legal import legal_cards_rule
+from belote_sim.kernels.legal import legal_given_winner
 from belote_sim.kernels.scoring import TOTALS, score_two_sides
-from belote_sim.kernels.trick import side_of, trick_winner
+from belote_sim.kernels.trick import card_power, side_of
 from belote_sim.policies.bidding import choose_call
 from belote_sim.policies.play import choose_card
 from belote_sim.rules import (
@@ -102,7 +104,7 @@ def new_workspace():
         np.zeros(32, dtype=np.int64),
         np.zeros(MAX_SEATS, dtype=np.int64),
         np.zeros(MAX_SEATS, dtype=np.int64),
-        np.zeros((8, 4), dtype=np.int64),
+        np.zeros((MAX_DECLS, 4), dtype=np.int64),
         np.zeros(MAX_SEATS, dtype=np.int64),
         np.zeros(1, dtype=np.uint64),
     )
@@ -261,9 +263,16 @@ def play_deal(
     n_plays = 0
     won = np.int64(0)  # bit s: side s took a trick
     for t in range(n_tricks):
+        w = 0  # position of the card winning the trick so far
+        w_power = -1
         for k in range(n):
             seat = (leader + k) % n
-            legal, rule = legal_cards_rule(rules, hands[seat], trick, k, leader, trump, taker)
+            if k == 0:
+                legal, rule = hands[seat], RULE_FREE
+            else:
+                legal, rule = legal_given_winner(
+                    rules, hands[seat], trick, k, leader, trump, taker, w
+                )
             if scripted:
                 if n_plays >= n_script_plays:
                     return _fail(rec, ST_MISSING_PLAYS, n_plays, seat, -1, legal, rule)
@@ -283,7 +292,11 @@ def play_deal(
             trick[k] = card
             hands[seat] ^= 1 << card
             played |= 1 << card
-        winner = (leader + trick_winner(trick, n, trump)) % n
+            power = card_power(card, trick[0] >> 3, trump)
+            if power > w_power:
+                w = k
+                w_power = power
+        winner = (leader + w) % n
         pts = 0
         for k in range(n):
             pts += POINTS[k10, ace19, trump, trick[k]]

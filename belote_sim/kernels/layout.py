@@ -11,7 +11,7 @@ MAX_SEATS = 4
 MAX_PLAYS = 32
 MAX_TRICKS = 16
 MAX_CALLS = 48
-MAX_DECLS = 8  # declarations one hand can hold (at most 2 carrés + 2 runs a suit)
+MAX_DECLS = 16  # declarations any card set can hold: 6 carrés + 2 runs a suit, rounded up
 
 # --- call codes (deal log: "pass", "take", "C".."S", "AT", "NT") -------------------------
 CALL_PASS = 0

@@ -35,11 +35,18 @@ def legal_cards_rule(rules, hand, trick, k, leader, trump, taker):
     """
     if k == 0:
         return hand, RULE_FREE
+    w = trick_winner(trick, k, trump)
+    return legal_given_winner(rules, hand, trick, k, leader, trump, taker, w)
+
+
+@jit(inline="always")
+def legal_given_winner(rules, hand, trick, k, leader, trump, taker, w):
+    """:func:`legal_cards_rule` for ``k >= 1`` when the position ``w`` of the card winning
+    the trick so far is already known (the deal kernel tracks it card by card)."""
     n = rules[R_PLAYERS]
     seat = (leader + k) % n
     led = trick[0] >> 3
     follow = hand & (0xFF << (8 * led))
-    w = trick_winner(trick, k, trump)
     partner_winning = are_partners(seat, (leader + w) % n, n, taker)
     if follow != 0:
         if trump == ALL_TRUMPS or led == trump:

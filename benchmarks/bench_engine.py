@@ -1,0 +1,136 @@
+"""Engine benchmark: complete classic deals per second and peak memory.
+
+Run with ``make bench`` (or ``python benchmarks/bench_engine.py [--deals N]``). Prints a
+table and writes ``results/bench_engine.json``. Every figure is measured in this run:
+
+* ``shuffle only``: the same counter-based stream and Fisher-Yates shuffle per deal,
+  nothing else - the floor of what a deal can cost, as a baseline;
+* ``classic, 1 thread`` and ``classic, all threads``: random bidding (take probability
+  0.25) and random play, declarations and scoring included (best of 3 repeats);
+* peak memory (max RSS) of a fresh process that runs a simulation, beside one that only
+  imports the package.
+
+Target (issue 2/3): at least 1,000,000 complete classic deals per second on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from belote_sim import Rules
+from belote_sim import kernels as K
+from belote_sim.policies import policy_params
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@numba.njit(cache=False, nogil=True)
+def _shuffle_only(seed, n):
+    state = np.zeros(1, dtype=np.uint64)
+    pack = np.zeros(32, dtype=np.int64)
+    acc = 0
+    for i in range(n):
+        K.rng.seed_stream(state, seed, i, 0)
+        K.deal.shuffle_pack(pack, state)
+        acc += pack[0]
+    return acc
+
+
+def _best_rate(fn, n: int, repeats: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn(n)
+        best = min(best, time.perf_counter() - t0)
+    return n / best
+
+
+def _simulate(n: int) -> None:
+    K.simulate.simulate_counts(
+        Rules().to_array(), 0, policy_params(0.25), 0, policy_params(), 1, 0, n, 64
+    )
+
+
+def _peak_rss_mb(code: str) -> float:
+    probe = (
+        f"{code}\nimport resource\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], check=True, capture_output=True, text=True
+    ).stdout
+    return int(out.split()[-1]) / 1024  # ru_maxrss is in KiB on Linux
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=2_000_000)
+    parser.add_argument("--memory-deals", type=int, default=10_000_000)
+    args = parser.parse_args()
+
+    _simulate(1000)  # compile or load from cache
+    _shuffle_only(1, 10)
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    numba.set_num_threads(1)
+    shuffle = _best_rate(lambda n: _shuffle_only(1, n), args.deals)
+    one = _best_rate(_simulate, args.deals)
+    numba.set_num_threads(all_threads)
+    many = _best_rate(_simulate, args.deals)
+
+    rss_import = _peak_rss_mb("import belote_sim")
+    rss_run = _peak_rss_mb(
+        "from belote_sim import Rules, simulate\n"
+        f"simulate(Rules(), deals={args.memory_deals}, seed=1)"
+    )
+
+    rows = [
+        ("shuffle only, 1 thread (baseline)", f"{shuffle:,.0f} deals/s", ""),
+        ("classic, 1 thread", f"{one:,.0f} deals/s", f"{one / shuffle:.3f} x baseline"),
+        (
+            f"classic, {all_threads} threads",
+            f"{many:,.0f} deals/s",
+            f"{many / one:.2f} x 1 thread",
+        ),
+        ("peak RSS, import only", f"{rss_import:,.0f} MB", ""),
+        (
+            f"peak RSS, {args.memory_deals:,} deals",
+            f"{rss_run:,.0f} MB",
+            f"{rss_run - rss_import:+,.0f} MB over import",
+        ),
+    ]
+    width = max(len(r[0]) for r in rows)
+    for name, value, ratio in rows:
+        print(f"{name:<{width}}  {value:>18}  {ratio}")
+    target = "met" if many >= 1_000_000 else "NOT met"
+    print(f"target 1,000,000 classic deals/s on all threads: {target}")
+    out = ROOT / "results" / "bench_engine.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(
+        json.dumps(
+            {
+                "deals": args.deals,
+                "threads": all_threads,
+                "shuffle_only_per_s": shuffle,
+                "classic_1_thread_per_s": one,
+                "classic_all_threads_per_s": many,
+                "thread_ratio": many / one,
+                "peak_rss_import_mb": rss_import,
+                "peak_rss_run_mb": rss_run,
+                "memory_deals": args.memory_deals,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+
+
+if __name__ == "__main__":
+    main()
