@@ -179,7 +179,9 @@ def read_deals(path: str | Path) -> Iterator[tuple[int, Any]]:
             try:
                 yield number, json.loads(line)
             except json.JSONDecodeError as e:
-                raise DealLogError(f"deal {number}: not valid JSON ({e.msg} at column {e.colno})")
+                raise DealLogError(
+                    f"deal {number}: not valid JSON ({e.msg} at column {e.colno})"
+                ) from None
     finally:
         if fh is not sys.stdin:
             fh.close()

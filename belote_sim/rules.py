@@ -275,7 +275,9 @@ def coerce_option(name: str, value: Any) -> Any:
         except (TypeError, ValueError):
             v = None
         if v is None or v <= 0:
-            raise RulesError(f"bad value {value!r} for option 'target': expected a positive integer")
+            raise RulesError(
+                f"bad value {value!r} for option 'target': expected a positive integer"
+            )
         return v
     if name in CHOICES:
         allowed = CHOICES[name]

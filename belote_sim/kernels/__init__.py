@@ -10,8 +10,8 @@ from belote_sim._jit import kernel_cache
 with kernel_cache():
     from belote_sim.kernels import (  # noqa: F401
         bits,
-        declarations,
         deal,
+        declarations,
         game,
         legal,
         rng,

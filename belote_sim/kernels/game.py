@@ -11,6 +11,7 @@ import numpy as np
 
 from belote_sim._jit import jit
 from belote_sim.cards import POINTS
+from belote_sim.kernels.deal import deal_packet
 from belote_sim.kernels.declarations import (
     belote_pairs,
     best_key,
@@ -18,7 +19,6 @@ from belote_sim.kernels.declarations import (
     list_declarations,
     summarise_declarations,
 )
-from belote_sim.kernels.deal import deal_packet
 from belote_sim.kernels.layout import (
     BELOTE,
     BELOTE_SEAT,
@@ -28,7 +28,6 @@ from belote_sim.kernels.layout import (
     CALL_TAKE,
     CALLS,
     CAPOT_SIDE,
-    DEAL_SCORE,
     DEALER,
     DEALT,
     DECL_HELD,

@@ -62,7 +62,7 @@ from belote_sim.kernels.layout import (
     THROWN_IN,
 )
 from belote_sim.kernels.rng import seed_stream
-from belote_sim.rules import R_PLAYERS, R_TARGET, R_MATCH_END, MATCH_END_HIGHER
+from belote_sim.rules import MATCH_END_HIGHER, R_MATCH_END, R_PLAYERS, R_TARGET
 
 _NO_SCRIPT = np.zeros(1, dtype=np.int64)
 
