@@ -27,11 +27,11 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 DISABLE_JIT = bool(numba.config.DISABLE_JIT)
 
 
-def source_hash() -> str:
+def source_hash(package_dir: Path = PACKAGE_DIR) -> str:
     """Hash of every ``.py`` file of the package (names and contents)."""
     h = hashlib.sha256()
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
-        h.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
+    for path in sorted(package_dir.rglob("*.py")):
+        h.update(path.relative_to(package_dir).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 

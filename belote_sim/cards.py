@@ -9,7 +9,7 @@ the cards played...) is a ``uint32`` whose bit ``i`` is card ``i``.
 (20, 27, 'AS')
 >>> hand = CardSet("JH 9H AS")
 >>> int(hand), len(hand), "9H" in hand
-(2147483668, 3, True)
+(2148794368, 3, True)
 >>> str(hand)
 '9H JH AS'
 """

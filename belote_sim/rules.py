@@ -104,7 +104,7 @@ class Rules:
 
     >>> Rules.from_preset("litige").tie_rule
     'litige'
-    >>> Rules.from_preset("classic", **{"tie_rule": "split"}).to_array()[R_TIE_RULE]
+    >>> int(Rules.from_preset("classic", tie_rule="split").to_array()[R_TIE_RULE])
     1
     """
 

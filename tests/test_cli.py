@@ -1,0 +1,146 @@
+"""End-to-end: the real ``belote-sim`` command run as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXE = shutil.which("belote-sim", path=str(Path(sys.executable).parent)) or "belote-sim"
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [EXE, *args], input=stdin, capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "classic"
+    p = run("simulate", "--rules", "classic", "--deals", "20_000", "--seed", "7",
+            "--out", str(out), "--log-deals", "25", "--quiet")
+    assert p.returncode == 0, p.stderr
+    assert "take_rate" in p.stdout and "dedans_rate" in p.stdout and "p_tierce" in p.stdout
+    return out
+
+
+def test_simulate_writes_run_json_with_provenance(run_dir):
+    run_json = json.loads((run_dir / "run.json").read_text())
+    assert run_json["deals"] == 20_000 and run_json["seed"] == 7
+    assert run_json["rules"]["preset"] == "classic"
+    assert run_json["rules"]["options"]["tie_rule"] == "takers"
+    assert run_json["counters"]["deals"] == 20_000
+    metrics = {row["metric"] for row in run_json["summary"]}
+    assert {"take_rate", "dedans_rate", "p_carre_jacks"} <= metrics
+
+
+def test_simulate_is_reproducible_from_the_cli(run_dir, tmp_path):
+    p = run("simulate", "--deals", "20_000", "--seed", "7", "--threads", "1",
+            "--out", str(tmp_path), "--quiet")
+    assert p.returncode == 0, p.stderr
+    a = json.loads((run_dir / "run.json").read_text())["counters"]
+    b = json.loads((tmp_path / "run.json").read_text())["counters"]
+    assert a == b
+
+
+def test_replay_reproduces_logged_deals(run_dir):
+    logged = (run_dir / "deals.jsonl").read_text().splitlines()
+    assert len(logged) == 25
+    p = run("replay", str(run_dir / "deals.jsonl"))
+    assert p.returncode == 0, p.stderr
+    assert [json.loads(x) for x in p.stdout.splitlines()] == [json.loads(x) for x in logged]
+
+
+def test_replay_fills_results_from_inputs_only(run_dir):
+    deal = json.loads((run_dir / "deals.jsonl").read_text().splitlines()[0])
+    inputs = {k: deal[k] for k in ("rules", "dealer", "pack", "calls", "plays")}
+    p = run("replay", "-", stdin=json.dumps(inputs) + "\n")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout) == deal
+
+
+def _first_taken_deal(run_dir: Path) -> dict:
+    for line in (run_dir / "deals.jsonl").read_text().splitlines():
+        d = json.loads(line)
+        if not d["thrown_in"]:
+            return d
+    raise AssertionError("no played deal logged")
+
+
+def test_replay_illegal_card_is_one_line_and_exit_2(run_dir, tmp_path):
+    deal = _first_taken_deal(run_dir)
+    # find a play whose legal set is smaller than the hand, and play another held card
+    for t, trick in enumerate(deal["tricks"]):
+        for k, legal in enumerate(trick["legal"]):
+            seat = (trick["leader"] + k) % 4
+            held = set(deal["hands"][seat]) - {
+                c for tr in deal["tricks"][:t] for c in tr["cards"]
+            }
+            illegal = sorted(held - set(legal))
+            if illegal:
+                step = 4 * t + k
+                plays = list(deal["plays"])
+                j = plays.index(illegal[0])
+                plays[step], plays[j] = plays[j], plays[step]
+                bad = {k2: deal[k2] for k2 in ("rules", "dealer", "pack", "calls")}
+                bad["plays"] = plays
+                f = tmp_path / "bad.jsonl"
+                f.write_text(json.dumps(bad) + "\n")
+                p = run("replay", str(f))
+                assert p.returncode == 2
+                assert "Traceback" not in p.stderr
+                line = p.stderr.strip()
+                assert "\n" not in line
+                assert line.startswith(f"error: deal 1, play {step + 1}: {illegal[0]} by seat {seat}")
+                assert "is illegal" in line
+                return
+    pytest.skip("no constrained play in this deal")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["simulate", "--rules", "nope"], "unknown preset 'nope'"),
+        (["simulate", "--set", "must_trump=maybe"], "bad value 'maybe'"),
+        (["simulate", "--set", "colour=red"], "unknown option 'colour'"),
+        (["simulate", "--set", "players=2"], "contract=retourne needs 3 or 4 players"),
+        (["simulate", "--rules", "coinche"], "not implemented yet"),
+        (["simulate", "--deals", "0"], "deals must be a positive integer"),
+        (["simulate", "--bid-policy", "psychic"], "unknown bid policy 'psychic'"),
+        (["simulate", "--log-deals", "3"], "--log-deals needs --out"),
+        (["replay", "/no/such/file.jsonl"], "no such file"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    p = run(*args)
+    assert p.returncode == 2, (p.stdout, p.stderr)
+    assert message in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_out_that_is_a_file_is_refused(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    p = run("simulate", "--deals", "10", "--out", str(f))
+    assert p.returncode == 2 and "is a file" in p.stderr
+
+
+def test_replay_bad_json_and_bad_card(tmp_path):
+    f = tmp_path / "bad.jsonl"
+    f.write_text('{"dealer": 0, "pack": ["XX"]}\nnot json\n')
+    p = run("replay", str(f))
+    assert p.returncode == 2
+    assert "deal 1: pack: bad card 'XX'" in p.stderr
+    assert "deal 2: not valid JSON" in p.stderr
+
+
+def test_rules_lists_presets_and_options():
+    p = run("rules")
+    assert p.returncode == 0
+    for word in ("classic", "litige", "coinche", "undertrump", "first_packets"):
+        assert word in p.stdout

@@ -1,0 +1,153 @@
+"""Engine plumbing: bit intrinsics, random streams, reproducibility, the kernel cache."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from belote_sim import Rules, simulate
+from belote_sim import kernels as K
+from belote_sim._jit import PACKAGE_DIR, source_hash
+from belote_sim.errors import BeloteError, NotImplementedRulesError
+from belote_sim.policies import policy_params
+from belote_sim.runner import play_match, simulated_deals
+
+
+@given(st.integers(min_value=1, max_value=2**32 - 1))
+def test_popcount_ctz_nth_bit_match_python(mask):
+    assert K.bits.popcount(np.int64(mask)) == bin(mask).count("1")
+    assert K.bits.ctz(np.int64(mask)) == (mask & -mask).bit_length() - 1
+    bits = [i for i in range(32) if mask >> i & 1]
+    for n, b in enumerate(bits[:5]):
+        assert K.bits.nth_bit(np.int64(mask), n) == b
+
+
+def test_pure_python_fallback_matches(tmp_path):
+    """With NUMBA_DISABLE_JIT=1 the bit helpers fall back to plain Python."""
+    code = (
+        "from belote_sim.kernels.bits import popcount, ctz, nth_bit\n"
+        "print(popcount(0b1011000), ctz(0b1011000), nth_bit(0b1011000, 2))"
+    )
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["3", "3", "6"]
+
+
+def test_random_stream_depends_only_on_key():
+    a = np.zeros(1, np.uint64)
+    b = np.zeros(1, np.uint64)
+    K.rng.seed_stream(a, 5, 9, 0)
+    K.rng.seed_stream(b, 5, 9, 0)
+    xs = [K.rng.rand_below(a, 32) for _ in range(50)]
+    assert xs == [K.rng.rand_below(b, 32) for _ in range(50)]
+    K.rng.seed_stream(b, 5, 10, 0)
+    assert xs != [K.rng.rand_below(b, 32) for _ in range(50)]
+
+
+def test_shuffle_is_uniform_enough():
+    """Chi-square of the top card over 32,000 shuffles (df = 31; 99.9% point ~61)."""
+    state = np.zeros(1, np.uint64)
+    pack = np.zeros(32, np.int64)
+    counts = np.zeros(32)
+    for i in range(32_000):
+        K.rng.seed_stream(state, 1, i, 0)
+        K.deal.shuffle_pack(pack, state)
+        assert sorted(pack) == list(range(32))
+        counts[pack[0]] += 1
+    chi2 = ((counts - 1000) ** 2 / 1000).sum()
+    assert chi2 < 61.1
+
+
+def test_counts_identical_for_any_thread_count_and_split():
+    rules = Rules.from_preset("litige")
+    one = simulate(rules, 20_000, seed=11, threads=1).counters
+    two = simulate(rules, 20_000, seed=11, threads=2).counters
+    assert one == two
+    arr = rules.to_array()
+    args = (arr, 0, policy_params(0.25), 0, policy_params())
+    whole, _ = K.simulate.simulate_counts(*args, 11, 0, 20_000, 7)
+    first, _ = K.simulate.simulate_counts(*args, 11, 0, 12_345, 3)
+    rest, _ = K.simulate.simulate_counts(*args, 11, 12_345, 20_000 - 12_345, 64)
+    assert (whole == first + rest).all()
+    assert whole[0] == 20_000 and one["deals"] == 20_000
+
+
+def test_logged_deals_are_the_counted_deals():
+    """simulated_deals(start=i) plays exactly deal i of the run."""
+    all_deals = simulated_deals(Rules(), 6, seed=4)
+    assert simulated_deals(Rules(), 2, seed=4, start=4) == all_deals[4:]
+
+
+def test_different_seeds_differ():
+    a = simulate(Rules(), 5_000, seed=1).counters
+    b = simulate(Rules(), 5_000, seed=2).counters
+    assert a != b
+
+
+def test_threshold_bidder_takes_less_with_a_higher_threshold():
+    low = simulate(Rules(), 20_000, seed=3, bid_policy="threshold:30").counters
+    high = simulate(Rules(), 20_000, seed=3, bid_policy="threshold:70").counters
+    assert low["thrown_in"] < high["thrown_in"]
+
+
+def test_random_bidder_take_probability():
+    """With p = 1 the first hand always takes the retourne in round 1."""
+    c = simulate(Rules(), 2_000, seed=3, bid_policy="random:1").counters
+    assert c["taken_round_1"] == 2_000
+    c = simulate(Rules(), 2_000, seed=3, bid_policy="random:0").counters
+    assert c["thrown_in"] == 2_000
+
+
+def test_match_ends_at_target():
+    m = play_match(Rules.from_preset("classic", target=300), seed=5)
+    s0, s1 = m["scores"]
+    assert max(s0, s1) >= 300
+    totals = np.sum([d["deal_score"] for d in m["deals"] if not d["thrown_in"]], axis=0)
+    assert list(totals) == [s0, s1]
+    # before the last deal nobody had reached the target
+    before = totals - np.asarray(m["deals"][-1].get("deal_score", [0, 0]))
+    assert max(before) < 300
+
+
+@pytest.mark.parametrize(
+    "bad", [dict(deals=0), dict(deals=-5), dict(deals=2.5), dict(seed=-1)]
+)
+def test_bad_run_arguments_are_refused(bad):
+    kw = dict(deals=10, seed=0) | bad
+    with pytest.raises(BeloteError):
+        simulate(Rules(), **kw)
+
+
+def test_unimplemented_rules_are_refused_not_run():
+    with pytest.raises(NotImplementedRulesError, match="coinche"):
+        simulate(Rules.from_preset("coinche"), 10)
+    with pytest.raises(NotImplementedRulesError, match="shuffle=cut"):
+        simulate(Rules.from_preset("classic", shuffle="cut"), 10)
+
+
+def test_source_hash_changes_with_any_source_file(tmp_path):
+    """The kernel cache directory is keyed on every source file, so editing a helper in
+    another module can never reuse stale machine code."""
+    copy = tmp_path / "belote_sim"
+    shutil.copytree(PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert source_hash(copy) == source_hash(PACKAGE_DIR)
+    helper = copy / "kernels" / "bits.py"
+    helper.write_text(helper.read_text() + "\n# edited\n")
+    assert source_hash(copy) != source_hash(PACKAGE_DIR)
+
+
+def test_cache_dir_is_keyed_on_the_source_hash():
+    from belote_sim._jit import SOURCE_HASH, cache_dir
+
+    assert Path(cache_dir()).name == f"numba-{SOURCE_HASH}"
+    assert K.game.play_deal._cache._cache_path.startswith(cache_dir())
