@@ -96,7 +96,8 @@ def test_replay_illegal_card_is_one_line_and_exit_2(run_dir, tmp_path):
                 assert "Traceback" not in p.stderr
                 line = p.stderr.strip()
                 assert "\n" not in line
-                assert line.startswith(f"error: deal 1, play {step + 1}: {illegal[0]} by seat {seat}")
+                expected = f"error: deal 1, play {step + 1}: {illegal[0]} by seat {seat}"
+                assert line.startswith(expected)
                 assert "is illegal" in line
                 return
     pytest.skip("no constrained play in this deal")
