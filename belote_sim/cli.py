@@ -3,12 +3,9 @@
 
 from __future__ import annotations
 
-import json
-import os
 import sys
-import tempfile
 import time
-from datetime import datetime, timezone
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -41,26 +38,31 @@ def parse_sets(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
-def _check_out_dir(out: Path) -> None:
-    if out.exists() and not out.is_dir():
-        raise BeloteError(f"--out {str(out)!r} is a file, not a directory")
-    parent = out if out.exists() else out.parent
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
-    if not os.access(parent, os.W_OK):
-        raise BeloteError(f"--out {str(out)!r} is not writable")
+def _rules_from(preset: str, sets: list[str] | None) -> Rules:
+    rules = Rules.from_preset(preset, **parse_sets(sets))
+    rules.check_implemented()
+    return rules
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then rename it into place."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+class _StopFlag:
+    """First Ctrl-C: finish the current chunk, commit it and stop. Second: stop now."""
+
+    def __init__(self) -> None:
+        self.stop = False
+
+    def __call__(self) -> bool:
+        return self.stop
+
+    def install(self):
+        import signal
+
+        def handler(signum, frame):
+            if self.stop:
+                raise KeyboardInterrupt
+            self.stop = True
+            typer.echo("\nstopping after the current chunk (Ctrl-C again to abort now)", err=True)
+
+        return signal.signal(signal.SIGINT, handler)
 
 
 @app.command()
@@ -72,7 +74,12 @@ def simulate(
         list[str] | None,
         typer.Option("--set", help="override one option: option=value (repeatable)"),
     ] = None,
-    deals: Annotated[int, typer.Option(help="number of deals (underscores allowed)")] = 100_000,
+    deals: Annotated[
+        int | None, typer.Option(help="independent deals to play (underscores allowed)")
+    ] = None,
+    matches: Annotated[
+        int | None, typer.Option(help="whole matches to the target instead of deals")
+    ] = None,
     seed: Annotated[int, typer.Option(help="random seed")] = 0,
     bid_policy: Annotated[
         str, typer.Option(help="random[:TAKE_PROBABILITY] or threshold[:MIN_VALUE]")
@@ -80,110 +87,250 @@ def simulate(
     play_policy: Annotated[str, typer.Option(help="random")] = "random",
     threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
     out: Annotated[
-        Path | None, typer.Option(help="run directory for run.json and deals.jsonl")
+        Path | None,
+        typer.Option(help="run directory: summary.parquet, histograms.parquet, run.json ..."),
     ] = None,
+    records: Annotated[
+        bool, typer.Option("--records", help="also write one row per deal to OUT/deals/")
+    ] = False,
     log_deals: Annotated[
         int, typer.Option(help="write the first K deals to OUT/deals.jsonl (deal-log form)")
     ] = 0,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="continue the interrupted run in OUT")
+    ] = False,
+    chunk_size: Annotated[
+        int | None, typer.Option(help="deals (or matches) per committed chunk")
+    ] = None,
+    executor: Annotated[str, typer.Option(help="local or dask")] = "local",
+    scheduler: Annotated[
+        str | None, typer.Option(help="Dask scheduler address tcp://HOST:PORT")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="workers of the LocalCluster started by --executor dask")
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
 ) -> None:
-    """Play DEALS independent deals and print the headline figures."""
-    try:
-        rule_set = Rules.from_preset(rules, **parse_sets(set_))
-        rule_set.check_implemented()
-        from belote_sim.runner import PolicySpec, check_run_args
+    """Play deals (or matches), print the headline figures and write the run directory."""
+    from belote_sim.runner import PolicySpec, RunInterrupted, check_run_args
+    from belote_sim.runner import simulate as run_simulation
 
-        check_run_args(deals, seed, threads)
+    try:
+        rule_set = _rules_from(rules, set_)
+        if deals is not None and matches is not None:
+            raise BeloteError("give --deals or --matches, not both")
+        if deals is None and matches is None:
+            deals = 100_000
+        unit, count = ("matches", matches) if matches is not None else ("deals", deals)
+        check_run_args(count, seed, threads, unit)
         bid = PolicySpec.parse(bid_policy, "bid")
         play = PolicySpec.parse(play_policy, "play")
         if log_deals < 0:
             raise BeloteError(f"--log-deals must be >= 0, not {log_deals}")
-        if log_deals and out is None:
-            raise BeloteError("--log-deals needs --out DIR")
-        if log_deals > deals:
-            raise BeloteError(f"--log-deals {log_deals} is more than --deals {deals}")
+        if (log_deals or records or resume) and out is None:
+            raise BeloteError("--log-deals, --records and --resume need --out DIR")
+        if log_deals and unit == "matches":
+            raise BeloteError("--log-deals logs deal runs, not --matches")
+        if log_deals > count:
+            raise BeloteError(f"--log-deals {log_deals} is more than --deals {count}")
+        if executor not in ("local", "dask"):
+            raise BeloteError(f"unknown executor {executor!r}: expected local or dask")
+        if scheduler and executor != "dask":
+            raise BeloteError("--scheduler needs --executor dask")
         if out is not None:
-            _check_out_dir(out)
+            from belote_sim.runner import RunDir
+
+            RunDir(out).check_writable()
     except BeloteError as e:
         _fail(str(e))
         return
-    from belote_sim.runner import simulate as run_simulation
-    from belote_sim.runner import simulated_deals
 
-    started = datetime.now(timezone.utc)
-    show = not quiet and sys.stderr.isatty()
-    if show:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeRemainingColumn,
-        )
+    pool = None
+    if executor == "dask":
+        try:
+            from belote_sim.distributed import DaskExecutor
 
-        progress = Progress(
-            TextColumn("[bold]simulating"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeRemainingColumn(),
-            transient=True,
-        )
-        t0 = time.perf_counter()
-        with progress:
-            task = progress.add_task("deals", total=deals, rate="")
-
-            def report(done: int, total: int) -> None:
-                rate = done / max(time.perf_counter() - t0, 1e-9)
-                progress.update(task, completed=done, rate=f"{rate:,.0f} deals/s")
-
-            result = run_simulation(
-                rule_set, deals, seed, bid_policy=bid, play_policy=play, threads=threads,
-                progress=report,
-            )
-    else:
-        result = run_simulation(
-            rule_set, deals, seed, bid_policy=bid, play_policy=play, threads=threads
-        )
-    table = result.table()
-    _print_summary(result, table)
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        if log_deals:
-            logged = simulated_deals(rule_set, log_deals, seed, bid_policy=bid, play_policy=play)
-            from belote_sim.deallog import dumps
-
-            _write_atomic(out / "deals.jsonl", "".join(dumps(d) + "\n" for d in logged))
-        run = result.provenance()
-        run["started"] = started.isoformat()
-        run["finished"] = datetime.now(timezone.utc).isoformat()
-        run["counters"] = result.counters
-        run["summary"] = json.loads(table.to_json(orient="records"))
-        _write_atomic(out / "run.json", json.dumps(run, indent=2) + "\n")
-        typer.echo(f"wrote {out}/run.json" + (f" and {out}/deals.jsonl" if log_deals else ""),
-                   err=True)
-
-
-def _print_summary(result, table) -> None:
-    r = result.rules
-    over = r.overrides()
-    rules_text = r.preset + ("".join(f" {k}={v}" for k, v in over.items()) if over else "")
-    rate = result.deals / result.wall_seconds if result.wall_seconds else float("nan")
-    typer.echo(
-        f"{result.deals:,} deals  rules: {rules_text}  bid: {result.bid_policy}  "
-        f"play: {result.play_policy}  seed: {result.seed}"
+            pool = DaskExecutor(scheduler, n_workers=workers, threads=threads)
+        except ImportError as e:
+            _fail(str(e))
+        except BeloteError as e:
+            _fail(str(e))
+    flag = _StopFlag()
+    previous = flag.install()
+    kwargs = dict(
+        seed=seed, bid_policy=bid, play_policy=play, threads=threads, out=out,
+        records=records, chunk_size=chunk_size, resume=resume, executor=pool,
+        should_stop=flag,
     )
-    typer.echo(
-        f"{result.wall_seconds:.2f} s on {result.threads} thread(s): {rate:,.0f} deals/s"
-    )
-    typer.echo(f"{'metric':<32}{'value':>10}  95% interval")
-    for row in table.itertuples(index=False):
-        if row.k is None or row.k != row.k:  # a mean
-            typer.echo(f"{row.metric:<32}{row.value:>10.2f}")
+    kwargs["deals" if unit == "deals" else "matches"] = count
+    try:
+        if not quiet and sys.stderr.isatty():
+            with _progress_bar(count, unit) as report:
+                result = run_simulation(rule_set, progress=report, **kwargs)
         else:
-            typer.echo(
-                f"{row.metric:<32}{row.value:>10.4f}  [{row.ci_low:.4f}, {row.ci_high:.4f}]"
-            )
+            result = run_simulation(rule_set, **kwargs)
+    except RunInterrupted as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(130) from None
+    except BeloteError as e:
+        _fail(str(e))
+        return
+    finally:
+        import signal
+
+        signal.signal(signal.SIGINT, previous)
+        if pool is not None:
+            pool.close()
+    _print_summary(result)
+    if out is not None:
+        if log_deals:
+            from belote_sim.deallog import dumps
+            from belote_sim.io import write_text_atomic
+            from belote_sim.runner import simulated_deals
+
+            logged = simulated_deals(rule_set, log_deals, seed, bid_policy=bid, play_policy=play)
+            write_text_atomic(out / "deals.jsonl", "".join(dumps(d) + "\n" for d in logged))
+        typer.echo(f"wrote {out}", err=True)
+
+
+@contextmanager
+def _progress_bar(total: int, unit: str):
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    progress = Progress(
+        TextColumn(f"[bold]{unit}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    t0 = time.perf_counter()
+    first: list[int] = []
+    with progress:
+        task = progress.add_task(unit, total=total, rate="")
+
+        def report(done: int, _total: int) -> None:
+            if not first:
+                first.append(done)  # resumed work does not count toward the rate
+            rate = (done - first[0]) / max(time.perf_counter() - t0, 1e-9)
+            progress.update(task, completed=done, rate=f"{rate:,.0f} {unit}/s")
+
+        yield report
+
+
+HEADLINE = [
+    ("take_rate", ""), ("take_rate", "round=1"), ("take_rate", "round=2"),
+    ("thrown_in_rate", ""), ("made_rate", ""), ("dedans_rate", ""),
+    ("dedans_rate", "round=1"), ("dedans_rate", "round=2"), ("tie_rate", ""),
+    ("litige_rate", ""), ("capot_rate", "side=takers"), ("capot_rate", "side=defenders"),
+    ("p_any_declaration", ""), ("p_tierce", ""), ("p_quarte", ""), ("p_quinte_or_longer", ""),
+    ("p_carre_jacks", ""), ("p_carre_nines", ""), ("p_carre_other", ""), ("p_belote_held", ""),
+    ("declaration_contest_won", "side=takers"), ("declaration_contest_won", "side=defenders"),
+    ("made_by_declarations_rate", ""), ("mean_taker_card_points", ""),
+    ("mean_taker_deal_score", ""), ("mean_defender_deal_score", ""),
+    ("mean_declaration_points", ""), ("match_win_rate", "side=0"), ("match_win_rate", "side=1"),
+    ("match_draw_rate", ""), ("mean_deals_per_match", ""), ("first_deal_winner_win_rate", ""),
+]  # fmt: skip
+
+
+def _print_table(table, wanted=HEADLINE) -> None:
+    import pandas as pd
+
+    index = {(r.metric, r.group): r for r in table.itertuples()}
+    typer.echo(f"{'metric':<44}{'value':>10}  95% interval")
+    for metric, group in wanted:
+        row = index.get((metric, group))
+        if row is None:
+            continue
+        name = metric + (f" [{group}]" if group else "")
+        if row.k is pd.NA or row.k is None:
+            typer.echo(f"{name:<44}{row.value:>10.2f}  [{row.ci_low:.2f}, {row.ci_high:.2f}]")
+        else:
+            typer.echo(f"{name:<44}{row.value:>10.4f}  [{row.ci_low:.4f}, {row.ci_high:.4f}]")
+
+
+def _print_summary(result) -> None:
+    s = result.settings
+    over = s.rules.overrides()
+    rules_text = s.rules.preset + "".join(f" {k}={v}" for k, v in over.items())
+    deals = result.counters["deals"]
+    rate = deals / result.wall_seconds if result.wall_seconds else float("nan")
+    typer.echo(
+        f"{s.count:,} {s.unit}  rules: {rules_text}  bid: {s.bid_policy}  "
+        f"play: {s.play_policy}  seed: {s.seed}"
+    )
+    typer.echo(f"{deals:,} deals in {result.wall_seconds:.2f} s: {rate:,.0f} deals/s")
+    _print_table(result.table())
+
+
+@app.command()
+def summary(
+    run: Annotated[Path, typer.Argument(help="run directory written by simulate --out")],
+    all_rows: Annotated[bool, typer.Option("--all", help="every metric and group")] = False,
+) -> None:
+    """Print the headline figures of a finished run."""
+    from belote_sim.io import load
+
+    try:
+        data = load(run)
+    except BeloteError as e:
+        _fail(str(e))
+        return
+    prov = data.info.get("provenance", {})
+    typer.echo(
+        f"{run}: {prov.get('count', '?'):,} {prov.get('unit', 'deals')}, rules "
+        f"{prov.get('rules', {}).get('preset')}, bid {prov.get('bid_policy')}, play "
+        f"{prov.get('play_policy')}, seed {prov.get('seed')}"
+    )
+    wanted = HEADLINE
+    if all_rows:
+        wanted = list(zip(data.summary.metric, data.summary.group, strict=True))
+    _print_table(data.summary, wanted)
+
+
+@app.command()
+def odds(
+    cards: Annotated[int, typer.Option(help="hand size: 8 or 9")] = 8,
+    out: Annotated[Path | None, typer.Option(help="directory for summary.parquet")] = None,
+    samples: Annotated[
+        int | None, typer.Option(help="estimate from N random hands instead of enumerating")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="random seed for --samples")] = 0,
+) -> None:
+    """Odds that one random hand holds each declaration (exact enumeration in Numba, or
+    Monte Carlo with --samples)."""
+    import belote_sim
+    from belote_sim.odds import exact_odds, sampled_odds, write_odds
+
+    t0 = time.perf_counter()
+    try:
+        table = exact_odds(cards) if samples is None else sampled_odds(cards, samples, seed)
+        if out is not None:
+            prov = {
+                "command": "odds", "cards": cards, "method": "exact" if samples is None else
+                "monte carlo", "samples": samples, "seed": seed if samples else None,
+                "version": belote_sim.__version__, "wall_seconds": time.perf_counter() - t0,
+            }  # fmt: skip
+            write_odds(table, out, prov)
+    except BeloteError as e:
+        _fail(str(e))
+        return
+    method = "exact, all hands" if samples is None else f"{samples:,} sampled hands"
+    typer.echo(f"declarations in a hand of {cards} cards ({method})")
+    typer.echo(f"{'metric':<32}{'value':>12}  95% interval")
+    for row in table.itertuples():
+        typer.echo(f"{row.metric:<32}{row.value:>12.6f}  [{row.ci_low:.6f}, {row.ci_high:.6f}]")
+    if out is not None:
+        typer.echo(f"wrote {out}/summary.parquet", err=True)
 
 
 @app.command()

@@ -1,18 +1,28 @@
-"""The simulation runner: validated arguments in, counters and a summary out.
+"""The simulation runner: chunked, reproducible, resumable runs.
+
+A run is the pure function (rules, policies, seed, number of deals or matches) -> counters.
+It is cut into chunks of consecutive deals (or matches); each chunk's integer counters
+are committed to the run directory as soon as it is done (temporary file, then rename),
+so an interrupted run resumes from its committed chunks and ends with exactly the numbers
+of an uninterrupted one.
 
 >>> from belote_sim import Rules, simulate
 >>> run = simulate(Rules.from_preset("classic"), deals=2_000, seed=7)
 >>> run.counters["deals"]
 2000
->>> bool(0 < run.table().set_index("metric").loc["take_rate", "value"] < 1)
+>>> bool(0 < run.metric("take_rate").value < 1)
 True
 """
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 import numba
@@ -22,6 +32,8 @@ import pandas as pd
 from belote_sim import kernels as K
 from belote_sim.deallog import record_to_deal
 from belote_sim.errors import BeloteError
+from belote_sim.executors import ChunkResult, ChunkTask, LocalExecutor
+from belote_sim.io import atomic_path, write_parquet, write_text_atomic
 from belote_sim.kernels import layout as L
 from belote_sim.policies import (
     DEFAULT_BID_PARAM,
@@ -30,12 +42,12 @@ from belote_sim.policies import (
     policy_params,
 )
 from belote_sim.rules import Rules
-from belote_sim.stats import counters_to_dict, summary_table
+from belote_sim.stats import counters_to_dict, histogram_table, summary_table
 
-#: Deals per call of the chunk kernel (progress is reported between chunks).
-CHUNK = 1_000_000
-#: Blocks per chunk: enough for every core to stay busy; results do not depend on it.
-BLOCKS_PER_CHUNK = 64
+#: Default chunk sizes: deals per chunk, matches per chunk, deals per chunk with records.
+CHUNK_DEALS = 1_000_000
+CHUNK_MATCHES = 20_000
+CHUNK_RECORDS = 250_000
 
 
 @dataclass(frozen=True)
@@ -52,7 +64,7 @@ class PolicySpec:
 
     @classmethod
     def parse(cls, text: str, kind: str) -> PolicySpec:
-        name, _, raw = text.partition(":")
+        name, _, raw = str(text).partition(":")
         name = name.strip().lower()
         (bid_policy_id if kind == "bid" else play_policy_id)(name)
         param = None
@@ -81,111 +93,341 @@ class PolicySpec:
         return self.name if self.param is None else f"{self.name}:{self.param:g}"
 
 
-@dataclass
-class SimulationResult:
-    """What a run produced: its settings, named counters and timing."""
+def _spec(policy: str | PolicySpec, kind: str) -> PolicySpec:
+    return policy if isinstance(policy, PolicySpec) else PolicySpec.parse(policy, kind)
+
+
+def _check_int(name: str, value: Any, low: int, high: int | None = None) -> None:
+    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    if not ok or value < low or (high is not None and value > high):
+        bound = f"an integer >= {low}" if high is None else f"an integer in {low}..{high}"
+        raise BeloteError(f"{name} must be {bound}, not {value!r}")
+
+
+def check_run_args(count: int, seed: int, threads: int | None = None, name="deals") -> None:
+    """Refuse non-positive counts, negative seeds and bad thread counts."""
+    _check_int(name, count, 1)
+    _check_int("seed", seed, 0, 2**63 - 1)
+    if threads is not None:
+        _check_int("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """What determines a run's numbers (plus how it is cut into chunks)."""
 
     rules: Rules
     bid_policy: PolicySpec
     play_policy: PolicySpec
     seed: int
-    deals: int
-    counters: dict[str, int]
-    raw_counters: np.ndarray = field(repr=False)
-    wall_seconds: float = 0.0
-    threads: int = 1
+    unit: str  # "deals" or "matches"
+    count: int
+    records: bool
+    chunk_size: int
 
-    def table(self) -> pd.DataFrame:
-        """Headline figures with 95% intervals (see :func:`belote_sim.stats.summary_table`)."""
-        return summary_table(self.raw_counters)
-
-    def provenance(self) -> dict[str, Any]:
-        """Everything needed to reproduce the run."""
-        import belote_sim
-
+    def to_json(self) -> dict[str, Any]:
         return {
             "rules": {"preset": self.rules.preset, "options": self.rules.options()},
             "bid_policy": str(self.bid_policy),
             "play_policy": str(self.play_policy),
             "seed": self.seed,
-            "deals": self.deals,
-            "version": belote_sim.__version__,
-            "numba": numba.__version__,
-            "numpy": np.__version__,
-            "threads": self.threads,
-            "wall_seconds": self.wall_seconds,
-            "deals_per_second": self.deals / self.wall_seconds if self.wall_seconds else None,
+            "unit": self.unit,
+            "count": self.count,
+            "records": self.records,
+            "chunk_size": self.chunk_size,
         }
 
+    def chunks(self) -> list[tuple[int, int, int]]:
+        """``(index, start, count)`` of every chunk."""
+        size = self.chunk_size
+        return [(i, s, min(size, self.count - s)) for i, s in enumerate(range(0, self.count, size))]
 
-def check_run_args(deals: int, seed: int, threads: int | None = None) -> None:
-    """Refuse non-positive deal counts, negative seeds and bad thread counts."""
-    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals <= 0:
-        raise BeloteError(f"deals must be a positive integer, not {deals!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not (
-        0 <= seed < 2**63
-    ):
-        raise BeloteError(f"seed must be an integer in 0..2**63-1, not {seed!r}")
-    if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise BeloteError(
-            f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, not {threads!r}"
+    def task(self, index: int, start: int, count: int, threads: int | None) -> ChunkTask:
+        return ChunkTask(
+            index=index, unit=self.unit, start=start, count=count, seed=self.seed,
+            rules=tuple(int(x) for x in self.rules.to_array()),
+            bid_policy=self.bid_policy.id, bid_params=tuple(self.bid_policy.params()),
+            play_policy=self.play_policy.id, play_params=tuple(self.play_policy.params()),
+            records=self.records, threads=threads,
         )
 
 
-def _specs(bid_policy: str | PolicySpec, play_policy: str | PolicySpec):
-    bid = bid_policy if isinstance(bid_policy, PolicySpec) else PolicySpec.parse(bid_policy, "bid")
-    play = (
-        play_policy
-        if isinstance(play_policy, PolicySpec)
-        else PolicySpec.parse(play_policy, "play")
-    )
-    return bid, play
+class RunInterrupted(BeloteError):  # noqa: N818 - a state, not a failure
+    """A run stopped cleanly after a committed chunk; ``done`` of ``total`` are saved."""
+
+    def __init__(self, out: Path | None, done: int, total: int, unit: str) -> None:
+        self.out, self.done, self.total, self.unit = out, done, total, unit
+        if out is None:
+            msg = f"interrupted after {done:,} of {total:,} {unit} (no --out: nothing saved)"
+        else:
+            msg = (
+                f"interrupted: {done:,} of {total:,} {unit} are committed in {out}; "
+                "run the same command again (or add --resume) to continue"
+            )
+        super().__init__(msg)
+
+
+@dataclass
+class SimulationResult:
+    """What a run produced: its settings, counters and timing."""
+
+    settings: RunSettings
+    raw_counters: np.ndarray = field(repr=False)
+    wall_seconds: float = 0.0
+    executor: dict[str, Any] = field(default_factory=dict)
+    started: str = ""
+    finished: str = ""
+    out: Path | None = None
+
+    @property
+    def rules(self) -> Rules:
+        return self.settings.rules
+
+    @property
+    def counters(self) -> dict[str, int]:
+        """Scalar counters by name (``deals``, ``thrown_in``, ``taken_round_1`` ...)."""
+        return counters_to_dict(self.raw_counters)
+
+    def table(self) -> pd.DataFrame:
+        """The tidy summary (metric, group, n, k, value, ci_low, ci_high)."""
+        return summary_table(self.raw_counters, self.rules.players)
+
+    def metric(self, metric: str, group: str = "") -> pd.Series:
+        """One row of :meth:`table`."""
+        t = self.table()
+        rows = t[(t.metric == metric) & (t.group == group)]
+        if rows.empty:
+            raise KeyError(f"no metric {metric!r} with group {group!r}")
+        return rows.iloc[0]
+
+    def histograms(self) -> pd.DataFrame:
+        """Histogram bins (histogram, value, count)."""
+        return histogram_table(self.raw_counters)
+
+    def provenance(self) -> dict[str, Any]:
+        """Everything needed to reproduce the run, and how it went."""
+        import belote_sim
+
+        deals = int(self.raw_counters[L.C_DEALS])
+        return {
+            **self.settings.to_json(),
+            "deals": deals,
+            "version": belote_sim.__version__,
+            "numba": numba.__version__,
+            "numpy": np.__version__,
+            **self.executor,
+            "started": self.started,
+            "finished": self.finished,
+            "wall_seconds": self.wall_seconds,
+            "deals_per_second": deals / self.wall_seconds if self.wall_seconds else None,
+        }
+
+
+class RunDir:
+    """The files of a run directory that make it resumable (see :mod:`belote_sim.io`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.info_file = self.path / "run.json"
+        self.chunk_dir = self.path / "chunks"
+        self.deals_dir = self.path / "deals"
+
+    def check_writable(self) -> None:
+        if self.path.exists() and not self.path.is_dir():
+            raise BeloteError(f"--out {str(self.path)!r} is a file, not a directory")
+        parent = self.path
+        while not parent.exists() and parent != parent.parent:
+            parent = parent.parent
+        if not parent.is_dir() or not os.access(parent, os.W_OK):
+            raise BeloteError(f"--out {str(self.path)!r} is not writable")
+
+    def read_info(self) -> dict[str, Any] | None:
+        if not self.info_file.is_file():
+            return None
+        try:
+            return json.loads(self.info_file.read_text())
+        except json.JSONDecodeError:
+            raise BeloteError(f"{self.info_file} is not valid JSON: not a belote_sim run") from None
+
+    def prepare(self, settings: RunSettings, resume: bool) -> dict[int, np.ndarray]:
+        """Check a previous run's settings and load its committed chunks; refuse to mix
+        runs with different settings, naming what differs."""
+        self.check_writable()
+        info = self.read_info()
+        if info is None:
+            if resume:
+                raise BeloteError(f"nothing to resume: {str(self.path)!r} holds no run")
+            if self.path.is_dir() and any(self.path.iterdir()):
+                raise BeloteError(f"--out {str(self.path)!r} exists and is not a run directory")
+            self.path.mkdir(parents=True, exist_ok=True)
+            self.chunk_dir.mkdir(exist_ok=True)
+            self.write_info({"status": "running", "settings": settings.to_json()})
+            return {}
+        old = info.get("settings", {})
+        new = settings.to_json()
+        diff = [k for k in new if old.get(k) != new[k]]
+        if diff:
+            details = "; ".join(f"{k}: run has {old.get(k)!r}, asked {new[k]!r}" for k in diff)
+            raise BeloteError(
+                f"cannot resume {str(self.path)!r}: different {', '.join(diff)} ({details})"
+            )
+        self.chunk_dir.mkdir(exist_ok=True)
+        done = {}
+        for i, _, _ in settings.chunks():
+            f = self.chunk_file(i)
+            if f.is_file():
+                done[i] = np.load(f)
+        return done
+
+    def chunk_file(self, index: int) -> Path:
+        return self.chunk_dir / f"chunk-{index:06d}.npy"
+
+    def commit(self, result: ChunkResult, rules: Rules, provenance: dict[str, Any]) -> None:
+        """Write a finished chunk: its deal rows first, then its counters (the marker)."""
+        if result.rows is not None:
+            self.deals_dir.mkdir(exist_ok=True)
+            write_parquet(
+                rows_frame(result.rows, rules), self.deals_dir / f"part-{result.index:06d}.parquet",
+                provenance,
+            )
+        path = self.chunk_file(result.index)
+        fd, tmp = atomic_path(path)
+        with os.fdopen(fd, "wb") as fh:
+            np.save(fh, result.counters)
+        os.replace(tmp, path)
+
+    def write_info(self, info: dict[str, Any]) -> None:
+        write_text_atomic(self.info_file, json.dumps(info, indent=2) + "\n")
+
+
+OUTCOME_LABELS = {
+    L.OUT_NONE: None, L.OUT_MADE: "made", L.OUT_DEDANS: "dedans", L.OUT_TIE: "tie",
+    L.OUT_LITIGE: "litige",
+}  # fmt: skip
+_ROW_TYPES = {
+    "deal": "int64", "dealer": "int8", "hand0": "uint32", "hand1": "uint32", "hand2": "uint32",
+    "hand3": "uint32", "retourne": "int8", "thrown_in": "bool", "trump": "int8", "taker": "int8",
+    "round": "int8", "taker_trumps": "int8", "card_points0": "int16", "card_points1": "int16",
+    "declarations0": "int16", "declarations1": "int16", "belote0": "int16", "belote1": "int16",
+    "declaration_winner_seat": "int8", "capot_side": "int8", "score_takers": "int16",
+    "score_defenders": "int16", "deal_score0": "int16", "deal_score1": "int16", "pot": "int32",
+}  # fmt: skip
+
+
+def rows_frame(rows: np.ndarray, rules: Rules) -> pd.DataFrame:
+    """Per-deal rows as a typed DataFrame (columns in ``docs/metrics.md``)."""
+    df = pd.DataFrame(rows, columns=list(L.ROW_COLUMNS))
+    outcome = df.pop("outcome").map(OUTCOME_LABELS).astype("string")
+    df = df.astype(_ROW_TYPES)
+    df.insert(df.columns.get_loc("score_takers"), "outcome", outcome)
+    return df
 
 
 def simulate(
     rules: Rules,
-    deals: int,
+    deals: int | None = None,
     seed: int = 0,
     *,
+    matches: int | None = None,
     bid_policy: str | PolicySpec = "random",
     play_policy: str | PolicySpec = "random",
     threads: int | None = None,
+    out: str | Path | None = None,
+    records: bool = False,
+    chunk_size: int | None = None,
+    resume: bool = False,
+    executor: Any = None,
     progress: Callable[[int, int], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> SimulationResult:
-    """Play ``deals`` independent deals and count what happened.
+    """Play ``deals`` independent deals (or ``matches`` whole matches) and count.
 
-    Deal ``i`` is a pure function of (rules, policies, seed, i): the counters are the
-    same for any ``threads``. ``progress(done, total)`` is called after each chunk.
+    The counters are a pure function of (rules, policies, seed, count): the same for any
+    ``threads``, ``chunk_size`` or executor. With ``out`` each chunk is committed to that
+    run directory as it finishes, and the summary, histograms and ``run.json`` are
+    written at the end; calling again with the same settings resumes (``resume=True``
+    insists that there is something to resume). ``progress(done, total)`` is called after
+    each chunk; when ``should_stop()`` turns true the run stops after the current chunk
+    and raises :class:`RunInterrupted`.
     """
     rules.check_implemented()
-    check_run_args(deals, seed, threads)
-    bid, play = _specs(bid_policy, play_policy)
+    if (deals is None) == (matches is None):
+        raise BeloteError("give either a number of deals or a number of matches")
+    unit, count = ("deals", deals) if matches is None else ("matches", matches)
+    check_run_args(count, seed, threads, unit)
+    if records and out is None:
+        raise BeloteError("per-deal records need an output directory (--out)")
+    if records and unit == "matches":
+        raise BeloteError("per-deal records are written for deal runs, not with --matches")
+    if chunk_size is None:
+        chunk_size = CHUNK_MATCHES if unit == "matches" else (
+            CHUNK_RECORDS if records else CHUNK_DEALS
+        )
+    _check_int("chunk size", chunk_size, 1)
+    settings = RunSettings(
+        rules, _spec(bid_policy, "bid"), _spec(play_policy, "play"), int(seed), unit,
+        int(count), bool(records), int(chunk_size),
+    )
+    run_dir = RunDir(Path(out)) if out is not None else None
+    done: dict[int, np.ndarray] = run_dir.prepare(settings, resume) if run_dir else {}
+    if executor is None:
+        executor = LocalExecutor(threads)
+    started = datetime.now(timezone.utc).isoformat()
+    chunks = settings.chunks()
+    sizes = {i: n for i, _, n in chunks}
+    done_units = sum(sizes[i] for i in done)
+    tasks = (settings.task(i, s, n, threads) for i, s, n in chunks if i not in done)
+    base_provenance = {**settings.to_json(), "started": started}
     old_threads = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(threads)
+    t0 = time.perf_counter()
     try:
-        arr = rules.to_array()
-        total = np.zeros(L.N_COUNTERS, dtype=np.int64)
-        t0 = time.perf_counter()
-        done = 0
-        while done < deals:
-            n = min(CHUNK, deals - done)
-            counters, errors = K.simulate.simulate_counts(
-                arr, bid.id, bid.params(), play.id, play.params(), seed, done, n,
-                BLOCKS_PER_CHUNK,
-            )
-            if errors:
-                raise RuntimeError(f"{errors} deal(s) had an illegal policy choice (a bug)")
-            total += counters
-            done += n
+        if progress is not None:
+            progress(done_units, count)
+        for result in executor.map_unordered(tasks):
+            if run_dir is not None:
+                run_dir.commit(result, rules, base_provenance)
+            done[result.index] = result.counters
+            done_units += sizes[result.index]
             if progress is not None:
-                progress(done, deals)
-        wall = time.perf_counter() - t0
-        used = numba.get_num_threads()
+                progress(done_units, count)
+            if should_stop is not None and should_stop() and done_units < count:
+                if run_dir is not None:
+                    run_dir.write_info(
+                        {"status": "interrupted", "settings": settings.to_json(),
+                         "done": done_units}
+                    )
+                    raise RunInterrupted(run_dir.path, done_units, count, unit)
+                raise RunInterrupted(None, done_units, count, unit)
     finally:
         numba.set_num_threads(old_threads)
-    return SimulationResult(
-        rules, bid, play, seed, deals, counters_to_dict(total), total, wall, used
+    wall = time.perf_counter() - t0
+    total = np.zeros(L.N_COUNTERS, dtype=np.int64)
+    for i, _, _ in chunks:  # fixed order
+        total += done[i]
+    result = SimulationResult(
+        settings, total, wall, executor.describe(), started,
+        datetime.now(timezone.utc).isoformat(), run_dir.path if run_dir else None,
+    )
+    if run_dir is not None:
+        write_run_outputs(run_dir, result)
+    return result
+
+
+def write_run_outputs(run_dir: RunDir, result: SimulationResult) -> None:
+    """``summary.parquet``, ``histograms.parquet`` and the final ``run.json``."""
+    prov = result.provenance()
+    write_parquet(result.table(), run_dir.path / "summary.parquet", prov)
+    write_parquet(result.histograms(), run_dir.path / "histograms.parquet", prov)
+    run_dir.write_info(
+        {
+            "status": "complete",
+            "settings": result.settings.to_json(),
+            "done": result.settings.count,
+            "provenance": prov,
+            "counters": result.counters,
+        }
     )
 
 
@@ -208,7 +450,7 @@ def simulated_deals(
     """
     rules.check_implemented()
     check_run_args(deals, seed)
-    bid, play = _specs(bid_policy, play_policy)
+    bid, play = _spec(bid_policy, "bid"), _spec(play_policy, "play")
     recs = K.simulate.simulate_records(
         rules.to_array(), bid.id, bid.params(), play.id, play.params(), seed, start, deals
     )
@@ -222,9 +464,10 @@ def play_match(
     *,
     bid_policy: str | PolicySpec = "random",
     play_policy: str | PolicySpec = "random",
-    max_deals: int = 500,
+    max_deals: int = L.MAX_MATCH_DEALS,
 ) -> dict[str, Any]:
-    """Play one match to the target (RULES.md section 8, Match) and return
+    """Play match ``match`` of the run ``seed`` to the target (RULES.md section 8,
+    Match): the same match that ``simulate(..., matches=...)`` counts. Returns
     ``{"winner", "scores", "deals"}``; ``winner`` is a side, ``"draw"``, or ``None`` when
     ``max_deals`` deals did not finish it. ``deals`` are deal-log objects, carried litige
     pots (``pot_before``) included.
@@ -235,8 +478,9 @@ def play_match(
     True
     """
     rules.check_implemented()
-    check_run_args(max_deals, seed)
-    bid, play = _specs(bid_policy, play_policy)
+    check_run_args(max_deals, seed, name="max_deals")
+    _check_int("match", match, 0)
+    bid, play = _spec(bid_policy, "bid"), _spec(play_policy, "play")
     out = np.zeros((max_deals, L.REC_SIZE), dtype=np.int64)
     n, winner, s0, s1 = K.simulate.play_match(
         rules.to_array(), bid.id, bid.params(), play.id, play.params(), seed, match,
@@ -247,6 +491,3 @@ def play_match(
         "scores": [int(s0), int(s1)],
         "deals": [record_to_deal(r, rules) for r in out[:n]],
     }
-
-
-__all__ = ["simulate", "simulated_deals", "play_match", "SimulationResult", "PolicySpec"]

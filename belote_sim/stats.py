@@ -1,8 +1,12 @@
-"""Statistics from a run's counters: proportions with Wilson 95% intervals.
+"""Statistics from a run's counters: proportions with Wilson 95% intervals, means with
+standard errors, histograms. The metric catalogue is ``docs/metrics.md``.
 
->>> from belote_sim.stats import wilson_interval
+>>> from belote_sim.stats import wilson_interval, mean_interval
 >>> [round(x, 4) for x in wilson_interval(50, 100)]
 [0.4038, 0.5962]
+>>> mean, se, lo, hi = mean_interval(total=20, total_sq=50, n=10)
+>>> mean, round(se, 4)
+(2.0, 0.3333)
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from belote_sim.cards import RANKS
+from belote_sim.io import summary_frame
 from belote_sim.kernels import layout as L
 
 Z95 = 1.959963984540054
@@ -25,71 +31,172 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if k == 0 else max(0.0, centre - half)
+    high = 1.0 if k == n else min(1.0, centre + half)
+    return low, high
 
 
-# (metric, successes counter, trials: "deals" or "played")
-PROPORTIONS = [
-    ("take_rate", None, "deals"),
-    ("take_rate_round1", ("round", 1), "deals"),
-    ("take_rate_round2", ("round", 2), "deals"),
-    ("thrown_in_rate", L.C_THROWN_IN, "deals"),
-    ("made_rate", L.C_MADE, "played"),
-    ("dedans_rate", L.C_DEDANS, "played"),
-    ("tie_rate", L.C_TIE, "played"),
-    ("litige_rate", L.C_LITIGE, "played"),
-    ("capot_takers_rate", L.C_CAPOT_TAKERS, "played"),
-    ("capot_defenders_rate", L.C_CAPOT_DEFENDERS, "played"),
-    ("p_any_declaration", L.C_ANY_DECLARATION, "played"),
-    ("p_tierce", L.C_TIERCE, "played"),
-    ("p_quarte", L.C_QUARTE, "played"),
-    ("p_quinte_or_longer", L.C_QUINTE, "played"),
-    ("p_carre_jacks", L.C_CARRE_J, "played"),
-    ("p_carre_nines", L.C_CARRE_9, "played"),
-    ("p_carre_other", L.C_CARRE_OTHER, "played"),
-    ("p_belote_held", L.C_BELOTE, "played"),
-    ("declarations_won_by_takers", L.C_DECL_TAKERS, "played"),
-    ("declarations_won_by_defenders", L.C_DECL_DEFENDERS, "played"),
-]
-MEANS = [
-    ("mean_taker_card_points", L.C_SUM_TAKER_CARD_POINTS),
-    ("mean_taker_deal_score", L.C_SUM_TAKER_SCORE),
-    ("mean_defender_deal_score", L.C_SUM_DEFENDER_SCORE),
-]
+def mean_interval(
+    total: float, total_sq: float, n: int, z: float = Z95
+) -> tuple[float, float, float, float]:
+    """``(mean, standard error, low, high)`` from a sum and a sum of squares of ``n``
+    values (sample variance; the error is nan for fewer than two values)."""
+    if n <= 0:
+        return math.nan, math.nan, math.nan, math.nan
+    mean = total / n
+    if n < 2:
+        return mean, math.nan, math.nan, math.nan
+    var = max(total_sq - n * mean * mean, 0.0) / (n - 1)
+    se = math.sqrt(var / n)
+    return mean, se, mean - z * se, mean + z * se
+
+
+class _Rows:
+    def __init__(self) -> None:
+        self.rows: list[tuple] = []
+
+    def prop(self, metric: str, group: str, k: int, n: int) -> None:
+        if n <= 0:
+            return
+        lo, hi = wilson_interval(int(k), int(n))
+        self.rows.append((metric, group, int(n), int(k), k / n, lo, hi))
+
+    def mean(self, metric: str, group: str, total: int, total_sq: int, n: int) -> None:
+        if n <= 0:
+            return
+        m, _, lo, hi = mean_interval(float(total), float(total_sq), int(n))
+        self.rows.append((metric, group, int(n), None, m, lo, hi))
+
+
+def summary_table(counters: np.ndarray, players: int = 4) -> pd.DataFrame:
+    """The tidy summary of a run (columns of :data:`belote_sim.io.SUMMARY_COLUMNS`):
+    one row per metric and group, as ``docs/metrics.md`` lists them."""
+    c = np.asarray(counters, dtype=np.int64)
+    r = _Rows()
+    deals = int(c[L.C_DEALS])
+    played = deals - int(c[L.C_THROWN_IN])
+
+    # Bidding, over all deals.
+    r.prop("take_rate", "", played, deals)
+    for rnd in (1, 2, 3):
+        if c[L.C_TAKEN_ROUND + rnd] or rnd < 3:
+            r.prop("take_rate", f"round={rnd}", c[L.C_TAKEN_ROUND + rnd], deals)
+    for p in range(players):
+        r.prop("take_rate", f"position={p + 1}", c[L.C_TAKEN_POS + p], deals)
+    for rank in range(8):
+        n = c[L.C_RETOURNE_DEALS + rank]
+        r.prop("take_rate", f"retourne_rank={RANKS[rank]}", c[L.C_RETOURNE_TAKEN + rank], n)
+        r.prop(
+            "take_rate_round1", f"retourne_rank={RANKS[rank]}",
+            c[L.C_RETOURNE_TAKEN_R1 + rank], n,
+        )
+    jack = 4
+    others = [x for x in range(8) if x != jack]
+    for name, ranks in (("jack", [jack]), ("other", others)):
+        n = sum(int(c[L.C_RETOURNE_DEALS + x]) for x in ranks)
+        r.prop("take_rate", f"retourne={name}", sum(c[L.C_RETOURNE_TAKEN + x] for x in ranks), n)
+        r.prop(
+            "take_rate_round1", f"retourne={name}",
+            sum(c[L.C_RETOURNE_TAKEN_R1 + x] for x in ranks), n,
+        )
+    r.prop("thrown_in_rate", "", c[L.C_THROWN_IN], deals)
+
+    # Outcomes, over played deals.
+    r.prop("made_rate", "", c[L.C_MADE], played)
+    r.prop("dedans_rate", "", c[L.C_DEDANS], played)
+    for rnd in (1, 2, 3):
+        r.prop("dedans_rate", f"round={rnd}", c[L.C_DEDANS_ROUND + rnd], c[L.C_TAKEN_ROUND + rnd])
+    for p in range(players):
+        r.prop("dedans_rate", f"position={p + 1}", c[L.C_DEDANS_POS + p], c[L.C_TAKEN_POS + p])
+    for t in range(10):
+        r.prop(
+            "dedans_rate", f"taker_trumps={t}", c[L.C_TRUMPS_DEDANS + t], c[L.C_TRUMPS_PLAYED + t]
+        )
+    r.prop("tie_rate", "", c[L.C_TIE], played)
+    r.prop("litige_rate", "", c[L.C_LITIGE], played)
+    r.prop("capot_rate", "side=takers", c[L.C_CAPOT_TAKERS], played)
+    r.prop("capot_rate", "side=defenders", c[L.C_CAPOT_DEFENDERS], played)
+
+    # Declarations held at the first trick, over played deals.
+    for metric, idx in (
+        ("p_any_declaration", L.C_ANY_DECLARATION),
+        ("p_tierce", L.C_TIERCE),
+        ("p_quarte", L.C_QUARTE),
+        ("p_quinte_or_longer", L.C_QUINTE),
+        ("p_carre_jacks", L.C_CARRE_J),
+        ("p_carre_nines", L.C_CARRE_9),
+        ("p_carre_other", L.C_CARRE_OTHER),
+        ("p_belote_held", L.C_BELOTE),
+    ):
+        r.prop(metric, "", c[idx], played)
+    r.prop("declaration_contest_won", "side=takers", c[L.C_DECL_TAKERS], played)
+    r.prop("declaration_contest_won", "side=defenders", c[L.C_DECL_DEFENDERS], played)
+    r.prop("made_by_declarations_rate", "", c[L.C_MADE_BY_DECLARATIONS], played)
+
+    # Means over played deals.
+    for metric, idx in (
+        ("mean_taker_card_points", L.C_SUM_TAKER_CARD_POINTS),
+        ("mean_taker_deal_score", L.C_SUM_TAKER_SCORE),
+        ("mean_defender_deal_score", L.C_SUM_DEFENDER_SCORE),
+        ("mean_declaration_points", L.C_SUM_DECL_POINTS),
+    ):
+        r.mean(metric, "", c[idx], c[idx + 1], played)
+
+    # Matches.
+    matches = int(c[L.C_MATCHES])
+    if matches:
+        finished = matches - int(c[L.C_MATCH_UNFINISHED])
+        r.prop("match_win_rate", "side=0", c[L.C_MATCH_WINS], matches)
+        r.prop("match_win_rate", "side=1", c[L.C_MATCH_WINS + 1], matches)
+        r.prop("match_draw_rate", "", c[L.C_MATCH_WINS + 2], matches)
+        r.prop("match_unfinished_rate", "", c[L.C_MATCH_UNFINISHED], matches)
+        r.mean("mean_deals_per_match", "", c[L.C_SUM_MATCH_DEALS], c[L.C_SQ_MATCH_DEALS], matches)
+        r.prop("first_dealer_side_win_rate", "", c[L.C_FIRST_DEALER_SIDE_WINS], finished)
+        r.prop(
+            "first_deal_winner_win_rate", "",
+            c[L.C_FIRST_DEAL_WINNER_WINS], c[L.C_FIRST_DEAL_DECIDED],
+        )
+    return summary_frame(r.rows)
+
+
+HISTOGRAMS = {
+    "taker_card_points": (L.H_TAKER_CARD_POINTS, L.HIST_POINTS),
+    "taker_deal_score": (L.H_TAKER_SCORE, L.HIST_SCORE),
+    "defender_deal_score": (L.H_DEFENDER_SCORE, L.HIST_SCORE),
+    "declaration_points": (L.H_DECL_POINTS, L.HIST_SCORE),
+    "deals_per_match": (L.H_MATCH_DEALS, L.MAX_MATCH_DEALS + 1),
+}
+
+
+def histogram_table(counters: np.ndarray) -> pd.DataFrame:
+    """Non-empty histogram bins: ``histogram`` (name), ``value``, ``count``. The last bin
+    of each histogram also holds every larger value."""
+    c = np.asarray(counters, dtype=np.int64)
+    parts = []
+    for name, (base, bins) in HISTOGRAMS.items():
+        counts = c[base : base + bins]
+        nz = np.nonzero(counts)[0]
+        parts.append(
+            pd.DataFrame({"histogram": name, "value": nz.astype(np.int64), "count": counts[nz]})
+        )
+    df = pd.concat(parts, ignore_index=True)
+    return df.astype({"histogram": "string", "value": "int64", "count": "int64"})
 
 
 def counters_to_dict(counters: np.ndarray) -> dict[str, int]:
-    """Named counters (for ``run.json``)."""
-    names = {v: k for k, v in vars(L).items() if k.startswith("C_") and isinstance(v, int)}
-    out = {}
-    for i, value in enumerate(counters):
-        if L.C_TAKEN_ROUND <= i < L.C_TAKEN_ROUND + 4:
-            if i > L.C_TAKEN_ROUND:  # slot 0 of the block (round 0) is never used
-                out[f"taken_round_{i - L.C_TAKEN_ROUND}"] = int(value)
+    """The scalar counters by name (blocks as ``name_i``; histograms left out), for
+    ``run.json`` and quick checks: ``deals``, ``thrown_in``, ``taken_round_1`` ..."""
+    starts = sorted(
+        (v, k) for k, v in vars(L).items() if k.startswith("C_") and isinstance(v, int)
+    )
+    first_hist = min(v for k, v in vars(L).items() if k.startswith("H_") and isinstance(v, int))
+    out: dict[str, int] = {}
+    for j, (start, name) in enumerate(starts):
+        end = starts[j + 1][0] if j + 1 < len(starts) else first_hist
+        key = name[2:].lower()
+        if end - start == 1:
+            out[key] = int(counters[start])
         else:
-            out[names[i].lower()[2:]] = int(value)
+            for i in range(end - start):
+                out[f"{key}_{i}"] = int(counters[start + i])
     return out
-
-
-def summary_table(counters: np.ndarray) -> pd.DataFrame:
-    """The headline figures of a run: one row per metric with ``n``, ``k``, ``value``,
-    ``ci_low``, ``ci_high`` (Wilson 95% for proportions; means carry no interval here:
-    the runner issue adds standard errors from sums of squares)."""
-    c = counters
-    deals = int(c[L.C_DEALS])
-    played = deals - int(c[L.C_THROWN_IN])
-    rows = []
-    for metric, idx, base in PROPORTIONS:
-        n = deals if base == "deals" else played
-        if idx is None:
-            k = played
-        elif isinstance(idx, tuple):
-            k = int(c[L.C_TAKEN_ROUND + idx[1]])
-        else:
-            k = int(c[idx])
-        lo, hi = wilson_interval(k, n)
-        rows.append((metric, n, k, k / n if n else math.nan, lo, hi))
-    for metric, idx in MEANS:
-        rows.append((metric, played, None, c[idx] / played if played else math.nan,
-                     math.nan, math.nan))
-    return pd.DataFrame(rows, columns=["metric", "n", "k", "value", "ci_low", "ci_high"])

@@ -8,7 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
+
+from belote_sim.io import read_provenance
 
 EXE = shutil.which("belote-sim", path=str(Path(sys.executable).parent)) or "belote-sim"
 
@@ -31,12 +34,18 @@ def run_dir(tmp_path_factory) -> Path:
 
 def test_simulate_writes_run_json_with_provenance(run_dir):
     run_json = json.loads((run_dir / "run.json").read_text())
-    assert run_json["deals"] == 20_000 and run_json["seed"] == 7
-    assert run_json["rules"]["preset"] == "classic"
-    assert run_json["rules"]["options"]["tie_rule"] == "takers"
+    assert run_json["status"] == "complete"
+    prov = run_json["provenance"]
+    assert prov["count"] == 20_000 and prov["unit"] == "deals" and prov["seed"] == 7
+    assert prov["rules"]["preset"] == "classic"
+    assert prov["rules"]["options"]["tie_rule"] == "takers"
+    assert prov["bid_policy"] == "random:0.25" and prov["play_policy"] == "random"
+    for key in ("version", "numba", "numpy", "started", "finished", "wall_seconds"):
+        assert key in prov
     assert run_json["counters"]["deals"] == 20_000
-    metrics = {row["metric"] for row in run_json["summary"]}
-    assert {"take_rate", "dedans_rate", "p_carre_jacks"} <= metrics
+    summary = pd.read_parquet(run_dir / "summary.parquet")
+    assert {"take_rate", "dedans_rate", "p_carre_jacks"} <= set(summary.metric)
+    assert read_provenance(run_dir / "summary.parquet")["seed"] == 7
 
 
 def test_simulate_is_reproducible_from_the_cli(run_dir, tmp_path):
@@ -111,9 +120,13 @@ def test_replay_illegal_card_is_one_line_and_exit_2(run_dir, tmp_path):
         (["simulate", "--set", "colour=red"], "unknown option 'colour'"),
         (["simulate", "--set", "players=2"], "contract=retourne needs 3 or 4 players"),
         (["simulate", "--rules", "coinche"], "not implemented yet"),
-        (["simulate", "--deals", "0"], "deals must be a positive integer"),
+        (["simulate", "--deals", "0"], "deals must be an integer >= 1"),
         (["simulate", "--bid-policy", "psychic"], "unknown bid policy 'psychic'"),
-        (["simulate", "--log-deals", "3"], "--log-deals needs --out"),
+        (["simulate", "--log-deals", "3"], "need --out"),
+        (["simulate", "--deals", "5", "--matches", "5"], "not both"),
+        (["simulate", "--executor", "spark"], "unknown executor 'spark'"),
+        (["simulate", "--matches", "-3"], "matches must be an integer >= 1"),
+        (["summary", "/no/such/run"], "not a run directory"),
         (["replay", "/no/such/file.jsonl"], "no such file"),
     ],
 )

@@ -75,9 +75,9 @@ def test_counts_identical_for_any_thread_count_and_split():
     assert one == two
     arr = rules.to_array()
     args = (arr, 0, policy_params(0.25), 0, policy_params())
-    whole, _ = K.simulate.simulate_counts(*args, 11, 0, 20_000, 7)
-    first, _ = K.simulate.simulate_counts(*args, 11, 0, 12_345, 3)
-    rest, _ = K.simulate.simulate_counts(*args, 11, 12_345, 20_000 - 12_345, 64)
+    whole, _, _ = K.simulate.simulate_chunk(*args, 11, 0, 20_000, 7, False)
+    first, _, _ = K.simulate.simulate_chunk(*args, 11, 0, 12_345, 3, False)
+    rest, _, _ = K.simulate.simulate_chunk(*args, 11, 12_345, 20_000 - 12_345, 64, False)
     assert (whole == first + rest).all()
     assert whole[0] == 20_000 and one["deals"] == 20_000
 

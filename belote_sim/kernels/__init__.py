@@ -2,7 +2,8 @@
 
 Importing this package decorates every kernel under the source-hashed cache directory
 of :mod:`belote_sim._jit`; modules: ``bits``, ``rng``, ``layout``, ``deal``, ``legal``,
-``trick``, ``declarations``, ``scoring``, ``game`` (one deal), ``simulate`` (chunks).
+``trick``, ``declarations``, ``scoring``, ``game`` (one deal), ``counting`` (counters of a
+run), ``simulate`` (chunks), ``odds`` (declaration odds of one hand).
 """
 
 from belote_sim._jit import kernel_cache
@@ -10,10 +11,12 @@ from belote_sim._jit import kernel_cache
 with kernel_cache():
     from belote_sim.kernels import (  # noqa: F401
         bits,
+        counting,
         deal,
         declarations,
         game,
         legal,
+        odds,
         rng,
         scoring,
         simulate,

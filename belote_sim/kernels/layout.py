@@ -114,15 +114,29 @@ POT_WON_BY = _slot()  # side collecting pot_before, -1 none
 DEAL_SCORE = _slot(MAX_SEATS)  # per side: what the deal adds to the match score
 REC_SIZE = _n
 
-# --- counters of a simulation (runner / stats) --------------------------------------
+# --- counters of a run (kernels/counting.py, stats.py) ------------------------------
+# One flat int64 vector per block of deals; blocks are summed, so any split of a run
+# gives the same totals. "Position" is the taker's seat counted from the first hand:
+# 0 = first hand ... players-1 = the dealer.
+HIST_POINTS = 512  # taker card points 0..511 (last bin: that or more)
+HIST_SCORE = 1024  # deal scores and declaration points 0..1023
+MAX_MATCH_DEALS = 500  # a match still unfinished after this many deals is abandoned
 _n = 0
 C_DEALS = _slot()
 C_THROWN_IN = _slot()
 C_TAKEN_ROUND = _slot(4)  # index = round (1, 2, 3)
+C_TAKEN_POS = _slot(MAX_SEATS)
+C_RETOURNE_DEALS = _slot(8)  # deals by the retourne's rank
+C_RETOURNE_TAKEN = _slot(8)  # ... taken in any round
+C_RETOURNE_TAKEN_R1 = _slot(8)  # ... taken in round 1
 C_MADE = _slot()
 C_DEDANS = _slot()
 C_TIE = _slot()
 C_LITIGE = _slot()
+C_DEDANS_ROUND = _slot(4)
+C_DEDANS_POS = _slot(MAX_SEATS)
+C_TRUMPS_PLAYED = _slot(10)  # played deals by the number of trumps the taker holds
+C_TRUMPS_DEDANS = _slot(10)
 C_CAPOT_TAKERS = _slot()
 C_CAPOT_DEFENDERS = _slot()
 C_ANY_DECLARATION = _slot()  # played deals where some hand holds a declaration
@@ -135,9 +149,37 @@ C_CARRE_OTHER = _slot()
 C_BELOTE = _slot()
 C_DECL_TAKERS = _slot()  # contest won by the takers
 C_DECL_DEFENDERS = _slot()
+C_MADE_BY_DECLARATIONS = _slot()  # made, and would be dedans without any declaration
 C_SUM_TAKER_CARD_POINTS = _slot()
+C_SQ_TAKER_CARD_POINTS = _slot()
 C_SUM_TAKER_SCORE = _slot()
+C_SQ_TAKER_SCORE = _slot()
 C_SUM_DEFENDER_SCORE = _slot()
+C_SQ_DEFENDER_SCORE = _slot()
+C_SUM_DECL_POINTS = _slot()
+C_SQ_DECL_POINTS = _slot()
+C_MATCHES = _slot()
+C_MATCH_WINS = _slot(3)  # side 0, side 1, draw
+C_MATCH_UNFINISHED = _slot()
+C_SUM_MATCH_DEALS = _slot()
+C_SQ_MATCH_DEALS = _slot()
+C_FIRST_DEALER_SIDE_WINS = _slot()  # the first dealer's side won the match
+C_FIRST_DEAL_DECIDED = _slot()  # finished matches whose first played deal had a higher scorer
+C_FIRST_DEAL_WINNER_WINS = _slot()  # ... and that side won the match
+H_TAKER_CARD_POINTS = _slot(HIST_POINTS)
+H_TAKER_SCORE = _slot(HIST_SCORE)
+H_DEFENDER_SCORE = _slot(HIST_SCORE)
+H_DECL_POINTS = _slot(HIST_SCORE)
+H_MATCH_DEALS = _slot(MAX_MATCH_DEALS + 1)
 N_COUNTERS = _n
+
+# --- one row per deal (the optional deals/ Parquet dataset) -------------------------
+ROW_COLUMNS = (
+    "deal", "dealer", "hand0", "hand1", "hand2", "hand3", "retourne", "thrown_in", "trump",
+    "taker", "round", "taker_trumps", "card_points0", "card_points1", "declarations0",
+    "declarations1", "belote0", "belote1", "declaration_winner_seat", "capot_side",
+    "outcome", "score_takers", "score_defenders", "deal_score0", "deal_score1", "pot",
+)  # fmt: skip
+N_ROW = len(ROW_COLUMNS)
 
 del _n

@@ -1,0 +1,96 @@
+"""Where chunks run. A run is split into :class:`ChunkTask` objects (seed, first index,
+count, rules, policies) whose results merge exactly; an executor turns tasks into
+:class:`ChunkResult` objects, in any order.
+
+* :class:`LocalExecutor` (``--executor local``, the default): this process, every chunk
+  in turn, each spread over all cores by Numba threads.
+* :class:`belote_sim.distributed.DaskExecutor` (``--executor dask``): the chunks as tasks
+  of a Dask cluster (imported only when asked for, as it needs the ``dask`` extra).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Everything a worker needs to play one chunk; plain values, cheap to pickle."""
+
+    index: int
+    unit: str  # "deals" or "matches"
+    start: int
+    count: int
+    seed: int
+    rules: tuple[int, ...]
+    bid_policy: int
+    bid_params: tuple[float, ...]
+    play_policy: int
+    play_params: tuple[float, ...]
+    records: bool = False
+    threads: int | None = None
+
+
+@dataclass
+class ChunkResult:
+    """Counters of one chunk, and its per-deal rows when asked for."""
+
+    index: int
+    counters: np.ndarray
+    rows: np.ndarray | None = None
+
+
+#: Blocks per chunk: enough for every core to stay busy; results do not depend on it.
+BLOCKS_PER_CHUNK = 64
+
+
+def run_chunk(task: ChunkTask) -> ChunkResult:
+    """Play one chunk with the jitted kernels (what every executor's workers call)."""
+    import numba
+
+    from belote_sim.kernels import layout as L
+    from belote_sim.kernels import simulate as S
+
+    if task.threads is not None:
+        numba.set_num_threads(min(task.threads, numba.config.NUMBA_NUM_THREADS))
+    rules = np.asarray(task.rules, dtype=np.int64)
+    bid = np.asarray(task.bid_params, dtype=np.float64)
+    play = np.asarray(task.play_params, dtype=np.float64)
+    blocks = min(BLOCKS_PER_CHUNK, task.count)
+    if task.unit == "matches":
+        counters = S.simulate_matches(
+            rules, task.bid_policy, bid, task.play_policy, play, task.seed, task.start,
+            task.count, blocks, L.MAX_MATCH_DEALS,
+        )
+        return ChunkResult(task.index, counters)
+    counters, errors, rows = S.simulate_chunk(
+        rules, task.bid_policy, bid, task.play_policy, play, task.seed, task.start,
+        task.count, blocks, task.records,
+    )
+    if errors:
+        raise RuntimeError(f"{errors} deal(s) of chunk {task.index} had an illegal policy choice")
+    return ChunkResult(task.index, counters, rows if task.records else None)
+
+
+class LocalExecutor:
+    """Runs chunks one after the other in this process, on all cores (Numba threads)."""
+
+    name = "local"
+
+    def __init__(self, threads: int | None = None) -> None:
+        self.threads = threads
+
+    def map_unordered(self, tasks: Iterable[ChunkTask]) -> Iterator[ChunkResult]:
+        for task in tasks:
+            yield run_chunk(task)
+
+    def close(self) -> None:
+        pass
+
+    def describe(self) -> dict:
+        import numba
+
+        return {"executor": "local", "threads": self.threads or numba.get_num_threads()}

@@ -1,0 +1,240 @@
+"""Counters of a run, accumulated deal by deal inside the kernels (no per-deal memory).
+
+:func:`accumulate` adds one deal's record to a counter vector (layout ``C_*``/``H_*`` of
+:mod:`belote_sim.kernels.layout`); :func:`accumulate_match` adds one match's result;
+:func:`fill_row` writes the deal's row of the optional per-deal dataset.
+"""
+
+from __future__ import annotations
+
+from belote_sim._jit import jit
+from belote_sim.kernels.bits import popcount
+from belote_sim.kernels.layout import (
+    BELOTE,
+    BELOTE_SEAT,
+    BID_ROUND,
+    C_ANY_DECLARATION,
+    C_BELOTE,
+    C_CAPOT_DEFENDERS,
+    C_CAPOT_TAKERS,
+    C_CARRE_9,
+    C_CARRE_J,
+    C_CARRE_OTHER,
+    C_DEALS,
+    C_DECL_DEFENDERS,
+    C_DECL_TAKERS,
+    C_DEDANS,
+    C_DEDANS_POS,
+    C_DEDANS_ROUND,
+    C_FIRST_DEAL_DECIDED,
+    C_FIRST_DEAL_WINNER_WINS,
+    C_FIRST_DEALER_SIDE_WINS,
+    C_LITIGE,
+    C_MADE,
+    C_MADE_BY_DECLARATIONS,
+    C_MATCH_UNFINISHED,
+    C_MATCH_WINS,
+    C_MATCHES,
+    C_QUARTE,
+    C_QUINTE,
+    C_RETOURNE_DEALS,
+    C_RETOURNE_TAKEN,
+    C_RETOURNE_TAKEN_R1,
+    C_SUM_DECL_POINTS,
+    C_SUM_DEFENDER_SCORE,
+    C_SUM_MATCH_DEALS,
+    C_SUM_TAKER_CARD_POINTS,
+    C_SUM_TAKER_SCORE,
+    C_TAKEN_POS,
+    C_TAKEN_ROUND,
+    C_THROWN_IN,
+    C_TIE,
+    C_TIERCE,
+    C_TRUMPS_DEDANS,
+    C_TRUMPS_PLAYED,
+    CAPOT_SIDE,
+    CARD_POINTS,
+    DEAL_SCORE,
+    DEALER,
+    DEALT,
+    DECL_KINDS,
+    DECL_POINTS,
+    DECL_WINNER_SEAT,
+    H_DECL_POINTS,
+    H_DEFENDER_SCORE,
+    H_MATCH_DEALS,
+    H_TAKER_CARD_POINTS,
+    H_TAKER_SCORE,
+    HANDS,
+    HIST_POINTS,
+    HIST_SCORE,
+    HOLD_CARRE_9,
+    HOLD_CARRE_J,
+    HOLD_CARRE_OTHER,
+    HOLD_QUARTE,
+    HOLD_QUINTE,
+    HOLD_TIERCE,
+    MAX_MATCH_DEALS,
+    OUT_DEDANS,
+    OUT_LITIGE,
+    OUT_MADE,
+    OUT_TIE,
+    OUTCOME,
+    POT,
+    RETOURNE,
+    SCORE_DEFENDERS,
+    SCORE_TAKERS,
+    TAKER,
+    THROWN_IN,
+    TRUMP,
+)
+from belote_sim.rules import R_PLAYERS, R_TIE_RULE, TIE_TAKERS
+
+
+@jit(inline="always")
+def _add(c, sum_slot, value):
+    """Add ``value`` to a sum and its square to the next slot (for standard errors)."""
+    c[sum_slot] += value
+    c[sum_slot + 1] += value * value
+
+
+@jit(inline="always")
+def _hist(c, base, bins, value):
+    c[base + min(max(value, 0), bins - 1)] += 1
+
+
+@jit
+def taker_trumps(rec):
+    """Trumps the taker holds at the first trick (all 8 of a suit at most; AT: every card)."""
+    trump = rec[TRUMP]
+    hand = rec[HANDS + rec[TAKER]]
+    if trump < 4:
+        return popcount((hand >> (8 * trump)) & 0xFF)
+    return popcount(hand) if trump == 4 else 0
+
+
+@jit
+def accumulate(rules, rec, c):
+    """Add one deal's record to the counters ``c``."""
+    n = rules[R_PLAYERS]
+    c[C_DEALS] += 1
+    rank = rec[RETOURNE] & 7
+    c[C_RETOURNE_DEALS + rank] += 1
+    if rec[THROWN_IN] != 0:
+        c[C_THROWN_IN] += 1
+        return
+    rnd = rec[BID_ROUND]
+    pos = (rec[TAKER] - rec[DEALER] - 1) % n
+    c[C_TAKEN_ROUND + rnd] += 1
+    c[C_TAKEN_POS + pos] += 1
+    c[C_RETOURNE_TAKEN + rank] += 1
+    if rnd == 1:
+        c[C_RETOURNE_TAKEN_R1 + rank] += 1
+    n_trumps = min(taker_trumps(rec), 9)
+    c[C_TRUMPS_PLAYED + n_trumps] += 1
+    out = rec[OUTCOME]
+    if out == OUT_MADE:
+        c[C_MADE] += 1
+    elif out == OUT_DEDANS:
+        c[C_DEDANS] += 1
+        c[C_DEDANS_ROUND + rnd] += 1
+        c[C_DEDANS_POS + pos] += 1
+        c[C_TRUMPS_DEDANS + n_trumps] += 1
+    elif out == OUT_TIE:
+        c[C_TIE] += 1
+    elif out == OUT_LITIGE:
+        c[C_LITIGE] += 1
+    t = rec[TAKER] & 1
+    e = 1 - t
+    if rec[CAPOT_SIDE] == t:
+        c[C_CAPOT_TAKERS] += 1
+    elif rec[CAPOT_SIDE] == e:
+        c[C_CAPOT_DEFENDERS] += 1
+    kinds = 0
+    for s in range(n):
+        kinds |= rec[DECL_KINDS + s]
+    if kinds != 0:
+        c[C_ANY_DECLARATION] += 1
+    if kinds & HOLD_TIERCE:
+        c[C_TIERCE] += 1
+    if kinds & HOLD_QUARTE:
+        c[C_QUARTE] += 1
+    if kinds & HOLD_QUINTE:
+        c[C_QUINTE] += 1
+    if kinds & HOLD_CARRE_J:
+        c[C_CARRE_J] += 1
+    if kinds & HOLD_CARRE_9:
+        c[C_CARRE_9] += 1
+    if kinds & HOLD_CARRE_OTHER:
+        c[C_CARRE_OTHER] += 1
+    if rec[BELOTE_SEAT] >= 0:
+        c[C_BELOTE] += 1
+    decl = rec[DECL_POINTS] + rec[DECL_POINTS + 1]
+    if rec[DECL_POINTS + t] > 0:
+        c[C_DECL_TAKERS] += 1
+    elif rec[DECL_POINTS + e] > 0:
+        c[C_DECL_DEFENDERS] += 1
+    if out == OUT_MADE and decl > 0:
+        # Would the contract stand on card points and belote alone?
+        bare_t = rec[CARD_POINTS + t] + rec[BELOTE + t]
+        bare_e = rec[CARD_POINTS + e] + rec[BELOTE + e]
+        if not (bare_t > bare_e or (bare_t == bare_e and rules[R_TIE_RULE] == TIE_TAKERS)):
+            c[C_MADE_BY_DECLARATIONS] += 1
+    _add(c, C_SUM_TAKER_CARD_POINTS, rec[CARD_POINTS + t])
+    _add(c, C_SUM_TAKER_SCORE, rec[DEAL_SCORE + t])
+    _add(c, C_SUM_DEFENDER_SCORE, rec[DEAL_SCORE + e])
+    _add(c, C_SUM_DECL_POINTS, decl)
+    _hist(c, H_TAKER_CARD_POINTS, HIST_POINTS, rec[CARD_POINTS + t])
+    _hist(c, H_TAKER_SCORE, HIST_SCORE, rec[DEAL_SCORE + t])
+    _hist(c, H_DEFENDER_SCORE, HIST_SCORE, rec[DEAL_SCORE + e])
+    _hist(c, H_DECL_POINTS, HIST_SCORE, decl)
+
+
+@jit
+def accumulate_match(c, n_deals, winner, first_dealer_side, first_deal_winner):
+    """Add one match: ``winner`` is a side, 2 for a draw, -1 unfinished;
+    ``first_deal_winner`` the side that scored more in the first played deal, or -1."""
+    c[C_MATCHES] += 1
+    _add(c, C_SUM_MATCH_DEALS, n_deals)
+    _hist(c, H_MATCH_DEALS, MAX_MATCH_DEALS + 1, n_deals)
+    if winner < 0:
+        c[C_MATCH_UNFINISHED] += 1
+        return
+    c[C_MATCH_WINS + winner] += 1
+    if winner == first_dealer_side:
+        c[C_FIRST_DEALER_SIDE_WINS] += 1
+    if first_deal_winner >= 0 and winner < 2:
+        c[C_FIRST_DEAL_DECIDED] += 1
+        if winner == first_deal_winner:
+            c[C_FIRST_DEAL_WINNER_WINS] += 1
+
+
+@jit
+def fill_row(rules, rec, deal, row):
+    """Write the per-deal row (layout ``ROW_COLUMNS``) of deal number ``deal``."""
+    n = rules[R_PLAYERS]
+    thrown = rec[THROWN_IN] != 0
+    row[0] = deal
+    row[1] = rec[DEALER]
+    for s in range(4):
+        row[2 + s] = 0 if s >= n else (rec[DEALT + s] if thrown else rec[HANDS + s])
+    row[6] = rec[RETOURNE]
+    row[7] = rec[THROWN_IN]
+    row[8] = rec[TRUMP]
+    row[9] = rec[TAKER]
+    row[10] = rec[BID_ROUND]
+    row[11] = -1 if thrown else taker_trumps(rec)
+    row[12] = rec[CARD_POINTS]
+    row[13] = rec[CARD_POINTS + 1]
+    row[14] = rec[DECL_POINTS]
+    row[15] = rec[DECL_POINTS + 1]
+    row[16] = rec[BELOTE]
+    row[17] = rec[BELOTE + 1]
+    row[18] = rec[DECL_WINNER_SEAT]
+    row[19] = rec[CAPOT_SIDE]
+    row[20] = rec[OUTCOME]
+    row[21] = rec[SCORE_TAKERS]
+    row[22] = rec[SCORE_DEFENDERS]
+    row[23] = rec[DEAL_SCORE]
+    row[24] = rec[DEAL_SCORE + 1]
+    row[25] = rec[POT]

@@ -1,0 +1,194 @@
+"""Odds of declarations in one random hand of 8 or 9 cards (RULES.md section 5).
+
+Every hand is classified by :func:`belote_sim.kernels.declarations.list_declarations`
+(``split_long_runs`` off), the package's single declaration finder, into the flags
+``F_*`` below and its total declaration points. :func:`exact_counts` enumerates every
+``C(32, k)`` hand; :func:`sampled_counts` draws ``n`` hands, hand ``i`` from the random
+stream keyed ``(seed, i, 0)``. Both return ``int64[N_SLOTS]``: the number of hands with
+each flag, the number of hands, the sum of points and the sum of squared points. Work is split into
+blocks with their own integer counters, summed in a fixed order, so totals are
+bit-identical for any thread count. Wrappers: :mod:`belote_sim.odds`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from belote_sim._jit import jit, jit_parallel
+from belote_sim.kernels.bits import ctz
+from belote_sim.kernels.declarations import list_declarations
+from belote_sim.kernels.layout import DK_CARRE, DK_QUARTE, DK_QUINTE, DK_TIERCE, MAX_DECLS
+from belote_sim.kernels.rng import rand_below, seed_stream
+
+# Flag bits of a hand, in the order of belote_sim.odds.METRICS.
+F_TIERCE = 0  # a run of exactly 3
+F_QUARTE = 1  # a run of exactly 4
+F_QUINTE = 2  # a run of 5 or more
+F_RUN3 = 3  # a run of 3 or more
+F_CARRE_J = 4
+F_CARRE_9 = 5
+F_CARRE_ANY = 6  # any scoring carré (9, 10, J, Q, K, A)
+F_ANY = 7  # any run of 3+ or scoring carré
+F_KQ_HEARTS = 8  # king and queen of hearts (any one named suit, by symmetry)
+N_FLAGS = 9
+SLOT_HANDS = N_FLAGS  # number of hands counted
+SLOT_POINTS = N_FLAGS + 1  # sum of declaration points
+SLOT_POINTS_SQ = N_FLAGS + 2  # sum of squared declaration points
+N_SLOTS = N_FLAGS + 3
+
+_KQ_HEARTS = (1 << (8 * 2 + 5)) | (1 << (8 * 2 + 6))
+_EXACT_BLOCKS = 64  # blocks of the enumeration (independent of the thread count)
+_SAMPLE_BLOCK = 1 << 15  # hands per block of the Monte Carlo kernel
+
+
+@jit
+def classify_hand(hand, decls):
+    """``(flags, points)`` of ``hand`` (an int64 card mask): the ``F_*`` bits it holds
+    and the sum of the points of all its declarations, ``split_long_runs`` off.
+    ``decls`` is scratch space, ``int64[MAX_DECLS, 4]``."""
+    n = list_declarations(hand, 0, decls)
+    flags = 0
+    points = 0
+    for j in range(n):
+        points += decls[j, 3]
+        kind = decls[j, 0]
+        if kind == DK_TIERCE:
+            flags |= (1 << F_TIERCE) | (1 << F_RUN3)
+        elif kind == DK_QUARTE:
+            flags |= (1 << F_QUARTE) | (1 << F_RUN3)
+        elif kind == DK_QUINTE:
+            flags |= (1 << F_QUINTE) | (1 << F_RUN3)
+        elif kind == DK_CARRE:
+            flags |= 1 << F_CARRE_ANY
+            if decls[j, 1] == 4:
+                flags |= 1 << F_CARRE_J
+            elif decls[j, 1] == 2:
+                flags |= 1 << F_CARRE_9
+    if n > 0:
+        flags |= 1 << F_ANY
+    if hand & _KQ_HEARTS == _KQ_HEARTS:
+        flags |= 1 << F_KQ_HEARTS
+    return flags, points
+
+
+@jit
+def classify_hands(hands):
+    """Flags and points (two ``int64`` arrays) of every mask in ``hands``; a test hook
+    for :func:`classify_hand`."""
+    decls = np.zeros((MAX_DECLS, 4), dtype=np.int64)
+    flags = np.zeros(hands.shape[0], dtype=np.int64)
+    points = np.zeros(hands.shape[0], dtype=np.int64)
+    for i in range(hands.shape[0]):
+        flags[i], points[i] = classify_hand(hands[i], decls)
+    return flags, points
+
+
+@jit(inline="always")
+def _count(hand, decls, c):
+    flags, points = classify_hand(hand, decls)
+    for f in range(N_FLAGS):
+        c[f] += (flags >> f) & 1
+    c[SLOT_HANDS] += 1
+    c[SLOT_POINTS] += points
+    c[SLOT_POINTS_SQ] += points * points
+
+
+@jit
+def _sum_blocks(per_block):
+    total = np.zeros(per_block.shape[1], dtype=np.int64)
+    for b in range(per_block.shape[0]):  # fixed order
+        total += per_block[b]
+    return total
+
+
+@jit
+def binomial(n, k):
+    """``C(n, k)`` as an int64 (0 outside ``0 <= k <= n``); exact for the pack's sizes."""
+    if k < 0 or k > n:
+        return 0
+    r = 1
+    for j in range(min(k, n - k)):
+        r = r * (n - j) // (j + 1)
+    return r
+
+
+@jit
+def unrank_combination(rank, k):
+    """The mask of the ``rank``-th ``k``-subset of ``0..31`` in increasing mask order
+    (colexicographic: rank = sum of ``C(c_i, i)`` over its cards ``c_1 < ... < c_k``)."""
+    mask = 0
+    for i in range(k, 0, -1):
+        c = i - 1
+        while binomial(c + 1, i) <= rank:
+            c += 1
+        rank -= binomial(c, i)
+        mask |= 1 << c
+    return mask
+
+
+@jit(inline="always")
+def next_combination(x):
+    """Gosper's hack: the next larger mask with as many set bits as ``x``."""
+    low = x & -x
+    ripple = x + low
+    return ripple | (((ripple ^ x) >> 2) >> ctz(low))
+
+
+@jit_parallel
+def exact_counts(k):
+    """Counters (``int64[N_SLOTS]``) over all ``C(32, k)`` hands of ``k`` cards, walked
+    with Gosper's hack in ``_EXACT_BLOCKS`` disjoint rank ranges run in parallel.
+
+    Kernel of :func:`belote_sim.odds.exact_odds`; RULES.md section 5.
+    """
+    total = binomial(32, k)
+    per_block = np.zeros((_EXACT_BLOCKS, N_SLOTS), dtype=np.int64)
+    for b in prange(_EXACT_BLOCKS):
+        decls = np.zeros((MAX_DECLS, 4), dtype=np.int64)
+        c = per_block[b]
+        start = (total * b) // _EXACT_BLOCKS
+        stop = (total * (b + 1)) // _EXACT_BLOCKS
+        if stop > start:
+            hand = unrank_combination(start, k)
+            for _ in range(start, stop - 1):
+                _count(hand, decls, c)
+                hand = next_combination(hand)
+            _count(hand, decls, c)
+    return _sum_blocks(per_block)
+
+
+@jit
+def random_hand(state, k, deck):
+    """Mask of ``k`` distinct cards drawn by a partial Fisher-Yates shuffle of ``deck``
+    (``int64[32]``, reset here) with the stream ``state``."""
+    for j in range(32):
+        deck[j] = j
+    hand = 0
+    for j in range(k):
+        r = j + rand_below(state, 32 - j)
+        card = deck[r]
+        deck[r] = deck[j]
+        deck[j] = card
+        hand |= 1 << card
+    return hand
+
+
+@jit_parallel
+def sampled_counts(k, n, seed):
+    """Counters (``int64[N_SLOTS]``) over ``n`` random hands of ``k`` cards; hand ``i``
+    is drawn from the stream keyed ``(seed, i, 0)``, whatever the thread count.
+
+    Kernel of :func:`belote_sim.odds.sampled_odds`; RULES.md section 5.
+    """
+    n_blocks = (n + _SAMPLE_BLOCK - 1) // _SAMPLE_BLOCK
+    per_block = np.zeros((n_blocks, N_SLOTS), dtype=np.int64)
+    for b in prange(n_blocks):
+        decls = np.zeros((MAX_DECLS, 4), dtype=np.int64)
+        deck = np.zeros(32, dtype=np.int64)
+        state = np.zeros(1, dtype=np.uint64)
+        c = per_block[b]
+        for i in range(b * _SAMPLE_BLOCK, min(n, (b + 1) * _SAMPLE_BLOCK)):
+            seed_stream(state, seed, i, 0)
+            _count(random_hand(state, k, deck), decls, c)
+    return _sum_blocks(per_block)
