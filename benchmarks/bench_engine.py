@@ -7,10 +7,15 @@ table and writes ``results/bench_engine.json``. Every figure is measured in this
   nothing else - the floor of what a deal can cost, as a baseline;
 * ``classic, 1 thread`` and ``classic, all threads``: random bidding (take probability
   0.25) and random play, declarations and scoring included (best of 3 repeats);
-* peak memory (max RSS) of a fresh process that runs a simulation, beside one that only
-  imports the package.
+* peak memory (max RSS) of fresh processes that run aggregate simulations of growing
+  size (``--memory-deals``, default 1M, 10M and 100M deals), beside one that only
+  imports the package: flat in the number of deals;
+* time from command start to the first deal with a warm cache: the wall time of
+  ``belote-sim simulate --deals 1 --quiet`` (best of 5).
 
-Target (issue 2/3): at least 1,000,000 complete classic deals per second on 2 cores.
+Targets (issues 2 and 3): at least 1,000,000 complete classic deals per second on
+2 cores, all threads at least 1.8 x one thread, peak memory of a 100,000,000-deal run
+under 500 MB and flat, start to first deal under 1.5 s.
 """
 
 from __future__ import annotations
@@ -54,8 +59,8 @@ def _best_rate(fn, n: int, repeats: int = 3) -> float:
 
 
 def _simulate(n: int) -> None:
-    K.simulate.simulate_counts(
-        Rules().to_array(), 0, policy_params(0.25), 0, policy_params(), 1, 0, n, 64
+    K.simulate.simulate_chunk(
+        Rules().to_array(), 0, policy_params(0.25), 0, policy_params(), 1, 0, n, 64, False
     )
 
 
@@ -73,7 +78,9 @@ def _peak_rss_mb(code: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=2_000_000)
-    parser.add_argument("--memory-deals", type=int, default=10_000_000)
+    parser.add_argument(
+        "--memory-deals", type=int, nargs="+", default=[1_000_000, 10_000_000, 100_000_000]
+    )
     args = parser.parse_args()
 
     _simulate(1000)  # compile or load from cache
@@ -86,31 +93,41 @@ def main() -> None:
     many = _best_rate(_simulate, args.deals)
 
     rss_import = _peak_rss_mb("import belote_sim")
-    rss_run = _peak_rss_mb(
-        "from belote_sim import Rules, simulate\n"
-        f"simulate(Rules(), deals={args.memory_deals}, seed=1)"
-    )
+    rss = {
+        n: _peak_rss_mb(
+            f"from belote_sim import Rules, simulate\nsimulate(Rules(), deals={n}, seed=1)"
+        )
+        for n in args.memory_deals
+    }
+    exe = str(Path(sys.executable).parent / "belote-sim")
+    subprocess.run([exe, "simulate", "--deals", "1", "--quiet"], check=True, capture_output=True)
+    startup = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        subprocess.run([exe, "simulate", "--deals", "1", "--quiet"], check=True,
+                       capture_output=True)
+        startup = min(startup, time.perf_counter() - t0)
 
     rows = [
         ("shuffle only, 1 thread (baseline)", f"{shuffle:,.0f} deals/s", ""),
         ("classic, 1 thread", f"{one:,.0f} deals/s", f"{one / shuffle:.3f} x baseline"),
-        (
-            f"classic, {all_threads} threads",
-            f"{many:,.0f} deals/s",
-            f"{many / one:.2f} x 1 thread",
-        ),
+        (f"classic, {all_threads} threads", f"{many:,.0f} deals/s", f"{many / one:.2f} x 1 thread"),
         ("peak RSS, import only", f"{rss_import:,.0f} MB", ""),
-        (
-            f"peak RSS, {args.memory_deals:,} deals",
-            f"{rss_run:,.0f} MB",
-            f"{rss_run - rss_import:+,.0f} MB over import",
-        ),
     ]
+    for n, mb in rss.items():
+        rows.append((f"peak RSS, {n:,} deals", f"{mb:,.0f} MB", f"{mb - rss_import:+,.0f} MB"))
+    rows.append(("command start to first deal", f"{startup:.2f} s", "warm cache, best of 5"))
     width = max(len(r[0]) for r in rows)
     for name, value, ratio in rows:
         print(f"{name:<{width}}  {value:>18}  {ratio}")
-    target = "met" if many >= 1_000_000 else "NOT met"
-    print(f"target 1,000,000 classic deals/s on all threads: {target}")
+    checks = {
+        "1,000,000 deals/s on all threads": many >= 1_000_000,
+        "all threads >= 1.8 x one thread": many / one >= 1.8,
+        "peak RSS < 500 MB": max(rss.values()) < 500,
+        "start to first deal < 1.5 s": startup < 1.5,
+    }
+    for name, ok in checks.items():
+        print(f"target {name}: {'met' if ok else 'NOT met'}")
     out = ROOT / "results" / "bench_engine.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(
@@ -123,8 +140,9 @@ def main() -> None:
                 "classic_all_threads_per_s": many,
                 "thread_ratio": many / one,
                 "peak_rss_import_mb": rss_import,
-                "peak_rss_run_mb": rss_run,
-                "memory_deals": args.memory_deals,
+                "peak_rss_run_mb": {str(k): v for k, v in rss.items()},
+                "start_to_first_deal_s": startup,
+                "targets": checks,
             },
             indent=2,
         )

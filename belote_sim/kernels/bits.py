@@ -63,7 +63,7 @@ else:
         return _cttz(x)
 
 
-@jit
+@jit(inline="always")
 def nth_bit(mask, n):
     """Index of the ``n``-th lowest set bit of ``mask`` (``0 <= n < popcount(mask)``)."""
     for _ in range(n):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from belote_sim._jit import jit
 from belote_sim.kernels.rng import rand_below
+from belote_sim.kernels.trick import seat_after
 
 
 @jit
@@ -24,7 +25,7 @@ def deal_packet(pack, pos, hands, n_players, first_hand, size):
     """Give every player, in turn order from ``first_hand``, ``size`` cards from the top
     of the pack at ``pos``; return the new ``pos``."""
     for i in range(n_players):
-        seat = (first_hand + i) % n_players
+        seat = seat_after(first_hand, i, n_players)
         for _ in range(size):
             hands[seat] |= 1 << pack[pos]
             pos += 1

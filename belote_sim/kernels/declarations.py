@@ -19,6 +19,7 @@ from belote_sim.kernels.layout import (
     HOLD_QUINTE,
     HOLD_TIERCE,
 )
+from belote_sim.kernels.trick import seat_after
 
 # Carrés that score, strongest first for the contest: J > 9 > A > 10 > K > Q.
 #                        7   8   9    T    J    Q    K    A
@@ -129,7 +130,7 @@ def declaration_contest(keys, first_hand, n_players, sides, decl_tie_first):
     pos0 = 0
     pos1 = 0
     for pos in range(n_players):  # strict > keeps the first in turn order on equal keys
-        seat = (first_hand + pos) % n_players
+        seat = seat_after(first_hand, pos, n_players)
         if sides[seat] == 0:
             if keys[seat] > key0:
                 key0, seat0, pos0 = keys[seat], seat, pos

@@ -77,7 +77,7 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.legal import legal_given_winner
 from belote_sim.kernels.scoring import TOTALS, score_two_sides
-from belote_sim.kernels.trick import card_power, side_of
+from belote_sim.kernels.trick import card_power, seat_after, side_of
 from belote_sim.policies.bidding import choose_call
 from belote_sim.policies.play import choose_card
 from belote_sim.rules import (
@@ -188,7 +188,7 @@ def play_deal(
     trump = -1
     for rnd in range(1, 3):
         for i in range(n):
-            seat = (fh + i) % n
+            seat = seat_after(fh, i, n)
             if scripted:
                 if n_calls >= n_script_calls:
                     return _fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, 0, 0)
@@ -220,7 +220,7 @@ def play_deal(
     # The taker picks up the retourne and gets 2 more cards, everyone else 3.
     hands[taker] |= 1 << retourne
     for i in range(n):
-        seat = (fh + i) % n
+        seat = seat_after(fh, i, n)
         for _ in range(2 if seat == taker else 3):
             hands[seat] |= 1 << pack[pos]
             pos += 1
@@ -265,7 +265,7 @@ def play_deal(
         w = 0  # position of the card winning the trick so far
         w_power = -1
         for k in range(n):
-            seat = (leader + k) % n
+            seat = seat_after(leader, k, n)
             if k == 0:
                 legal, rule = hands[seat], RULE_FREE
             else:
@@ -295,7 +295,7 @@ def play_deal(
             if power > w_power:
                 w = k
                 w_power = power
-        winner = (leader + w) % n
+        winner = seat_after(leader, w, n)
         pts = 0
         for k in range(n):
             pts += POINTS[k10, ace19, trump, trick[k]]

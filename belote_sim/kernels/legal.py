@@ -13,7 +13,7 @@ from belote_sim.kernels.layout import (
     RULE_PARTNER,
     RULE_UNDERTRUMP,
 )
-from belote_sim.kernels.trick import are_partners, trick_winner
+from belote_sim.kernels.trick import are_partners, seat_after, trick_winner
 from belote_sim.rules import (
     R_MUST_TRUMP,
     R_OVERTRUMP_PARTNER,
@@ -44,10 +44,10 @@ def legal_given_winner(rules, hand, trick, k, leader, trump, taker, w):
     """:func:`legal_cards_rule` for ``k >= 1`` when the position ``w`` of the card winning
     the trick so far is already known (the deal kernel tracks it card by card)."""
     n = rules[R_PLAYERS]
-    seat = (leader + k) % n
+    seat = seat_after(leader, k, n)
     led = trick[0] >> 3
     follow = hand & (0xFF << (8 * led))
-    partner_winning = are_partners(seat, (leader + w) % n, n, taker)
+    partner_winning = are_partners(seat, seat_after(leader, w, n), n, taker)
     if follow != 0:
         if trump == ALL_TRUMPS or led == trump:
             if partner_winning and rules[R_OVERTRUMP_PARTNER] == 0:

@@ -57,7 +57,7 @@ def next_u64(state):
     return mix64(state[0])
 
 
-@jit
+@jit(inline="always")
 def rand_below(state, n):
     """Uniform integer in ``0..n-1`` (``1 <= n < 2**31``), exactly unbiased (Lemire)."""
     x = np.int64(next_u64(state) >> _S32)

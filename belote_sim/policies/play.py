@@ -11,7 +11,7 @@ from belote_sim.kernels.rng import rand_below
 from belote_sim.policies import PLAY_RANDOM
 
 
-@jit
+@jit(inline="always")
 def choose_card(policy, params, legal, hand, trick, k, leader, played, trump, taker, rng):
     """The card a seat plays: ``legal`` is its legal mask, the other arguments are all it
     may see (own hand, the trick so far, every card played, trump, taker)."""
