@@ -158,3 +158,24 @@ def test_rules_lists_presets_and_options():
     assert p.returncode == 0
     for word in ("classic", "litige", "coinche", "undertrump", "first_packets"):
         assert word in p.stdout
+
+
+def test_summary_prints_headline_tables(run_dir):
+    p = run("summary", str(run_dir))
+    assert p.returncode == 0, p.stderr
+    assert "20,000 deals" in p.stdout
+    for word in ("take_rate [round=1]", "dedans_rate", "p_carre_jacks", "mean_taker_card_points"):
+        assert word in p.stdout
+    full = run("summary", str(run_dir), "--all")
+    assert "dedans_rate [taker_trumps=3]" in full.stdout
+
+
+def test_odds_writes_summary_parquet(tmp_path):
+    p = run("odds", "--cards", "8", "--out", str(tmp_path / "odds"))
+    assert p.returncode == 0, p.stderr
+    df = pd.read_parquet(tmp_path / "odds" / "summary.parquet").set_index("metric")
+    assert df.loc["p_carre_jacks", "k"] == 20_475  # C(28, 4) hands of C(32, 8)
+    assert df.loc["p_carre_jacks", "n"] == 10_518_300
+    assert read_provenance(tmp_path / "odds" / "summary.parquet")["method"] == "exact"
+    p = run("odds", "--samples", "0")
+    assert p.returncode == 2 and "samples" in p.stderr

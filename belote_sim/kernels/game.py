@@ -194,7 +194,7 @@ def play_deal(
                     return _fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, 0, 0)
                 call = script_calls[n_calls]
             else:
-                call = choose_call(bid_policy, bid_params, rnd, hands[seat], retourne, ws[6])
+                call = choose_call(bid_policy, bid_params, rnd, hands[seat], retourne, rng)
             if not _call_is_legal(call, rnd, retourne) or n_calls >= MAX_CALLS:
                 return _fail(rec, ST_BAD_CALL, n_calls, seat, call, rnd, 0)
             rec[CALLS + n_calls] = call
@@ -283,7 +283,7 @@ def play_deal(
             else:
                 card = choose_card(
                     play_policy, play_params, legal, hands[seat], trick, k, leader, played,
-                    trump, taker, ws[6],
+                    trump, taker, rng,
                 )
             rec[PLAYS + n_plays] = card
             rec[LEGAL + n_plays] = legal
