@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from belote_sim._jit import jit
 from belote_sim.kernels.bits import popcount
 from belote_sim.kernels.layout import (
@@ -89,6 +91,15 @@ from belote_sim.kernels.layout import (
     TRUMP,
 )
 from belote_sim.rules import R_PLAYERS, R_TIE_RULE, TIE_TAKERS
+
+
+@jit
+def sum_blocks(per_block):
+    """Sum the rows of per-block counters in a fixed order (identical for any split)."""
+    total = np.zeros(per_block.shape[1], dtype=np.int64)
+    for b in range(per_block.shape[0]):
+        total += per_block[b]
+    return total
 
 
 @jit(inline="always")

@@ -17,8 +17,17 @@ from numba import prange
 
 from belote_sim._jit import jit, jit_parallel
 from belote_sim.kernels.bits import ctz
-from belote_sim.kernels.declarations import list_declarations
-from belote_sim.kernels.layout import DK_CARRE, DK_QUARTE, DK_QUINTE, DK_TIERCE, MAX_DECLS
+from belote_sim.kernels.counting import sum_blocks
+from belote_sim.kernels.declarations import list_declarations, summarise_declarations
+from belote_sim.kernels.layout import (
+    HOLD_CARRE_9,
+    HOLD_CARRE_J,
+    HOLD_CARRE_OTHER,
+    HOLD_QUARTE,
+    HOLD_QUINTE,
+    HOLD_TIERCE,
+    MAX_DECLS,
+)
 from belote_sim.kernels.rng import rand_below, seed_stream
 
 # Flag bits of a hand, in the order of belote_sim.odds.METRICS.
@@ -48,23 +57,20 @@ def classify_hand(hand, decls):
     and the sum of the points of all its declarations, ``split_long_runs`` off.
     ``decls`` is scratch space, ``int64[MAX_DECLS, 4]``."""
     n = list_declarations(hand, 0, decls)
+    points, kinds = summarise_declarations(decls, n)
     flags = 0
-    points = 0
-    for j in range(n):
-        points += decls[j, 3]
-        kind = decls[j, 0]
-        if kind == DK_TIERCE:
-            flags |= (1 << F_TIERCE) | (1 << F_RUN3)
-        elif kind == DK_QUARTE:
-            flags |= (1 << F_QUARTE) | (1 << F_RUN3)
-        elif kind == DK_QUINTE:
-            flags |= (1 << F_QUINTE) | (1 << F_RUN3)
-        elif kind == DK_CARRE:
-            flags |= 1 << F_CARRE_ANY
-            if decls[j, 1] == 4:
-                flags |= 1 << F_CARRE_J
-            elif decls[j, 1] == 2:
-                flags |= 1 << F_CARRE_9
+    if kinds & HOLD_TIERCE:
+        flags |= (1 << F_TIERCE) | (1 << F_RUN3)
+    if kinds & HOLD_QUARTE:
+        flags |= (1 << F_QUARTE) | (1 << F_RUN3)
+    if kinds & HOLD_QUINTE:
+        flags |= (1 << F_QUINTE) | (1 << F_RUN3)
+    if kinds & (HOLD_CARRE_J | HOLD_CARRE_9 | HOLD_CARRE_OTHER):
+        flags |= 1 << F_CARRE_ANY
+    if kinds & HOLD_CARRE_J:
+        flags |= 1 << F_CARRE_J
+    if kinds & HOLD_CARRE_9:
+        flags |= 1 << F_CARRE_9
     if n > 0:
         flags |= 1 << F_ANY
     if hand & _KQ_HEARTS == _KQ_HEARTS:
@@ -92,14 +98,6 @@ def _count(hand, decls, c):
     c[SLOT_HANDS] += 1
     c[SLOT_POINTS] += points
     c[SLOT_POINTS_SQ] += points * points
-
-
-@jit
-def _sum_blocks(per_block):
-    total = np.zeros(per_block.shape[1], dtype=np.int64)
-    for b in range(per_block.shape[0]):  # fixed order
-        total += per_block[b]
-    return total
 
 
 @jit
@@ -155,7 +153,7 @@ def exact_counts(k):
                 _count(hand, decls, c)
                 hand = next_combination(hand)
             _count(hand, decls, c)
-    return _sum_blocks(per_block)
+    return sum_blocks(per_block)
 
 
 @jit
@@ -191,4 +189,4 @@ def sampled_counts(k, n, seed):
         for i in range(b * _SAMPLE_BLOCK, min(n, (b + 1) * _SAMPLE_BLOCK)):
             seed_stream(state, seed, i, 0)
             _count(random_hand(state, k, deck), decls, c)
-    return _sum_blocks(per_block)
+    return sum_blocks(per_block)

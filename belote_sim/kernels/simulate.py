@@ -13,7 +13,7 @@ import numpy as np
 from numba import prange
 
 from belote_sim._jit import jit, jit_parallel
-from belote_sim.kernels.counting import accumulate, accumulate_match, fill_row
+from belote_sim.kernels.counting import accumulate, accumulate_match, fill_row, sum_blocks
 from belote_sim.kernels.deal import shuffle_pack
 from belote_sim.kernels.game import new_workspace, play_deal
 from belote_sim.kernels.layout import (
@@ -44,14 +44,6 @@ def simulate_deal(rules, bid_policy, bid_params, play_policy, play_params, seed,
     )
 
 
-@jit
-def _sum_blocks(per_block):
-    total = np.zeros(per_block.shape[1], dtype=np.int64)
-    for b in range(per_block.shape[0]):  # fixed order
-        total += per_block[b]
-    return total
-
-
 @jit_parallel
 def simulate_chunk(rules, bid_policy, bid_params, play_policy, play_params, seed, start, n,
                    n_blocks, want_rows):
@@ -77,7 +69,7 @@ def simulate_chunk(rules, bid_policy, bid_params, play_policy, play_params, seed
             accumulate(rules, ws[0], c)
             if want_rows:
                 fill_row(rules, ws[0], i, rows[i - start])
-    return _sum_blocks(per_block), errors.sum(), rows
+    return sum_blocks(per_block), errors.sum(), rows
 
 
 @jit_parallel
@@ -181,4 +173,4 @@ def simulate_matches(rules, bid_policy, bid_params, play_policy, play_params, se
             )
             first_dealer_side = (m % n_players) & 1
             accumulate_match(c, n_deals, winner, first_dealer_side, first)
-    return _sum_blocks(per_block)
+    return sum_blocks(per_block)
