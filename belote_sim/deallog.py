@@ -95,8 +95,12 @@ class DealInput:
         if pot and self.rules.tie_rule != "litige":
             raise DealLogError(f"{where}: pot_before={pot} needs tie_rule=litige")
         self.pot_before = pot
-        if deal.get("redeals_before", 0) and self.rules.contract != "stock":
+        redeals = deal.get("redeals_before", 0)
+        if isinstance(redeals, bool) or not isinstance(redeals, int) or not 0 <= redeals <= 2:
+            raise DealLogError(f"{where}: redeals_before must be 0, 1 or 2, not {redeals!r}")
+        if redeals and self.rules.contract != "stock":
             raise DealLogError(f"{where}: redeals_before applies to the stock game only")
+        self.redeals_before = redeals
 
 
 def _declarations_block(rec: np.ndarray, rules: Rules, n: int) -> dict:

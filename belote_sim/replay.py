@@ -32,7 +32,8 @@ def replay(deal: dict[str, Any], *, number: int = 1) -> dict[str, Any]:
     """
     inp = DealInput(deal, number)
     rec, status = replay_deal(
-        inp.rules.to_array(), inp.pack, inp.dealer, inp.pot_before, inp.calls, inp.plays
+        inp.rules.to_array(), inp.pack, inp.dealer, inp.pot_before, inp.redeals_before,
+        inp.calls, inp.plays,
     )
     if status != L.ST_OK:
         raise IllegalPlayError(_explain(rec, int(status), number))

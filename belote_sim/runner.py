@@ -308,9 +308,11 @@ _ROW_TYPES = {
     "deal": "int64", "dealer": "int8", "hand0": "uint32", "hand1": "uint32", "hand2": "uint32",
     "hand3": "uint32", "retourne": "int8", "thrown_in": "bool", "trump": "int8", "taker": "int8",
     "round": "int8", "taker_trumps": "int8", "card_points0": "int16", "card_points1": "int16",
-    "declarations0": "int16", "declarations1": "int16", "belote0": "int16", "belote1": "int16",
+    "card_points2": "int16", "declarations0": "int16", "declarations1": "int16",
+    "declarations2": "int16", "belote0": "int16", "belote1": "int16", "belote2": "int16",
     "declaration_winner_seat": "int8", "capot_side": "int8", "score_takers": "int16",
-    "score_defenders": "int16", "deal_score0": "int16", "deal_score1": "int16", "pot": "int32",
+    "score_defenders": "int16", "deal_score0": "int16", "deal_score1": "int16",
+    "deal_score2": "int16", "pot": "int32",
 }  # fmt: skip
 
 

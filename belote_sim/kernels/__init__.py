@@ -17,9 +17,11 @@ with kernel_cache():
         game,
         legal,
         odds,
+        play,
         rng,
         scoring,
         simulate,
         trick,
     )
-    from belote_sim.policies import bidding, play  # noqa: F401
+    from belote_sim.policies import bidding  # noqa: F401
+    from belote_sim.policies import play as play_policies  # noqa: F401

@@ -62,6 +62,7 @@ from belote_sim.kernels.layout import (
     DECL_KINDS,
     DECL_POINTS,
     DECL_WINNER_SEAT,
+    DEFENDER_DEAL_SCORE,
     H_DECL_POINTS,
     H_DEFENDER_SCORE,
     H_MATCH_DEALS,
@@ -87,9 +88,12 @@ from belote_sim.kernels.layout import (
     SCORE_DEFENDERS,
     SCORE_TAKERS,
     TAKER,
+    TAKER_CARD_POINTS,
+    TAKER_DEAL_SCORE,
     THROWN_IN,
     TRUMP,
 )
+from belote_sim.kernels.trick import side_of
 from belote_sim.rules import R_PLAYERS, R_TIE_RULE, TIE_TAKERS
 
 
@@ -155,11 +159,10 @@ def accumulate(rules, rec, c):
         c[C_TIE] += 1
     elif out == OUT_LITIGE:
         c[C_LITIGE] += 1
-    t = rec[TAKER] & 1
-    e = 1 - t
+    t = side_of(rec[TAKER], n, rec[TAKER])
     if rec[CAPOT_SIDE] == t:
         c[C_CAPOT_TAKERS] += 1
-    elif rec[CAPOT_SIDE] == e:
+    elif rec[CAPOT_SIDE] >= 0:
         c[C_CAPOT_DEFENDERS] += 1
     kinds = 0
     for s in range(n):
@@ -180,24 +183,30 @@ def accumulate(rules, rec, c):
         c[C_CARRE_OTHER] += 1
     if rec[BELOTE_SEAT] >= 0:
         c[C_BELOTE] += 1
-    decl = rec[DECL_POINTS] + rec[DECL_POINTS + 1]
-    if rec[DECL_POINTS + t] > 0:
-        c[C_DECL_TAKERS] += 1
-    elif rec[DECL_POINTS + e] > 0:
-        c[C_DECL_DEFENDERS] += 1
+    decl = 0
+    for s in range(n):
+        decl += rec[DECL_POINTS + s]
+    d_t = 0
+    w = rec[DECL_WINNER_SEAT]
+    if w >= 0:
+        if side_of(w, n, rec[TAKER]) == t:
+            c[C_DECL_TAKERS] += 1
+            d_t = decl
+        else:
+            c[C_DECL_DEFENDERS] += 1
     if out == OUT_MADE and decl > 0:
         # Would the contract stand on card points and belote alone?
-        bare_t = rec[CARD_POINTS + t] + rec[BELOTE + t]
-        bare_e = rec[CARD_POINTS + e] + rec[BELOTE + e]
+        bare_t = rec[SCORE_TAKERS] - d_t
+        bare_e = rec[SCORE_DEFENDERS] - (decl - d_t)
         if not (bare_t > bare_e or (bare_t == bare_e and rules[R_TIE_RULE] == TIE_TAKERS)):
             c[C_MADE_BY_DECLARATIONS] += 1
-    _add(c, C_SUM_TAKER_CARD_POINTS, rec[CARD_POINTS + t])
-    _add(c, C_SUM_TAKER_SCORE, rec[DEAL_SCORE + t])
-    _add(c, C_SUM_DEFENDER_SCORE, rec[DEAL_SCORE + e])
+    _add(c, C_SUM_TAKER_CARD_POINTS, rec[TAKER_CARD_POINTS])
+    _add(c, C_SUM_TAKER_SCORE, rec[TAKER_DEAL_SCORE])
+    _add(c, C_SUM_DEFENDER_SCORE, rec[DEFENDER_DEAL_SCORE])
     _add(c, C_SUM_DECL_POINTS, decl)
-    _hist(c, H_TAKER_CARD_POINTS, HIST_POINTS, rec[CARD_POINTS + t])
-    _hist(c, H_TAKER_SCORE, HIST_SCORE, rec[DEAL_SCORE + t])
-    _hist(c, H_DEFENDER_SCORE, HIST_SCORE, rec[DEAL_SCORE + e])
+    _hist(c, H_TAKER_CARD_POINTS, HIST_POINTS, rec[TAKER_CARD_POINTS])
+    _hist(c, H_TAKER_SCORE, HIST_SCORE, rec[TAKER_DEAL_SCORE])
+    _hist(c, H_DEFENDER_SCORE, HIST_SCORE, rec[DEFENDER_DEAL_SCORE])
     _hist(c, H_DECL_POINTS, HIST_SCORE, decl)
 
 
@@ -235,17 +244,15 @@ def fill_row(rules, rec, deal, row):
     row[9] = rec[TAKER]
     row[10] = rec[BID_ROUND]
     row[11] = -1 if thrown else taker_trumps(rec)
-    row[12] = rec[CARD_POINTS]
-    row[13] = rec[CARD_POINTS + 1]
-    row[14] = rec[DECL_POINTS]
-    row[15] = rec[DECL_POINTS + 1]
-    row[16] = rec[BELOTE]
-    row[17] = rec[BELOTE + 1]
-    row[18] = rec[DECL_WINNER_SEAT]
-    row[19] = rec[CAPOT_SIDE]
-    row[20] = rec[OUTCOME]
-    row[21] = rec[SCORE_TAKERS]
-    row[22] = rec[SCORE_DEFENDERS]
-    row[23] = rec[DEAL_SCORE]
-    row[24] = rec[DEAL_SCORE + 1]
-    row[25] = rec[POT]
+    for j in range(3):
+        row[12 + j] = rec[CARD_POINTS + j]
+        row[15 + j] = rec[DECL_POINTS + j]
+        row[18 + j] = rec[BELOTE + j]
+    row[21] = rec[DECL_WINNER_SEAT]
+    row[22] = rec[CAPOT_SIDE]
+    row[23] = rec[OUTCOME]
+    row[24] = rec[SCORE_TAKERS]
+    row[25] = rec[SCORE_DEFENDERS]
+    for j in range(3):
+        row[26 + j] = rec[DEAL_SCORE + j]
+    row[29] = rec[POT]

@@ -19,6 +19,10 @@ CALL_TAKE = 1
 CALL_SUIT = 2  # CALL_SUIT + suit, 2..5
 CALL_AT = 6
 CALL_NT = 7
+CALL_COINCHE = 8
+CALL_SURCOINCHE = 9
+CALL_BID = 16  # coinche bid: CALL_BID + 6 * value index + strain (0..3 suits, 4 AT, 5 NT)
+BID_VALUES = (80, 90, 100, 110, 120, 130, 140, 150, 160, 250)
 
 # --- outcomes ------------------------------------------------------------------------
 OUT_NONE = -1  # thrown in
@@ -103,9 +107,19 @@ DECL_POINTS = _slot(MAX_SEATS)  # contest result per side, before any dedans tra
 BELOTE_SEAT = _slot()  # holder of trump K+Q, -1 none (even with belote off)
 BELOTE = _slot(MAX_SEATS)  # belote points per side
 TRICK_POINTS = _slot(MAX_SEATS)  # card points per side, last-trick bonus included
+SEAT_POINTS = _slot(MAX_SEATS)  # card points each seat won, last-trick bonus included
+REDEALS_BEFORE = _slot()  # stock game: redeals in a row before this deal
+CONTRACT_VALUE = _slot()  # coinche: the bid value (0 otherwise)
+CONTRACT_STRAIN = _slot()  # coinche: 0..3 suits, 4 AT, 5 NT
+MULTIPLIER = _slot()  # coinche: 1, 2 (coinche), 4 (surcoinche)
+EXCHANGE_SEAT = _slot()  # no-contract 2p: seat that exchanged the seven of trumps, -1 none
+SHOWN_CARD = _slot()  # no-contract 2p: the bottom card turned face up, -1 none
 CARD_POINTS = _slot(MAX_SEATS)  # as the deal log says: capot included
 CAPOT_SIDE = _slot()  # side that took every trick, -1 none
 TOTAL_POINTS = _slot()  # all card points of the deal (162, 258, 260)
+TAKER_CARD_POINTS = _slot()  # the taker's side's card points, capot included
+TAKER_DEAL_SCORE = _slot()  # what the deal adds for the taker's side (all defenders: below)
+DEFENDER_DEAL_SCORE = _slot()
 SCORE_TAKERS = _slot()  # S_T = C + D + B of the takers
 SCORE_DEFENDERS = _slot()  # S_E
 OUTCOME = _slot()
@@ -176,9 +190,10 @@ N_COUNTERS = _n
 # --- one row per deal (the optional deals/ Parquet dataset) -------------------------
 ROW_COLUMNS = (
     "deal", "dealer", "hand0", "hand1", "hand2", "hand3", "retourne", "thrown_in", "trump",
-    "taker", "round", "taker_trumps", "card_points0", "card_points1", "declarations0",
-    "declarations1", "belote0", "belote1", "declaration_winner_seat", "capot_side",
-    "outcome", "score_takers", "score_defenders", "deal_score0", "deal_score1", "pot",
+    "taker", "round", "taker_trumps", "card_points0", "card_points1", "card_points2",
+    "declarations0", "declarations1", "declarations2", "belote0", "belote1", "belote2",
+    "declaration_winner_seat", "capot_side", "outcome", "score_takers", "score_defenders",
+    "deal_score0", "deal_score1", "deal_score2", "pot",
 )  # fmt: skip
 N_ROW = len(ROW_COLUMNS)
 

@@ -12,6 +12,7 @@ from belote_sim.kernels.layout import (
     CARD_POINTS,
     DEAL_SCORE,
     DECL_POINTS,
+    DEFENDER_DEAL_SCORE,
     OUT_DEDANS,
     OUT_LITIGE,
     OUT_MADE,
@@ -22,6 +23,9 @@ from belote_sim.kernels.layout import (
     POT_WON_BY,
     SCORE_DEFENDERS,
     SCORE_TAKERS,
+    SEAT_POINTS,
+    TAKER_CARD_POINTS,
+    TAKER_DEAL_SCORE,
     TOTAL_POINTS,
     TRICK_POINTS,
 )
@@ -60,6 +64,7 @@ def score_two_sides(rec, taker_side, tie_rule):
     s_e = rec[CARD_POINTS + E] + rec[DECL_POINTS + E] + rec[BELOTE + E]
     rec[SCORE_TAKERS] = s_t
     rec[SCORE_DEFENDERS] = s_e
+    rec[TAKER_CARD_POINTS] = rec[CARD_POINTS + T]
     rec[POT] = 0
     rec[POT_WON_BY] = -1
     pot_before = rec[POT_BEFORE]
@@ -95,3 +100,75 @@ def score_two_sides(rec, taker_side, tie_rule):
     if winner >= 0 and pot_before > 0:
         rec[DEAL_SCORE + winner] += pot_before
         rec[POT_WON_BY] = winner
+    rec[TAKER_DEAL_SCORE] = rec[DEAL_SCORE + T]
+    rec[DEFENDER_DEAL_SCORE] = rec[DEAL_SCORE + E]
+
+
+@jit
+def score_no_contract(rec, taker_side):
+    """No-contract games (RULES 8): each side scores its own ``C + D + B``; a capot
+    replaces the last trick's 10 by 100. Outcome ``dedans`` when the taker's side scores
+    less than the other (statistics only), else ``made``."""
+    T = taker_side
+    E = 1 - T
+    capot = rec[CAPOT_SIDE]
+    for s in range(2):
+        rec[CARD_POINTS + s] = rec[TRICK_POINTS + s] + (CAPOT_BONUS if capot == s else 0)
+        rec[DEAL_SCORE + s] = rec[CARD_POINTS + s] + rec[DECL_POINTS + s] + rec[BELOTE + s]
+    rec[SCORE_TAKERS] = rec[DEAL_SCORE + T]
+    rec[SCORE_DEFENDERS] = rec[DEAL_SCORE + E]
+    rec[OUTCOME] = OUT_DEDANS if rec[SCORE_TAKERS] < rec[SCORE_DEFENDERS] else OUT_MADE
+    rec[POT] = 0
+    rec[POT_WON_BY] = -1
+    rec[TAKER_CARD_POINTS] = rec[CARD_POINTS + T]
+    rec[TAKER_DEAL_SCORE] = rec[DEAL_SCORE + T]
+    rec[DEFENDER_DEAL_SCORE] = rec[DEAL_SCORE + E]
+
+
+@jit
+def score_three_player(rec, taker, tie_rule):
+    """Three players (RULES 8): the taker alone against two defenders, every figure per
+    seat. ``SEAT_POINTS``, ``DECL_POINTS`` (per seat, of the side that won the contest)
+    and ``BELOTE`` (per seat) must be filled; writes ``CARD_POINTS`` and ``DEAL_SCORE``
+    per seat, ``S_T``, ``S_E`` and the outcome."""
+    capot = rec[CAPOT_SIDE]  # side 0 = the taker, 1 = the defenders
+    s_t = 0
+    s_e = 0
+    for s in range(3):
+        c = rec[SEAT_POINTS + s]
+        if s == taker and capot == 0:
+            c += CAPOT_BONUS
+        elif s != taker and capot == 1:
+            c += CAPOT_BONUS // 2
+        rec[CARD_POINTS + s] = c
+        own = c + rec[DECL_POINTS + s] + rec[BELOTE + s]
+        rec[DEAL_SCORE + s] = own
+        if s == taker:
+            s_t = own
+        else:
+            s_e += own
+    rec[SCORE_TAKERS] = s_t
+    rec[SCORE_DEFENDERS] = s_e
+    rec[POT] = 0
+    rec[POT_WON_BY] = -1
+    rec[TAKER_CARD_POINTS] = rec[CARD_POINTS + taker]
+    if s_t > s_e or (s_t == s_e and tie_rule == TIE_TAKERS):
+        rec[OUTCOME] = OUT_MADE
+    elif s_t == s_e and tie_rule == TIE_SPLIT:
+        rec[OUTCOME] = OUT_TIE
+    else:
+        rec[OUTCOME] = OUT_DEDANS
+        # Each defender adds half (halves up) of the taker's card points (no capot bonus:
+        # a failed contract never earns it) and declarations; the taker keeps its belote.
+        half = (rec[SEAT_POINTS + taker] + rec[DECL_POINTS + taker] + 1) // 2
+        for s in range(3):
+            if s == taker:
+                rec[DEAL_SCORE + s] = rec[BELOTE + s]
+            else:
+                rec[DEAL_SCORE + s] += half
+    rec[TAKER_DEAL_SCORE] = rec[DEAL_SCORE + taker]
+    d = 0
+    for s in range(3):
+        if s != taker:
+            d += rec[DEAL_SCORE + s]
+    rec[DEFENDER_DEAL_SCORE] = d

@@ -39,7 +39,7 @@ def simulate_deal(rules, bid_policy, bid_params, play_policy, play_params, seed,
     shuffle_pack(ws[1], ws[6])
     dealer = i % rules[R_PLAYERS]
     return play_deal(
-        rules, ws[1], dealer, 0, bid_policy, bid_params, play_policy, play_params,
+        rules, ws[1], dealer, 0, 0, bid_policy, bid_params, play_policy, play_params,
         _NO_SCRIPT, 0, _NO_SCRIPT, 0, ws,
     )
 
@@ -110,7 +110,7 @@ def match_loop(rules, bid_policy, bid_params, play_policy, play_params, seed, ma
         seed_stream(ws[6], seed, match, d)
         shuffle_pack(ws[1], ws[6])
         play_deal(
-            rules, ws[1], dealer, pot, bid_policy, bid_params, play_policy, play_params,
+            rules, ws[1], dealer, pot, 0, bid_policy, bid_params, play_policy, play_params,
             _NO_SCRIPT, 0, _NO_SCRIPT, 0, ws,
         )
         rec = ws[0]

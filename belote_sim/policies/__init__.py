@@ -23,6 +23,9 @@ BID_THRESHOLD = 1
 
 #: Replay: calls and cards come from the deal log, not from a policy.
 SCRIPTED = -1
+#: Internal: a dealer who may not pass (stock game after two redeals) names the suit
+#: its hand values most.
+BID_FORCED = 99
 
 PLAY_POLICIES = {"random": PLAY_RANDOM}
 BID_POLICIES = {"random": BID_RANDOM, "threshold": BID_THRESHOLD}

@@ -14,17 +14,24 @@
   ====================================  ======================================
 
   Round 1 values the retourne's suit only; round 2 the best of the other three.
+  Round 3 (``all_no_trumps_round``) values all-trumps as the trump points of every card
+  scaled to 162 (x 162/258) plus 20 per belote pair, and no-trumps as the plain points
+  of every card scaled to 162 (x 162/152), and takes the better one when it reaches the
+  threshold.
+
+A dealer who may not pass (the stock game after two redeals in a row) names the suit
+its hand values most, whatever the policy.
 """
 
 from __future__ import annotations
 
 from belote_sim._jit import jit
-from belote_sim.cards import ACE, TEN, TRUMP_POINTS
+from belote_sim.cards import ACE, ALL_TRUMPS, PLAIN_POINTS, TEN, TRUMP_POINTS
 from belote_sim.kernels.bits import popcount
 from belote_sim.kernels.declarations import belote_pairs
-from belote_sim.kernels.layout import CALL_PASS, CALL_SUIT, CALL_TAKE
+from belote_sim.kernels.layout import CALL_AT, CALL_NT, CALL_PASS, CALL_SUIT, CALL_TAKE
 from belote_sim.kernels.rng import rand_below, rand_float
-from belote_sim.policies import BID_RANDOM, BID_THRESHOLD
+from belote_sim.policies import BID_FORCED, BID_RANDOM, BID_THRESHOLD
 
 
 @jit
@@ -49,28 +56,65 @@ def hand_value(hand, trump):
 
 
 @jit
+def all_trumps_value(hand):
+    """Round 3 value of ``hand`` in all-trumps, on the 162 scale."""
+    value = 0
+    for card in range(32):
+        if hand >> card & 1:
+            value += TRUMP_POINTS[card & 7]
+    return value * 162 // 258 + 20 * belote_pairs(hand, ALL_TRUMPS)
+
+
+@jit
+def no_trumps_value(hand):
+    """Round 3 value of ``hand`` in no-trumps, on the 162 scale."""
+    value = 0
+    for card in range(32):
+        if hand >> card & 1:
+            value += PLAIN_POINTS[card & 7]
+    return value * 162 // 152
+
+
+@jit
+def _best_other_suit(hand, turned):
+    best_suit = -1
+    best = -1
+    for suit in range(4):
+        if suit != turned:
+            v = hand_value(hand, suit)
+            if v > best:
+                best = v
+                best_suit = suit
+    return best_suit, best
+
+
+@jit
 def choose_call(policy, params, rnd, hand, retourne, rng):
-    """The call of a seat holding ``hand`` (five cards) in round ``rnd`` (1 or 2)."""
+    """The call of a seat holding ``hand`` in round ``rnd`` (1, 2 or 3) of the retourne
+    bidding; ``retourne`` is the turned card."""
     turned = retourne >> 3
+    with_retourne = hand | (1 << retourne)
+    if policy == BID_FORCED:
+        return CALL_SUIT + _best_other_suit(with_retourne, turned)[0]
     if policy == BID_RANDOM:
         if rand_float(rng) >= params[0]:
             return CALL_PASS
         if rnd == 1:
             return CALL_TAKE
+        if rnd == 3:
+            return CALL_AT if rand_below(rng, 2) == 0 else CALL_NT
         k = rand_below(rng, 3)
         suit = k if k < turned else k + 1
         return CALL_SUIT + suit
     if policy == BID_THRESHOLD:
-        with_retourne = hand | (1 << retourne)
         if rnd == 1:
             return CALL_TAKE if hand_value(with_retourne, turned) >= params[0] else CALL_PASS
-        best_suit = -1
-        best = -1
-        for suit in range(4):
-            if suit != turned:
-                v = hand_value(with_retourne, suit)
-                if v > best:
-                    best = v
-                    best_suit = suit
+        if rnd == 3:
+            at = all_trumps_value(with_retourne)
+            nt = no_trumps_value(with_retourne)
+            if max(at, nt) < params[0]:
+                return CALL_PASS
+            return CALL_AT if at >= nt else CALL_NT
+        best_suit, best = _best_other_suit(with_retourne, turned)
         return CALL_SUIT + best_suit if best >= params[0] else CALL_PASS
     return CALL_PASS

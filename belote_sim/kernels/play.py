@@ -1,0 +1,142 @@
+"""The tricks of a deal (RULES.md section 6 and 7.2): one loop for every game.
+
+:func:`play_tricks` plays ``n_tricks`` tricks from the hands in the workspace, each card
+chosen by the play policy (or read from the deal log and checked), and records every
+card, its legal set, each trick's leader and winner, and the card points won by each
+seat and side. The stock game's free tricks and draws and its belote "at the first
+card played" are options of the same loop.
+"""
+
+from __future__ import annotations
+
+from belote_sim._jit import jit
+from belote_sim.cards import KING, POINTS, QUEEN
+from belote_sim.kernels.layout import (
+    BELOTE,
+    BELOTE_SEAT,
+    CAPOT_SIDE,
+    ERR_ITEM,
+    ERR_LEGAL,
+    ERR_RULE,
+    ERR_SEAT,
+    ERR_STEP,
+    LEGAL,
+    N_PLAYS,
+    N_TRICKS,
+    PLAYS,
+    RULE_FREE,
+    SEAT_POINTS,
+    ST_EXTRA_PLAYS,
+    ST_ILLEGAL_CARD,
+    ST_MISSING_PLAYS,
+    ST_NOT_IN_HAND,
+    ST_OK,
+    STATUS,
+    TRICK_LEADER,
+    TRICK_POINTS,
+    TRICK_WINNER,
+)
+from belote_sim.kernels.legal import legal_given_winner
+from belote_sim.kernels.trick import card_power, seat_after
+from belote_sim.policies.play import choose_card
+from belote_sim.rules import R_BELOTE, R_KING_VALUE, R_NT_VALUES
+
+BELOTE_POINTS = 20
+
+
+@jit
+def fail(rec, status, step, seat, item, legal, rule):
+    """Record why a scripted deal is refused (see ``ERR_*``) and return ``status``."""
+    rec[STATUS] = status
+    rec[ERR_STEP] = step
+    rec[ERR_SEAT] = seat
+    rec[ERR_ITEM] = item
+    rec[ERR_LEGAL] = legal
+    rec[ERR_RULE] = rule
+    return status
+
+
+@jit
+def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scripted,
+                script_plays, n_script_plays, play_policy, play_params, rng, trick, pack,
+                stock_pos, free_tricks, belote_at_play):
+    """Play the tricks of a deal; return an ``ST_*`` status.
+
+    ``hands`` (int64 masks) are played out; ``sides[seat]`` gives each seat's side.
+    The first ``free_tricks`` tricks allow any card; while ``stock_pos >= 0`` the winner
+    then draws ``pack[stock_pos]`` and the other player the next card (stock game).
+    With ``belote_at_play`` a player scores belote when playing the first of the trump
+    king and queen while holding the other (RULES 5, stock game).
+    """
+    k10 = 1 if rules[R_KING_VALUE] == 10 else 0
+    ace19 = rules[R_NT_VALUES]
+    last_bonus = 20 if trump == 5 and ace19 == 0 else 10
+    played = 0
+    n_plays = 0
+    won = 0  # bit s: side s took a trick
+    for t in range(n_tricks):
+        w = 0  # position of the card winning the trick so far
+        w_power = -1
+        for k in range(n):
+            seat = seat_after(leader, k, n)
+            if k == 0 or t < free_tricks:
+                legal, rule = hands[seat], RULE_FREE
+            else:
+                legal, rule = legal_given_winner(
+                    rules, hands[seat], trick, k, leader, trump, taker, w
+                )
+            if scripted:
+                if n_plays >= n_script_plays:
+                    return fail(rec, ST_MISSING_PLAYS, n_plays, seat, -1, legal, rule)
+                card = script_plays[n_plays]
+                if (hands[seat] >> card) & 1 == 0:
+                    return fail(rec, ST_NOT_IN_HAND, n_plays, seat, card, legal, rule)
+                if (legal >> card) & 1 == 0:
+                    return fail(rec, ST_ILLEGAL_CARD, n_plays, seat, card, legal, rule)
+            else:
+                card = choose_card(
+                    play_policy, play_params, legal, hands[seat], trick, k, leader, played,
+                    trump, taker, rng,
+                )
+            if belote_at_play and trump < 4 and card >> 3 == trump:
+                rank = card & 7
+                other = 8 * trump + (QUEEN if rank == KING else KING)
+                if (rank in (KING, QUEEN)) and (hands[seat] >> other) & 1:
+                    rec[BELOTE_SEAT] = seat
+                    if rules[R_BELOTE] != 0:
+                        rec[BELOTE + sides[seat]] += BELOTE_POINTS
+            rec[PLAYS + n_plays] = card
+            rec[LEGAL + n_plays] = legal
+            n_plays += 1
+            trick[k] = card
+            hands[seat] ^= 1 << card
+            played |= 1 << card
+            power = card_power(card, trick[0] >> 3, trump)
+            if power > w_power:
+                w = k
+                w_power = power
+        winner = seat_after(leader, w, n)
+        pts = 0
+        for k in range(n):
+            pts += POINTS[k10, ace19, trump, trick[k]]
+        if t == n_tricks - 1:
+            pts += last_bonus
+        rec[SEAT_POINTS + winner] += pts
+        rec[TRICK_POINTS + sides[winner]] += pts
+        rec[TRICK_LEADER + t] = leader
+        rec[TRICK_WINNER + t] = winner
+        won |= 1 << sides[winner]
+        if stock_pos >= 0 and t < free_tricks:
+            hands[winner] |= 1 << pack[stock_pos]
+            hands[seat_after(winner, 1, n)] |= 1 << pack[stock_pos + 1]
+            stock_pos += 2
+        leader = winner
+    rec[N_PLAYS] = n_plays
+    rec[N_TRICKS] = n_tricks
+    if won == 1:
+        rec[CAPOT_SIDE] = 0
+    elif won == 2:
+        rec[CAPOT_SIDE] = 1
+    if scripted and n_plays < n_script_plays:
+        return fail(rec, ST_EXTRA_PLAYS, n_plays, -1, script_plays[n_plays], 0, 0)
+    return ST_OK
