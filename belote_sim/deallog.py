@@ -21,15 +21,25 @@ from belote_sim.errors import BeloteError, DealLogError
 from belote_sim.kernels import layout as L
 from belote_sim.rules import Rules
 
-CALL_NAMES = {L.CALL_PASS: "pass", L.CALL_TAKE: "take", L.CALL_AT: "AT", L.CALL_NT: "NT"}
+CALL_NAMES = {
+    L.CALL_PASS: "pass", L.CALL_TAKE: "take", L.CALL_AT: "AT", L.CALL_NT: "NT",
+    L.CALL_COINCHE: "coinche", L.CALL_SURCOINCHE: "surcoinche",
+}  # fmt: skip
 CALL_NAMES.update({L.CALL_SUIT + i: s for i, s in enumerate(SUITS)})
+for _v, _value in enumerate(L.BID_VALUES):
+    for _strain, _name in enumerate(TRUMP_NAMES):
+        CALL_NAMES[L.CALL_BID + 6 * _v + _strain] = f"{_value}{_name}"
 _CALL_CODES = {v.lower(): k for k, v in CALL_NAMES.items()}
 
 
 def parse_call(text: str) -> int:
-    """Call code of a deal-log call (``pass``, ``take``, ``C`` .. ``S``, ``AT``, ``NT``)."""
+    """Call code of a deal-log call: ``pass``, ``take``, ``C`` .. ``S``, ``AT``, ``NT``;
+    in coinche a bid such as ``80H`` or ``250NT``, ``coinche``, ``surcoinche``."""
     if not isinstance(text, str) or text.strip().lower() not in _CALL_CODES:
-        raise DealLogError(f"unknown call {text!r}: expected pass, take, C, D, H, S, AT or NT")
+        raise DealLogError(
+            f"unknown call {text!r}: expected pass, take, C, D, H, S, AT, NT, a coinche bid "
+            "(80..160 or 250 and C, D, H, S, AT or NT, e.g. 90H), coinche or surcoinche"
+        )
     return _CALL_CODES[text.strip().lower()]
 
 
@@ -103,7 +113,7 @@ class DealInput:
         self.redeals_before = redeals
 
 
-def _declarations_block(rec: np.ndarray, rules: Rules, n: int) -> dict:
+def _declarations_block(rec: np.ndarray, rules: Rules, n: int, width: int) -> dict:
     held: list[list[dict]] = []
     for s in range(n):
         held.append(
@@ -113,8 +123,18 @@ def _declarations_block(rec: np.ndarray, rules: Rules, n: int) -> dict:
     return {
         "held": held,
         "winner_seat": None if winner < 0 else winner,
-        "points": [int(rec[L.DECL_POINTS + s]) for s in range(2)],
+        "points": [int(rec[L.DECL_POINTS + s]) for s in range(width)],
     }
+
+
+def _capot_seats(rec: np.ndarray, n: int) -> list[int] | None:
+    side = int(rec[L.CAPOT_SIDE])
+    if side < 0:
+        return None
+    taker = int(rec[L.TAKER])
+    if n == 3:
+        return [taker] if side == 0 else [s for s in range(3) if s != taker]
+    return [s for s in range(n) if s % 2 == side] if n == 4 else [side]
 
 
 def record_to_deal(rec: np.ndarray, rules: Rules, inputs: dict | None = None) -> dict:
@@ -131,6 +151,8 @@ def record_to_deal(rec: np.ndarray, rules: Rules, inputs: dict | None = None) ->
             "calls": [format_call(c) for c in rec[L.CALLS : L.CALLS + n_calls]],
             "plays": [format_card(c) for c in rec[L.PLAYS : L.PLAYS + n_plays]],
         }
+        if rec[L.REDEALS_BEFORE]:
+            inputs["redeals_before"] = int(rec[L.REDEALS_BEFORE])
         if rec[L.POT_BEFORE]:
             inputs["pot_before"] = int(rec[L.POT_BEFORE])
     out = dict(inputs)
@@ -141,7 +163,15 @@ def record_to_deal(rec: np.ndarray, rules: Rules, inputs: dict | None = None) ->
     out["thrown_in"] = False
     out["trump"] = TRUMP_NAMES[int(rec[L.TRUMP])]
     out["taker"] = int(rec[L.TAKER])
-    out["contract"] = None
+    out["contract"] = (
+        {
+            "value": int(rec[L.CONTRACT_VALUE]),
+            "strain": TRUMP_NAMES[int(rec[L.CONTRACT_STRAIN])],
+            "multiplier": int(rec[L.MULTIPLIER]),
+        }
+        if rules.contract == "coinche"
+        else None
+    )
     out["hands"] = [format_cards(rec[L.HANDS + s]) for s in range(n)]
     tricks = []
     for t in range(int(rec[L.N_TRICKS])):
@@ -155,16 +185,16 @@ def record_to_deal(rec: np.ndarray, rules: Rules, inputs: dict | None = None) ->
             }
         )
     out["tricks"] = tricks
-    out["declarations"] = _declarations_block(rec, rules, n)
-    out["belote"] = [int(rec[L.BELOTE + s]) for s in range(2)]
-    out["card_points"] = [int(rec[L.CARD_POINTS + s]) for s in range(2)]
-    capot = int(rec[L.CAPOT_SIDE])
-    out["capot"] = None if capot < 0 else [s for s in range(n) if s % 2 == capot]
+    width = 3 if n == 3 else 2  # per seat with three players, else per side
+    out["declarations"] = _declarations_block(rec, rules, n, width)
+    out["belote"] = [int(rec[L.BELOTE + s]) for s in range(width)]
+    out["card_points"] = [int(rec[L.CARD_POINTS + s]) for s in range(width)]
+    out["capot"] = _capot_seats(rec, n)
     out["outcome"] = OUTCOME_NAMES[int(rec[L.OUTCOME])]
     out["pot"] = int(rec[L.POT])
     won = int(rec[L.POT_WON_BY])
     out["pot_won_by"] = None if won < 0 else won
-    out["deal_score"] = [int(rec[L.DEAL_SCORE + s]) for s in range(2)]
+    out["deal_score"] = [int(rec[L.DEAL_SCORE + s]) for s in range(width)]
     return out
 
 

@@ -222,20 +222,18 @@ class Rules:
         Traceback (most recent call last):
         ...
         belote_sim.errors.NotImplementedRulesError: preset 'coinche' is not implemented yet \
-(implemented: classic, sans-annonces, litige)
+(implemented: classic, sans-annonces, litige, tout-atout, three-player, no-contract-4p)
         """
         if self.preset not in IMPLEMENTED_PRESETS:
             raise NotImplementedRulesError(
                 f"preset {self.preset!r} is not implemented yet "
                 f"(implemented: {', '.join(IMPLEMENTED_PRESETS)})"
             )
-        missing = {
-            "players": self.players != 4,
-            "contract": self.contract != "retourne",
-            "all_no_trumps_round": self.all_no_trumps_round,
-            "shuffle": self.shuffle != "full",
-        }
-        bad = [f"{k}={_fmt(getattr(self, k))}" for k, v in missing.items() if v]
+        bad = []
+        if (self.contract, self.players) not in IMPLEMENTED_GAMES:
+            bad.append(f"contract={self.contract} with players={self.players}")
+        if self.shuffle not in IMPLEMENTED_SHUFFLES:
+            bad.append(f"shuffle={self.shuffle}")
         if bad:
             raise NotImplementedRulesError(
                 f"option {', '.join(bad)} is not implemented yet for preset {self.preset!r}"
@@ -371,4 +369,9 @@ PRESET_SEEDS = {
     "no-contract-4p": "003",
 }
 
-IMPLEMENTED_PRESETS = ("classic", "sans-annonces", "litige")
+IMPLEMENTED_PRESETS = (
+    "classic", "sans-annonces", "litige", "tout-atout", "three-player", "no-contract-4p",
+)  # fmt: skip
+#: (contract, players) pairs the engine plays.
+IMPLEMENTED_GAMES = {("retourne", 4), ("retourne", 3), ("none", 4)}
+IMPLEMENTED_SHUFFLES = ("full",)

@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from belote_sim.cards import RANKS
+from belote_sim.cards import RANKS, TRUMP_NAMES
 from belote_sim.io import summary_frame
 from belote_sim.kernels import layout as L
 
@@ -112,6 +112,25 @@ def summary_table(counters: np.ndarray, players: int = 4) -> pd.DataFrame:
         r.prop(
             "dedans_rate", f"taker_trumps={t}", c[L.C_TRUMPS_DEDANS + t], c[L.C_TRUMPS_PLAYED + t]
         )
+    for t, name in enumerate(TRUMP_NAMES):
+        r.prop("dedans_rate", f"trump={name}", c[L.C_TRUMP_DEDANS + t], c[L.C_TRUMP_PLAYED + t])
+    for t, name in enumerate(TRUMP_NAMES):
+        r.prop("contract_make_rate", f"strain={name}", c[L.C_STRAIN_MADE + t],
+               c[L.C_STRAIN_CONTRACTS + t])
+    for v, value in enumerate(L.BID_VALUES):
+        r.prop("contract_make_rate", f"value={value}", c[L.C_VALUE_MADE + v],
+               c[L.C_VALUE_CONTRACTS + v])
+    coinche_played = int(c[L.C_MULTIPLIER_CONTRACTS : L.C_MULTIPLIER_CONTRACTS + 3].sum())
+    for m, name in enumerate(("plain", "coinche", "surcoinche")):
+        r.prop("contract_make_rate", f"multiplier={name}", c[L.C_MULTIPLIER_MADE + m],
+               c[L.C_MULTIPLIER_CONTRACTS + m])
+    r.prop("coinche_rate", "", c[L.C_MULTIPLIER_CONTRACTS + 1] + c[L.C_MULTIPLIER_CONTRACTS + 2],
+           coinche_played)
+    r.prop("surcoinche_rate", "", c[L.C_MULTIPLIER_CONTRACTS + 2], coinche_played)
+    if players == 3:
+        for p in range(3):
+            r.mean("mean_deal_score", f"position={p + 1}", c[L.C_SUM_POSITION_SCORE + p],
+                   c[L.C_SQ_POSITION_SCORE + p], played)
     r.prop("tie_rate", "", c[L.C_TIE], played)
     r.prop("litige_rate", "", c[L.C_LITIGE], played)
     r.prop("capot_rate", "side=takers", c[L.C_CAPOT_TAKERS], played)

@@ -25,7 +25,7 @@ from belote_sim.errors import (
     RulesConflictError,
     RulesError,
 )
-from belote_sim.rules import PRESETS, Rules
+from belote_sim.rules import IMPLEMENTED_PRESETS, PRESETS, Rules
 
 SUITS = "CDHS"
 SEQUENCE = "789TJQKA"  # ranks in sequence order (RULES 1)
@@ -398,7 +398,7 @@ def test_combinations_with_a_deal_procedure_are_accepted(preset, overrides, expe
     assert {k: getattr(r, k) for k in expected} == expected
 
 
-@pytest.mark.parametrize("name", ["classic", "sans-annonces", "litige"])
+@pytest.mark.parametrize("name", ["classic", "sans-annonces", "litige", "tout-atout"])
 def test_implemented_presets_pass_check_implemented(name):
     Rules.from_preset(name).check_implemented()
     Rules.from_preset(
@@ -408,10 +408,7 @@ def test_implemented_presets_pass_check_implemented(name):
     Rules.from_preset(name, tie_rule="split").check_implemented()
 
 
-@pytest.mark.parametrize(
-    "name", ["tout-atout", "coinche", "three-player", "stock-2p", "no-contract-2p",
-             "no-contract-4p"],
-)
+@pytest.mark.parametrize("name", sorted(set(PRESETS) - set(IMPLEMENTED_PRESETS)))
 def test_check_implemented_refuses_presets_not_implemented_yet(name):
     rules = Rules.from_preset(name)  # valid rules...
     with pytest.raises(NotImplementedRulesError) as exc:

@@ -11,6 +11,7 @@ from belote_sim._jit import kernel_cache
 with kernel_cache():
     from belote_sim.kernels import (  # noqa: F401
         bits,
+        coinche,
         counting,
         deal,
         declarations,
@@ -22,6 +23,7 @@ with kernel_cache():
         scoring,
         simulate,
         trick,
+        twoplayer,
     )
     from belote_sim.policies import bidding  # noqa: F401
     from belote_sim.policies import play as play_policies  # noqa: F401

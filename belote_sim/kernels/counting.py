@@ -37,14 +37,20 @@ from belote_sim.kernels.layout import (
     C_MATCH_UNFINISHED,
     C_MATCH_WINS,
     C_MATCHES,
+    C_MULTIPLIER_CONTRACTS,
+    C_MULTIPLIER_MADE,
     C_QUARTE,
     C_QUINTE,
     C_RETOURNE_DEALS,
     C_RETOURNE_TAKEN,
     C_RETOURNE_TAKEN_R1,
+    C_SQ_POSITION_SCORE,
+    C_STRAIN_CONTRACTS,
+    C_STRAIN_MADE,
     C_SUM_DECL_POINTS,
     C_SUM_DEFENDER_SCORE,
     C_SUM_MATCH_DEALS,
+    C_SUM_POSITION_SCORE,
     C_SUM_TAKER_CARD_POINTS,
     C_SUM_TAKER_SCORE,
     C_TAKEN_POS,
@@ -52,10 +58,16 @@ from belote_sim.kernels.layout import (
     C_THROWN_IN,
     C_TIE,
     C_TIERCE,
+    C_TRUMP_DEDANS,
+    C_TRUMP_PLAYED,
     C_TRUMPS_DEDANS,
     C_TRUMPS_PLAYED,
+    C_VALUE_CONTRACTS,
+    C_VALUE_MADE,
     CAPOT_SIDE,
     CARD_POINTS,
+    CONTRACT_STRAIN,
+    CONTRACT_VALUE,
     DEAL_SCORE,
     DEALER,
     DEALT,
@@ -78,6 +90,7 @@ from belote_sim.kernels.layout import (
     HOLD_QUINTE,
     HOLD_TIERCE,
     MAX_MATCH_DEALS,
+    MULTIPLIER,
     OUT_DEDANS,
     OUT_LITIGE,
     OUT_MADE,
@@ -94,7 +107,7 @@ from belote_sim.kernels.layout import (
     TRUMP,
 )
 from belote_sim.kernels.trick import side_of
-from belote_sim.rules import R_PLAYERS, R_TIE_RULE, TIE_TAKERS
+from belote_sim.rules import CONTRACT_COINCHE, R_CONTRACT, R_PLAYERS, R_TIE_RULE, TIE_TAKERS
 
 
 @jit
@@ -148,6 +161,26 @@ def accumulate(rules, rec, c):
     n_trumps = min(taker_trumps(rec), 9)
     c[C_TRUMPS_PLAYED + n_trumps] += 1
     out = rec[OUTCOME]
+    trump = rec[TRUMP]
+    c[C_TRUMP_PLAYED + trump] += 1
+    if out == OUT_DEDANS:
+        c[C_TRUMP_DEDANS + trump] += 1
+    if rules[R_CONTRACT] == CONTRACT_COINCHE:
+        value = rec[CONTRACT_VALUE]
+        v = 9 if value > 160 else (value - 80) // 10
+        m = 0 if rec[MULTIPLIER] == 1 else (1 if rec[MULTIPLIER] == 2 else 2)
+        c[C_STRAIN_CONTRACTS + rec[CONTRACT_STRAIN]] += 1
+        c[C_VALUE_CONTRACTS + v] += 1
+        c[C_MULTIPLIER_CONTRACTS + m] += 1
+        if out == OUT_MADE:
+            c[C_STRAIN_MADE + rec[CONTRACT_STRAIN]] += 1
+            c[C_VALUE_MADE + v] += 1
+            c[C_MULTIPLIER_MADE + m] += 1
+    if n == 3:
+        for s in range(n):
+            p = (s - rec[DEALER] - 1) % n
+            c[C_SUM_POSITION_SCORE + p] += rec[DEAL_SCORE + s]
+            c[C_SQ_POSITION_SCORE + p] += rec[DEAL_SCORE + s] * rec[DEAL_SCORE + s]
     if out == OUT_MADE:
         c[C_MADE] += 1
     elif out == OUT_DEDANS:

@@ -11,6 +11,7 @@ import numpy as np
 
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS
+from belote_sim.kernels.coinche import deal_coinche
 from belote_sim.kernels.deal import deal_packet
 from belote_sim.kernels.declarations import (
     belote_pairs,
@@ -67,11 +68,14 @@ from belote_sim.kernels.layout import (
 from belote_sim.kernels.play import BELOTE_POINTS, fail, play_tricks
 from belote_sim.kernels.scoring import score_no_contract, score_three_player, score_two_sides
 from belote_sim.kernels.trick import seat_after, side_of
+from belote_sim.kernels.twoplayer import deal_no_contract_2p, deal_stock
 from belote_sim.policies import BID_FORCED
 from belote_sim.policies.bidding import choose_call
 from belote_sim.rules import (
+    CONTRACT_COINCHE,
     CONTRACT_NONE,
     CONTRACT_RETOURNE,
+    CONTRACT_STOCK,
     R_ALL_NO_TRUMPS_ROUND,
     R_BELOTE,
     R_CONTRACT,
@@ -238,7 +242,20 @@ def play_deal(
             rules, rec, pack, dealer, bid_policy, bid_params, play_policy, play_params,
             script_calls, n_script_calls, script_plays, n_script_plays, ws,
         )
-    return fail(rec, ST_BAD_CALL, 0, -1, -1, 0, 0)  # not reached: Rules refuses the rest
+    if contract == CONTRACT_COINCHE:
+        return deal_coinche(
+            rules, rec, pack, dealer, bid_policy, bid_params, play_policy, play_params,
+            script_calls, n_script_calls, script_plays, n_script_plays, ws,
+        )
+    if contract == CONTRACT_STOCK:
+        return deal_stock(
+            rules, rec, pack, dealer, bid_policy, bid_params, play_policy, play_params,
+            script_calls, n_script_calls, script_plays, n_script_plays, ws,
+        )
+    return deal_no_contract_2p(
+        rules, rec, pack, dealer, bid_policy, bid_params, play_policy, play_params,
+        script_calls, n_script_calls, script_plays, n_script_plays, ws,
+    )
 
 
 @jit
