@@ -18,6 +18,7 @@ with kernel_cache():
         game,
         legal,
         odds,
+        phases,
         play,
         rng,
         scoring,

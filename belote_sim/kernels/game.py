@@ -10,38 +10,17 @@ from __future__ import annotations
 import numpy as np
 
 from belote_sim._jit import jit
-from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS
 from belote_sim.kernels.coinche import deal_coinche
 from belote_sim.kernels.deal import deal_packet
-from belote_sim.kernels.declarations import (
-    belote_pairs,
-    best_key,
-    declaration_contest,
-    list_declarations,
-    summarise_declarations,
-)
 from belote_sim.kernels.layout import (
-    BELOTE,
     BELOTE_SEAT,
-    BID_ROUND,
-    CALL_AT,
-    CALL_NT,
-    CALL_PASS,
-    CALL_SUIT,
-    CALL_TAKE,
-    CALLS,
     CAPOT_SIDE,
     DEALER,
     DEALT,
-    DECL_HELD,
-    DECL_KEY,
-    DECL_KINDS,
-    DECL_POINTS,
     DECL_WINNER_SEAT,
     EXCHANGE_SEAT,
     FIRST_HAND,
     HANDS,
-    MAX_CALLS,
     MAX_DECLS,
     MAX_SEATS,
     N_CALLS,
@@ -53,37 +32,29 @@ from belote_sim.kernels.layout import (
     REC_SIZE,
     REDEALS_BEFORE,
     RETOURNE,
-    SEAT_POINTS,
     SHOWN_CARD,
-    ST_BAD_CALL,
     ST_EXTRA_CALLS,
     ST_EXTRA_PLAYS,
-    ST_MISSING_CALLS,
     ST_OK,
     TAKER,
     THROWN_IN,
     TOTAL_POINTS,
     TRUMP,
 )
-from belote_sim.kernels.play import BELOTE_POINTS, fail, play_tricks
+from belote_sim.kernels.phases import bid_retourne, read_declarations, total_points
+from belote_sim.kernels.play import fail, play_tricks
 from belote_sim.kernels.scoring import score_no_contract, score_three_player, score_two_sides
 from belote_sim.kernels.trick import seat_after, side_of
 from belote_sim.kernels.twoplayer import deal_no_contract_2p, deal_stock
-from belote_sim.policies import BID_FORCED
-from belote_sim.policies.bidding import choose_call
 from belote_sim.rules import (
     CONTRACT_COINCHE,
     CONTRACT_NONE,
     CONTRACT_RETOURNE,
     CONTRACT_STOCK,
     R_ALL_NO_TRUMPS_ROUND,
-    R_BELOTE,
     R_CONTRACT,
-    R_DECLARATION_TIE,
-    R_DECLARATIONS,
     R_FIRST_PACKETS,
     R_PLAYERS,
-    R_SPLIT_LONG_RUNS,
     R_TIE_RULE,
 )
 
@@ -100,17 +71,6 @@ def new_workspace():
         np.zeros(MAX_SEATS, dtype=np.int64),
         np.zeros(1, dtype=np.uint64),
     )
-
-
-@jit
-def _call_is_legal(call, rnd, retourne):
-    if call == CALL_PASS:
-        return True
-    if rnd == 1:
-        return call == CALL_TAKE
-    if rnd == 2:
-        return CALL_SUIT <= call < CALL_SUIT + 4 and call - CALL_SUIT != retourne >> 3
-    return call in (CALL_AT, CALL_NT)
 
 
 @jit
@@ -134,78 +94,6 @@ def _start(rec, hands, pack, dealer, pot_before, redeals_before, n):
     rec[OUTCOME] = OUT_NONE
     for s in range(MAX_SEATS):
         hands[s] = 0
-
-
-@jit
-def _bid_retourne(rules, rec, hands, n, fh, retourne, scripted, script_calls, n_script_calls,
-                  bid_policy, bid_params, rng, n_rounds, forced_seat):
-    """Bidding rounds of RULES 7.1 (and 7.2/7.3, which use the same calls): round 1 takes
-    the retourne's suit, round 2 names another suit, round 3 (``all_no_trumps_round``)
-    all-trumps or no-trumps. ``forced_seat`` may not pass in round 2 (stock game).
-    Returns ``(status, taker, trump)``; ``taker = -1`` when everybody passed."""
-    n_calls = 0
-    for rnd in range(1, n_rounds + 1):
-        for i in range(n):
-            seat = seat_after(fh, i, n)
-            if scripted:
-                if n_calls >= n_script_calls:
-                    return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, rnd, 0), -1, -1
-                call = script_calls[n_calls]
-            else:
-                call = choose_call(bid_policy, bid_params, rnd, hands[seat], retourne, rng)
-                if call == CALL_PASS and rnd == 2 and seat == forced_seat:
-                    call = choose_call(BID_FORCED, bid_params, rnd, hands[seat], retourne, rng)
-            ok = _call_is_legal(call, rnd, retourne)
-            if call == CALL_PASS and rnd == 2 and seat == forced_seat:
-                ok = False
-            if not ok or n_calls >= MAX_CALLS:
-                return fail(rec, ST_BAD_CALL, n_calls, seat, call, rnd, 0), -1, -1
-            rec[CALLS + n_calls] = call
-            n_calls += 1
-            rec[N_CALLS] = n_calls
-            if call != CALL_PASS:
-                rec[BID_ROUND] = rnd
-                if rnd == 1:
-                    return ST_OK, seat, retourne >> 3
-                if rnd == 2:
-                    return ST_OK, seat, call - CALL_SUIT
-                return ST_OK, seat, ALL_TRUMPS if call == CALL_AT else NO_TRUMPS
-    return ST_OK, -1, -1
-
-
-@jit
-def read_declarations(rules, rec, hands, n, fh, trump, sides, decl, per_seat):
-    """Declarations and belote held at the start of the first trick (RULES 5): each
-    seat's best key, points and kinds; the contest; belote points. Scores are indexed by
-    seat when ``per_seat`` (three players), else by side."""
-    for s in range(n):
-        nd = list_declarations(hands[s], rules[R_SPLIT_LONG_RUNS], decl)
-        pts, kinds = summarise_declarations(decl, nd)
-        rec[DECL_KEY + s] = best_key(decl, nd, trump)
-        rec[DECL_HELD + s] = pts
-        rec[DECL_KINDS + s] = kinds
-        pairs = belote_pairs(hands[s], trump)
-        if pairs > 0:
-            rec[BELOTE_SEAT] = s
-            if rules[R_BELOTE] != 0:
-                rec[BELOTE + (s if per_seat else sides[s])] += BELOTE_POINTS * pairs
-    if rules[R_DECLARATIONS] != 0:
-        w_side, w_seat = declaration_contest(
-            rec[DECL_KEY : DECL_KEY + MAX_SEATS], fh, n, sides, rules[R_DECLARATION_TIE]
-        )
-        if w_side >= 0:
-            rec[DECL_WINNER_SEAT] = w_seat
-            for s in range(n):
-                if sides[s] == w_side:
-                    rec[DECL_POINTS + (s if per_seat else w_side)] += rec[DECL_HELD + s]
-
-
-@jit
-def _total_points(rec, n):
-    total = 0
-    for s in range(n):
-        total += rec[SEAT_POINTS + s]
-    return total
 
 
 @jit
@@ -279,7 +167,7 @@ def _deal_retourne(rules, rec, pack, dealer, bid_policy, bid_params, play_policy
         rec[DEALT + s] = hands[s]
 
     n_rounds = 3 if rules[R_ALL_NO_TRUMPS_ROUND] != 0 else 2
-    status, taker, trump = _bid_retourne(
+    status, taker, trump = bid_retourne(
         rules, rec, hands, n, fh, retourne, scripted, script_calls, n_script_calls,
         bid_policy, bid_params, rng, n_rounds, -1,
     )
@@ -313,7 +201,7 @@ def _deal_retourne(rules, rec, pack, dealer, bid_policy, bid_params, play_policy
     )
     if status != ST_OK:
         return status
-    rec[TOTAL_POINTS] = _total_points(rec, n)
+    rec[TOTAL_POINTS] = total_points(rec, n)
     if n == 3:
         score_three_player(rec, taker, rules[R_TIE_RULE])
     elif rules[R_CONTRACT] == CONTRACT_NONE:
