@@ -12,7 +12,14 @@ from typing import Annotated
 import typer
 
 from belote_sim.errors import BeloteError
-from belote_sim.rules import OPTION_HELP, PRESET_SEEDS, PRESETS, Rules, option_names
+from belote_sim.rules import (
+    OPTION_HELP,
+    OPTION_SEEDS,
+    PRESET_SEEDS,
+    PRESETS,
+    Rules,
+    option_names,
+)
 
 app = typer.Typer(
     add_completion=False,
@@ -380,7 +387,8 @@ def list_rules() -> None:
                              else ("integer",))
         typer.echo(
             f"  {name:<20} {'|'.join(str(v) for v in values):<28} "
-            f"default {_fmt(getattr(defaults, name)):<9} {OPTION_HELP[name]}"
+            f"default {_fmt(getattr(defaults, name)):<9} {OPTION_HELP[name]} "
+            f"[seed {OPTION_SEEDS[name]}]"
         )
 
 

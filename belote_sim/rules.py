@@ -66,6 +66,30 @@ OPTION_HELP: dict[str, str] = {
     "match_end": "both sides over the target in one deal: draw, or higher total wins",
 }
 
+#: Where each option comes from (seed texts in shared/seeds: 000 classic belote and its
+#: variants, 002 two players with a stock, 003 no contract failure, 004 all-trumps).
+OPTION_SEEDS: dict[str, str] = {
+    "players": "000 (4, 3), 002 (2), 003 (2, 4)",
+    "contract": "000 (retourne, coinche), 002 (stock), 003 (none)",
+    "declarations": "000",
+    "belote": "000",
+    "split_long_runs": "003",
+    "declaration_tie": "000 (none), 003 (first)",
+    "must_trump": "000 (on), 003 (off)",
+    "partner_exemption": "000",
+    "overtrump_partner": "000",
+    "undertrump": "000 (forced); free: the contrée rule of many clubs",
+    "all_no_trumps_round": "004",
+    "nt_values": "004",
+    "king_value": "003",
+    "tie_rule": "000 (takers, litige), 002 (split), 004 (litige: contention)",
+    "round_to_ten": "000 (belote contrée)",
+    "shuffle": "000",
+    "first_packets": "000",
+    "target": "000",
+    "match_end": "000 (draw), 003 (higher)",
+}
+
 # Array layout of Rules.to_array(): the only form the kernels ever read.
 R_PLAYERS = 0
 R_CONTRACT = 1

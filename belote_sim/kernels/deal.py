@@ -1,8 +1,10 @@
-"""Shuffling and dealing in packets from the pack order (RULES.md section 4)."""
+"""Shuffling, dealing in packets from the pack order, and the traditional pack rebuilt
+from the tricks and cut between deals (RULES.md section 4)."""
 
 from __future__ import annotations
 
 from belote_sim._jit import jit
+from belote_sim.kernels.layout import DEALT, FIRST_HAND, N_PLAYS, PLAYS, THROWN_IN
 from belote_sim.kernels.rng import rand_below
 from belote_sim.kernels.trick import seat_after
 
@@ -30,3 +32,53 @@ def deal_packet(pack, pos, hands, n_players, first_hand, size):
             hands[seat] |= 1 << pack[pos]
             pos += 1
     return pos
+
+
+@jit
+def rebuild_pack(rec, n_players, out):
+    """The pack after a deal, before the cut (RULES 4, ``shuffle = cut``): a played
+    deal's tricks in the order played, then every card not played in index order; a
+    thrown-in deal's hands in turn order from the first hand (each in index order), then
+    every other card, the retourne included, in index order. Written into ``out``."""
+    used = 0
+    pos = 0
+    if rec[THROWN_IN] != 0:
+        fh = rec[FIRST_HAND]
+        for i in range(n_players):
+            hand = rec[DEALT + seat_after(fh, i, n_players)]
+            for card in range(32):
+                if hand >> card & 1:
+                    out[pos] = card
+                    pos += 1
+                    used |= 1 << card
+    else:
+        for k in range(rec[N_PLAYS]):
+            card = rec[PLAYS + k]
+            out[pos] = card
+            pos += 1
+            used |= 1 << card
+    for card in range(32):
+        if not (used >> card) & 1:
+            out[pos] = card
+            pos += 1
+
+
+@jit
+def _reverse(a, lo, hi):
+    hi -= 1
+    while lo < hi:
+        a[lo], a[hi] = a[hi], a[lo]
+        lo += 1
+        hi -= 1
+
+
+@jit
+def cut_pack(pack, rng):
+    """Cut the 32-card pack: a cut point ``c`` uniform in ``3..29`` (RULES 4: ``3..N-3``),
+    the top ``c`` cards go under the rest (in place); returns ``c``."""
+    c = 3 + rand_below(rng, 32 - 5)
+    # rotate left by c with three reversals: no allocation
+    _reverse(pack, 0, c)
+    _reverse(pack, c, 32)
+    _reverse(pack, 0, 32)
+    return c
