@@ -1,0 +1,70 @@
+"""Deals per second for every preset with random bidding and play (all threads).
+
+Run with ``make bench`` (or ``python benchmarks/bench_presets.py [--deals N]``). Each
+preset's rate is the best of 3 repeats, shown beside its ratio to classic measured in the
+same run; presets the engine cannot play yet are listed as such. Writes
+``results/bench_presets.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numba
+
+from belote_sim import PRESETS, Rules
+from belote_sim.errors import NotImplementedRulesError
+from belote_sim.executors import ChunkTask, run_chunk
+from belote_sim.policies import policy_params
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _task(rules: Rules, n: int) -> ChunkTask:
+    return ChunkTask(
+        index=0, unit="deals", start=0, count=n, seed=1,
+        rules=tuple(int(x) for x in rules.to_array()), bid_policy=0,
+        bid_params=tuple(policy_params(0.25)), play_policy=0, play_params=tuple(policy_params()),
+    )
+
+
+def rate(rules: Rules, n: int, repeats: int = 3) -> float:
+    run_chunk(_task(rules, 1000))  # compile or load
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        run_chunk(_task(rules, n))
+        best = min(best, time.perf_counter() - t0)
+    return n / best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1_000_000)
+    args = parser.parse_args()
+    rates: dict[str, float | None] = {}
+    for name in PRESETS:
+        rules = Rules.from_preset(name)
+        try:
+            rules.check_implemented()
+        except NotImplementedRulesError:
+            rates[name] = None
+            continue
+        rates[name] = rate(rules, args.deals)
+    base = rates["classic"]
+    print(f"{'preset':<16}{'deals/s':>14}  vs classic   ({numba.get_num_threads()} threads)")
+    for name, r in rates.items():
+        if r is None:
+            print(f"{name:<16}{'not implemented':>14}")
+        else:
+            print(f"{name:<16}{r:>14,.0f}  {r / base:.2f} x")
+    out = ROOT / "results" / "bench_presets.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps({"deals": args.deals, "deals_per_second": rates}, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
