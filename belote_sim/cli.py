@@ -46,9 +46,7 @@ def parse_sets(pairs: list[str] | None) -> dict[str, str]:
 
 
 def _rules_from(preset: str, sets: list[str] | None) -> Rules:
-    rules = Rules.from_preset(preset, **parse_sets(sets))
-    rules.check_implemented()
-    return rules
+    return Rules.from_preset(preset, **parse_sets(sets))
 
 
 class _StopFlag:
@@ -370,16 +368,15 @@ def replay(
 @app.command("rules")
 def list_rules() -> None:
     """List the presets and every option with its values and meaning."""
-    from belote_sim.rules import CHOICES, IMPLEMENTED_PRESETS
+    from belote_sim.rules import CHOICES
 
     typer.echo("presets (RULES.md section 9):")
     for name, preset in PRESETS.items():
-        state = "" if name in IMPLEMENTED_PRESETS else "  (not implemented yet)"
         over = {
             k: v for k, v in preset.options().items() if getattr(Rules(), k) != v
         }
         desc = ", ".join(f"{k}={_fmt(v)}" for k, v in over.items()) or "the defaults"
-        typer.echo(f"  {name:<16} seed {PRESET_SEEDS[name]}: {desc}{state}")
+        typer.echo(f"  {name:<16} seed {PRESET_SEEDS[name]}: {desc}")
     typer.echo("\noptions (--set option=value):")
     defaults = Rules()
     for name in option_names():

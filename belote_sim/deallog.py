@@ -64,10 +64,6 @@ class DealInput:
             self.rules = Rules.from_spec(deal.get("rules", "classic"))
         except BeloteError as e:
             raise DealLogError(f"{where}: rules: {e}") from None
-        try:
-            self.rules.check_implemented()
-        except BeloteError as e:
-            raise DealLogError(f"{where}: {e}") from None
         n = self.rules.players
         dealer = deal["dealer"]
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:

@@ -19,10 +19,6 @@ class RulesConflictError(RulesError):
     """Options that together have no deal procedure (RULES.md section 9)."""
 
 
-class NotImplementedRulesError(RulesError):
-    """A preset or option that is valid but not implemented by the engine yet."""
-
-
 class DealLogError(BeloteError):
     """A deal log that cannot be read (missing field, bad type, bad card)."""
 

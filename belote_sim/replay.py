@@ -13,9 +13,10 @@ from typing import Any
 import numpy as np
 
 from belote_sim.cards import SUITS, format_card, format_cards
-from belote_sim.deallog import DealInput, format_call, record_to_deal
+from belote_sim.deallog import CALL_NAMES, DealInput, format_call, record_to_deal
 from belote_sim.engine import RULE_TEXT
 from belote_sim.errors import IllegalPlayError
+from belote_sim.kernels import coinche as KC
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.game import replay_deal
 
@@ -49,11 +50,27 @@ def _explain(rec: np.ndarray, status: int, number: int) -> str:
     step = int(rec[L.ERR_STEP])
     seat = int(rec[L.ERR_SEAT])
     item = int(rec[L.ERR_ITEM])
+    if status == L.ST_BAD_CALL and int(rec[L.ERR_LEGAL]) >= KC.WHY_NOT_HIGHER:
+        why = _coinche_call_rule(rec, step, int(rec[L.ERR_LEGAL]))
+        call = format_call(item)
+        return f"deal {number}, call {step + 1}: '{call}' by seat {seat} is illegal: {why}"
     if status == L.ST_BAD_CALL:
-        call = format_call(item) if item in range(8) else str(item)
+        call = format_call(item) if item in CALL_NAMES else str(item)
         rnd = int(rec[L.ERR_LEGAL])
-        if rnd == 1:
+        if (
+            rnd == 2
+            and item == L.CALL_PASS
+            and seat == int(rec[L.DEALER])
+            and int(rec[L.REDEALS_BEFORE]) >= 2
+        ):
+            why = (
+                "after two redeals in a row the dealer may not pass in round 2 "
+                "(RULES 7.2, stock game): name a suit other than the turned card's"
+            )
+        elif rnd == 1:
             why = "round 1 allows only 'take' or 'pass'"
+        elif rnd == 3:
+            why = "round 3 allows only 'AT' (all-trumps), 'NT' (no-trumps) or 'pass'"
         elif item - L.CALL_SUIT == int(rec[L.RETOURNE]) >> 3:
             why = f"round 2 may not name the retourne's suit ({SUITS[item - L.CALL_SUIT]})"
         else:
@@ -85,3 +102,34 @@ def _explain(rec: np.ndarray, status: int, number: int) -> str:
         )
     rule = RULE_TEXT[int(rec[L.ERR_RULE])]
     return f"deal {number}, play {step + 1}: {card} by seat {seat} is illegal: {rule} ({legal})"
+
+
+def _coinche_call_rule(rec: np.ndarray, step: int, why: int) -> str:
+    """The coinche auction rule (RULES 7.4) a refused call breaks: ``why`` is the kernel's
+    ``WHY_*`` code, ``ERR_RULE`` the bid the call had to beat."""
+    high = int(rec[L.ERR_RULE])
+    if why == KC.WHY_NOT_HIGHER:
+        value = L.BID_VALUES[(high - L.CALL_BID) // 6]
+        return f"a bid must be higher than {value} (the current bid is {format_call(high)})"
+    if why == KC.WHY_STRAIN:
+        return "all-trumps (AT) and no-trumps (NT) bids need all_no_trumps_round=on"
+    if why == KC.WHY_COINCHE_NO_BID:
+        return "coinche only once there is a bid (nobody has bid yet)"
+    if why == KC.WHY_COINCHE_OWN_SIDE:
+        # Every bid comes before any coinche: call i was made by seat first hand + i.
+        bids = [i for i in range(step) if rec[L.CALLS + i] >= L.CALL_BID]
+        bidder = (int(rec[L.FIRST_HAND]) + bids[-1]) % 4 if bids else -1
+        return (
+            f"coinche only by an opponent of the high bidder (seat {bidder} bid "
+            f"{format_call(high)})"
+        )
+    if why == KC.WHY_SURCOINCHE_NO_COINCHE:
+        return "surcoinche only by the high bidder's side after a coinche"
+    if why == KC.WHY_BID_AFTER_COINCHE:
+        return "nobody may bid after a coinche: the high bidder's side may only surcoinche or pass"
+    if why == KC.WHY_COINCHE_AGAIN:
+        return "the bid is already coinched: the high bidder's side may only surcoinche or pass"
+    return (
+        "a coinche call is a bid (80..160 or 250 with C, D, H, S, AT or NT, e.g. 90H), "
+        "pass, coinche or surcoinche"
+    )

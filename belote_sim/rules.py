@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from belote_sim.errors import NotImplementedRulesError, RulesConflictError, RulesError
+from belote_sim.errors import RulesConflictError, RulesError
 
 # Allowed values of each enumerated option; the index of a value is its code in the kernels.
 CHOICES: dict[str, tuple] = {
@@ -118,6 +118,7 @@ TIE_TAKERS, TIE_SPLIT, TIE_LITIGE = range(3)
 UNDERTRUMP_FORCED, UNDERTRUMP_FREE = range(2)
 DECL_TIE_NONE, DECL_TIE_FIRST = range(2)
 MATCH_END_DRAW, MATCH_END_HIGHER = range(2)
+SHUFFLE_FULL, SHUFFLE_CUT = range(2)
 
 
 @dataclass(frozen=True)
@@ -238,30 +239,6 @@ class Rules:
         a[R_TARGET] = self.target
         a[R_MATCH_END] = CHOICES["match_end"].index(self.match_end)
         return a
-
-    def check_implemented(self) -> None:
-        """Refuse, with a clear message, what the engine cannot play yet.
-
-        >>> Rules.from_preset("coinche").check_implemented()
-        Traceback (most recent call last):
-        ...
-        belote_sim.errors.NotImplementedRulesError: preset 'coinche' is not implemented yet \
-(implemented: classic, sans-annonces, litige, tout-atout, three-player, no-contract-4p)
-        """
-        if self.preset not in IMPLEMENTED_PRESETS:
-            raise NotImplementedRulesError(
-                f"preset {self.preset!r} is not implemented yet "
-                f"(implemented: {', '.join(IMPLEMENTED_PRESETS)})"
-            )
-        bad = []
-        if (self.contract, self.players) not in IMPLEMENTED_GAMES:
-            bad.append(f"contract={self.contract} with players={self.players}")
-        if self.shuffle not in IMPLEMENTED_SHUFFLES:
-            bad.append(f"shuffle={self.shuffle}")
-        if bad:
-            raise NotImplementedRulesError(
-                f"option {', '.join(bad)} is not implemented yet for preset {self.preset!r}"
-            )
 
 
 def _fmt(value: Any) -> str:
@@ -392,10 +369,3 @@ PRESET_SEEDS = {
     "no-contract-2p": "003",
     "no-contract-4p": "003",
 }
-
-IMPLEMENTED_PRESETS = (
-    "classic", "sans-annonces", "litige", "tout-atout", "three-player", "no-contract-4p",
-)  # fmt: skip
-#: (contract, players) pairs the engine plays.
-IMPLEMENTED_GAMES = {("retourne", 4), ("retourne", 3), ("none", 4)}
-IMPLEMENTED_SHUFFLES = ("full",)

@@ -112,6 +112,16 @@ def check_run_args(count: int, seed: int, threads: int | None = None, name="deal
         _check_int("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
 
 
+def check_independent_deals(rules: Rules, unit: str) -> None:
+    """``shuffle=cut`` makes each pack depend on the deal before (RULES 4): such rules
+    are simulated as whole matches only."""
+    if rules.shuffle == "cut" and unit == "deals":
+        raise BeloteError(
+            "shuffle=cut rebuilds each pack from the deal before, so it plays whole "
+            "matches: use --matches (simulate(..., matches=M)) instead of --deals"
+        )
+
+
 @dataclass(frozen=True)
 class RunSettings:
     """What determines a run's numbers (plus how it is cut into chunks)."""
@@ -352,11 +362,11 @@ def simulate(
     each chunk; when ``should_stop()`` turns true the run stops after the current chunk
     and raises :class:`RunInterrupted`.
     """
-    rules.check_implemented()
     if (deals is None) == (matches is None):
         raise BeloteError("give either a number of deals or a number of matches")
     unit, count = ("deals", deals) if matches is None else ("matches", matches)
     check_run_args(count, seed, threads, unit)
+    check_independent_deals(rules, unit)
     if records and out is None:
         raise BeloteError("per-deal records need an output directory (--out)")
     if records and unit == "matches":
@@ -450,8 +460,8 @@ def simulated_deals(
     >>> len(d["pack"]), d["dealer"]
     (32, 0)
     """
-    rules.check_implemented()
     check_run_args(deals, seed)
+    check_independent_deals(rules, "deals")
     bid, play = _spec(bid_policy, "bid"), _spec(play_policy, "play")
     recs = K.simulate.simulate_records(
         rules.to_array(), bid.id, bid.params(), play.id, play.params(), seed, start, deals
@@ -470,7 +480,8 @@ def play_match(
 ) -> dict[str, Any]:
     """Play match ``match`` of the run ``seed`` to the target (RULES.md section 8,
     Match): the same match that ``simulate(..., matches=...)`` counts. Returns
-    ``{"winner", "scores", "deals"}``; ``winner`` is a side, ``"draw"``, or ``None`` when
+    ``{"winner", "scores", "deals"}``; ``winner`` is a side (a seat with three players,
+    who score individually), ``"draw"``, or ``None`` when
     ``max_deals`` deals did not finish it. ``deals`` are deal-log objects, carried litige
     pots (``pot_before``) included.
 
@@ -479,17 +490,16 @@ def play_match(
     >>> m["winner"] in (0, 1, "draw") and max(m["scores"]) >= 1000
     True
     """
-    rules.check_implemented()
     check_run_args(max_deals, seed, name="max_deals")
     _check_int("match", match, 0)
     bid, play = _spec(bid_policy, "bid"), _spec(play_policy, "play")
     out = np.zeros((max_deals, L.REC_SIZE), dtype=np.int64)
-    n, winner, s0, s1 = K.simulate.play_match(
+    n, winner, scores = K.simulate.play_match(
         rules.to_array(), bid.id, bid.params(), play.id, play.params(), seed, match,
         max_deals, out,
     )
     return {
-        "winner": {-1: None, 2: "draw"}.get(int(winner), int(winner)),
-        "scores": [int(s0), int(s1)],
+        "winner": {-1: None, L.MATCH_DRAW: "draw"}.get(int(winner), int(winner)),
+        "scores": [int(x) for x in scores[: 3 if rules.players == 3 else 2]],
         "deals": [record_to_deal(r, rules) for r in out[:n]],
     }

@@ -165,9 +165,10 @@ def summary_table(counters: np.ndarray, players: int = 4) -> pd.DataFrame:
     matches = int(c[L.C_MATCHES])
     if matches:
         finished = matches - int(c[L.C_MATCH_UNFINISHED])
-        r.prop("match_win_rate", "side=0", c[L.C_MATCH_WINS], matches)
-        r.prop("match_win_rate", "side=1", c[L.C_MATCH_WINS + 1], matches)
-        r.prop("match_draw_rate", "", c[L.C_MATCH_WINS + 2], matches)
+        who = "seat" if players == 3 else "side"
+        for s in range(3 if players == 3 else 2):
+            r.prop("match_win_rate", f"{who}={s}", c[L.C_MATCH_WINS + s], matches)
+        r.prop("match_draw_rate", "", c[L.C_MATCH_WINS + L.MATCH_DRAW], matches)
         r.prop("match_unfinished_rate", "", c[L.C_MATCH_UNFINISHED], matches)
         r.mean("mean_deals_per_match", "", c[L.C_SUM_MATCH_DEALS], c[L.C_SQ_MATCH_DEALS], matches)
         r.prop("first_dealer_side_win_rate", "", c[L.C_FIRST_DEALER_SIDE_WINS], finished)

@@ -2,7 +2,7 @@
 
 Run with ``make bench`` (or ``python benchmarks/bench_presets.py [--deals N]``). Each
 preset's rate is the best of 3 repeats, shown beside its ratio to classic measured in the
-same run; presets the engine cannot play yet are listed as such. Writes
+same run. Writes
 ``results/bench_presets.json``.
 """
 
@@ -16,7 +16,6 @@ from pathlib import Path
 import numba
 
 from belote_sim import PRESETS, Rules
-from belote_sim.errors import NotImplementedRulesError
 from belote_sim.executors import ChunkTask, run_chunk
 from belote_sim.policies import policy_params
 
@@ -45,22 +44,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1_000_000)
     args = parser.parse_args()
-    rates: dict[str, float | None] = {}
-    for name in PRESETS:
-        rules = Rules.from_preset(name)
-        try:
-            rules.check_implemented()
-        except NotImplementedRulesError:
-            rates[name] = None
-            continue
-        rates[name] = rate(rules, args.deals)
+    rates = {name: rate(Rules.from_preset(name), args.deals) for name in PRESETS}
     base = rates["classic"]
     print(f"{'preset':<16}{'deals/s':>14}  vs classic   ({numba.get_num_threads()} threads)")
     for name, r in rates.items():
-        if r is None:
-            print(f"{name:<16}{'not implemented':>14}")
-        else:
-            print(f"{name:<16}{r:>14,.0f}  {r / base:.2f} x")
+        print(f"{name:<16}{r:>14,.0f}  {r / base:.2f} x")
     out = ROOT / "results" / "bench_presets.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps({"deals": args.deals, "deals_per_second": rates}, indent=2) + "\n")

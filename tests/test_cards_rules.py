@@ -21,11 +21,10 @@ from belote_sim.cards import (
 )
 from belote_sim.errors import (
     CardParseError,
-    NotImplementedRulesError,
     RulesConflictError,
     RulesError,
 )
-from belote_sim.rules import IMPLEMENTED_PRESETS, PRESETS, Rules
+from belote_sim.rules import PRESETS, Rules
 
 SUITS = "CDHS"
 SEQUENCE = "789TJQKA"  # ranks in sequence order (RULES 1)
@@ -396,22 +395,3 @@ def test_option_conflicts_raise_conflict_error_naming_options(preset, overrides,
 def test_combinations_with_a_deal_procedure_are_accepted(preset, overrides, expected):
     r = Rules.from_preset(preset, **overrides)
     assert {k: getattr(r, k) for k in expected} == expected
-
-
-@pytest.mark.parametrize("name", ["classic", "sans-annonces", "litige", "tout-atout"])
-def test_implemented_presets_pass_check_implemented(name):
-    Rules.from_preset(name).check_implemented()
-    Rules.from_preset(
-        name, undertrump="free", overtrump_partner="off", partner_exemption="off",
-        must_trump="off", split_long_runs="on", declaration_tie="first", first_packets="2-3",
-    ).check_implemented()
-    Rules.from_preset(name, tie_rule="split").check_implemented()
-
-
-@pytest.mark.parametrize("name", sorted(set(PRESETS) - set(IMPLEMENTED_PRESETS)))
-def test_check_implemented_refuses_presets_not_implemented_yet(name):
-    rules = Rules.from_preset(name)  # valid rules...
-    with pytest.raises(NotImplementedRulesError) as exc:
-        rules.check_implemented()  # ...that the engine cannot play yet
-    assert name in str(exc.value)
-    assert isinstance(exc.value, RulesError)

@@ -1033,7 +1033,7 @@ def test_malformed_deal_log_is_deal_log_error():
         dict(good, calls=["grab"]),
         dict(good, plays=["JH", "1H"]),
         dict(good, rules="klaverjas"),
-        dict(good, rules="coinche"),
+        dict(good, rules={"preset": "classic", "options": {"players": 2}}),
         dict(good, rules="litige", pot_before=-5),
     ):
         with pytest.raises(DealLogError) as exc:

@@ -119,7 +119,7 @@ def test_replay_illegal_card_is_one_line_and_exit_2(run_dir, tmp_path):
         (["simulate", "--set", "must_trump=maybe"], "bad value 'maybe'"),
         (["simulate", "--set", "colour=red"], "unknown option 'colour'"),
         (["simulate", "--set", "players=2"], "contract=retourne needs 3 or 4 players"),
-        (["simulate", "--rules", "coinche"], "not implemented yet"),
+        (["simulate", "--set", "shuffle=cut"], "use --matches"),
         (["simulate", "--deals", "0"], "deals must be an integer >= 1"),
         (["simulate", "--bid-policy", "psychic"], "unknown bid policy 'psychic'"),
         (["simulate", "--log-deals", "3"], "need --out"),

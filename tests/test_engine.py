@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from belote_sim import Rules, simulate
 from belote_sim import kernels as K
 from belote_sim._jit import PACKAGE_DIR, source_hash
-from belote_sim.errors import BeloteError, NotImplementedRulesError
+from belote_sim.errors import BeloteError
 from belote_sim.policies import policy_params
 from belote_sim.runner import play_match, simulated_deals
 
@@ -128,11 +128,11 @@ def test_bad_run_arguments_are_refused(bad):
         simulate(Rules(), **kw)
 
 
-def test_unimplemented_rules_are_refused_not_run():
-    with pytest.raises(NotImplementedRulesError, match="coinche"):
-        simulate(Rules.from_preset("coinche"), 10)
-    with pytest.raises(NotImplementedRulesError, match="shuffle=cut"):
+def test_shuffle_cut_is_simulated_as_matches_only():
+    with pytest.raises(BeloteError, match="shuffle=cut .* use --matches"):
         simulate(Rules.from_preset("classic", shuffle="cut"), 10)
+    with pytest.raises(BeloteError, match="shuffle=cut"):
+        simulated_deals(Rules.from_preset("classic", shuffle="cut"), 1)
 
 
 def test_source_hash_changes_with_any_source_file(tmp_path):

@@ -26,5 +26,5 @@ with kernel_cache():
         trick,
         twoplayer,
     )
-    from belote_sim.policies import bidding  # noqa: F401
+    from belote_sim.policies import bidding, coinche_bidding  # noqa: F401
     from belote_sim.policies import play as play_policies  # noqa: F401

@@ -1,15 +1,332 @@
-"""Coinche (RULES.md 7.4): deal 3-3-2, the auction, contract scoring. Work in progress:
-the preset stays refused by :meth:`belote_sim.rules.Rules.check_implemented` until done."""
+"""Coinche (RULES.md 7.4 and section 8 "Coinche"): the 3-3-2 deal, the auction and the
+contract scoring.
+
+:func:`deal_coinche` is called by :func:`belote_sim.kernels.game.play_deal` for
+``contract = coinche``; it follows the same phases as the retourne games (deal, bidding,
+declarations and belote, the tricks of :func:`belote_sim.kernels.play.play_tricks`,
+scoring) and, with scripted calls (replay), checks every call with
+:func:`coinche_call_error`. A refused call is recorded by
+:func:`belote_sim.kernels.play.fail` with the reason (``WHY_*``) in ``ERR_LEGAL`` and the
+bid it had to beat (a call code, -1 none) in ``ERR_RULE``; replay turns them into a
+sentence.
+"""
 
 from __future__ import annotations
 
 from belote_sim._jit import jit
-from belote_sim.kernels.layout import ST_BAD_CALL
-from belote_sim.kernels.play import fail
+from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS
+from belote_sim.kernels.deal import deal_packet
+from belote_sim.kernels.layout import (
+    BELOTE,
+    CALL_BID,
+    CALL_COINCHE,
+    CALL_PASS,
+    CALL_SURCOINCHE,
+    CALLS,
+    CAPOT_SIDE,
+    CARD_POINTS,
+    CONTRACT_STRAIN,
+    CONTRACT_VALUE,
+    DEAL_SCORE,
+    DEALT,
+    DECL_POINTS,
+    DEFENDER_DEAL_SCORE,
+    FIRST_HAND,
+    HANDS,
+    MAX_CALLS,
+    MULTIPLIER,
+    N_CALLS,
+    OUT_DEDANS,
+    OUT_MADE,
+    OUTCOME,
+    POT,
+    POT_WON_BY,
+    SCORE_DEFENDERS,
+    SCORE_TAKERS,
+    ST_BAD_CALL,
+    ST_EXTRA_CALLS,
+    ST_EXTRA_PLAYS,
+    ST_MISSING_CALLS,
+    ST_OK,
+    TAKER,
+    TAKER_CARD_POINTS,
+    TAKER_DEAL_SCORE,
+    THROWN_IN,
+    TOTAL_POINTS,
+    TRICK_POINTS,
+    TRUMP,
+)
+from belote_sim.kernels.phases import read_declarations, total_points
+from belote_sim.kernels.play import fail, play_tricks
+from belote_sim.kernels.scoring import CAPOT_BONUS
+from belote_sim.kernels.trick import seat_after
+from belote_sim.policies.coinche_bidding import choose_coinche_call
+from belote_sim.rules import R_ALL_NO_TRUMPS_ROUND, R_NT_VALUES, R_ROUND_TO_TEN
+
+#: Number of bid values (``BID_VALUES``: 80 .. 160 and 250) and of strains.
+N_BID_VALUES = 10
+N_STRAINS = 6
+#: Index of the capot bid (250) in ``BID_VALUES``.
+CAPOT_BID = 9
+#: Card points a contract is scaled to (all-trumps, no-trumps doubled), and the fixed
+#: part of a coinched or failed contract's score (RULES 8, Coinche).
+SCALED_TOTAL = 162
+CONTRACT_BASE = 160
+
+# Why a call is refused (``ERR_LEGAL`` of the record). The retourne games store their
+# round (1..3) there, so these codes start at 10.
+WHY_NOT_HIGHER = 10  # a bid not higher than the current bid
+WHY_STRAIN = 11  # AT/NT bid without all_no_trumps_round
+WHY_COINCHE_NO_BID = 12  # coinche with nothing to double
+WHY_COINCHE_OWN_SIDE = 13  # coinche by the high bidder's side
+WHY_SURCOINCHE_NO_COINCHE = 14  # surcoinche before any coinche
+WHY_BID_AFTER_COINCHE = 15  # a bid after a coinche
+WHY_COINCHE_AGAIN = 16  # coinche after a coinche
+WHY_NOT_COINCHE_CALL = 17  # take, a bare suit, AT or NT: retourne calls
+
+
+@jit(inline="always")
+def bid_code(value_index, strain):
+    """Call code of the bid ``BID_VALUES[value_index]`` in ``strain`` (0..3, 4 AT, 5 NT)."""
+    return CALL_BID + N_STRAINS * value_index + strain
+
+
+@jit(inline="always")
+def bid_value_index(call):
+    """Index in ``BID_VALUES`` of a bid's value."""
+    return (call - CALL_BID) // N_STRAINS
+
+
+@jit(inline="always")
+def bid_strain(call):
+    """Strain of a bid: 0..3 a suit, 4 all-trumps, 5 no-trumps."""
+    return (call - CALL_BID) % N_STRAINS
+
+
+@jit(inline="always")
+def bid_value(call):
+    """Value of a bid: 80 .. 160, or 250 for capot."""
+    v = bid_value_index(call)
+    return 250 if v == CAPOT_BID else 80 + 10 * v
+
+
+@jit
+def coinche_call_error(call, seat, high, high_seat, coinched, allow_at_nt):
+    """0 when ``call`` by ``seat`` is legal at this point of the auction (RULES 7.4),
+    else the ``WHY_*`` code of the rule it breaks. ``high`` is the current bid's call code
+    (-1 none), ``high_seat`` its bidder, ``coinched`` whether it has been coinched (then
+    only the high bidder's side speaks: surcoinche or pass)."""
+    if call == CALL_PASS:
+        return 0
+    if coinched:
+        if call == CALL_SURCOINCHE:
+            return 0
+        if call == CALL_COINCHE:
+            return WHY_COINCHE_AGAIN
+        if CALL_BID <= call < CALL_BID + N_STRAINS * N_BID_VALUES:
+            return WHY_BID_AFTER_COINCHE
+        return WHY_NOT_COINCHE_CALL
+    if call == CALL_COINCHE:
+        if high < 0:
+            return WHY_COINCHE_NO_BID
+        if (seat & 1) == (high_seat & 1):
+            return WHY_COINCHE_OWN_SIDE
+        return 0
+    if call == CALL_SURCOINCHE:
+        return WHY_SURCOINCHE_NO_COINCHE
+    if call < CALL_BID or call >= CALL_BID + N_STRAINS * N_BID_VALUES:
+        return WHY_NOT_COINCHE_CALL
+    if bid_strain(call) >= 4 and not allow_at_nt:
+        return WHY_STRAIN
+    if high >= 0 and bid_value_index(call) <= bid_value_index(high):
+        return WHY_NOT_HIGHER
+    return 0
+
+
+@jit
+def _next_call(rec, n_calls, seat, hands, high, high_seat, coinched, allow_at_nt, scripted,
+               script_calls, n_script_calls, bid_policy, bid_params, rng):
+    """Read (scripted) or choose the call of ``seat``, check it and record it.
+    Returns ``(status, call)``."""
+    if scripted:
+        if n_calls >= n_script_calls:
+            return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, 0, 0), -1
+        call = script_calls[n_calls]
+    else:
+        call = choose_coinche_call(
+            bid_policy, bid_params, seat, hands[seat], rec[CALLS : CALLS + n_calls], n_calls,
+            rec[FIRST_HAND], high, high_seat, coinched, allow_at_nt, rng,
+        )
+    why = coinche_call_error(call, seat, high, high_seat, coinched, allow_at_nt)
+    if why != 0 or n_calls >= MAX_CALLS:
+        return fail(rec, ST_BAD_CALL, n_calls, seat, call, why, high), -1
+    rec[CALLS + n_calls] = call
+    rec[N_CALLS] = n_calls + 1
+    return ST_OK, call
+
+
+@jit
+def coinche_auction(rules, rec, hands, fh, scripted, script_calls, n_script_calls, bid_policy,
+                    bid_params, rng):
+    """The auction of RULES 7.4 from the first hand ``fh``; calls go to ``rec[CALLS]``.
+
+    Returns ``(status, high, high_seat, multiplier)``: ``high`` is the final bid's call
+    code, -1 when four passes threw the deal in."""
+    allow_at_nt = rules[R_ALL_NO_TRUMPS_ROUND] != 0
+    high = -1
+    high_seat = -1
+    passes = 0
+    n_calls = 0
+    rec[N_CALLS] = 0
+    while True:
+        seat = seat_after(fh, n_calls % 4, 4)
+        status, call = _next_call(
+            rec, n_calls, seat, hands, high, high_seat, False, allow_at_nt, scripted,
+            script_calls, n_script_calls, bid_policy, bid_params, rng,
+        )
+        if status != ST_OK:
+            return status, -1, -1, 1
+        n_calls += 1
+        if call == CALL_PASS:
+            passes += 1
+            if high < 0 and passes == 4:
+                return ST_OK, -1, -1, 1
+            if high >= 0 and passes == 3:
+                return ST_OK, high, high_seat, 1
+        elif call == CALL_COINCHE:
+            # The high bidder's side answers, in turn order from the coincher.
+            for k in (1, 3):
+                responder = seat_after(seat, k, 4)
+                status, call = _next_call(
+                    rec, n_calls, responder, hands, high, high_seat, True, allow_at_nt,
+                    scripted, script_calls, n_script_calls, bid_policy, bid_params, rng,
+                )
+                if status != ST_OK:
+                    return status, -1, -1, 1
+                n_calls += 1
+                if call == CALL_SURCOINCHE:
+                    return ST_OK, high, high_seat, 4
+            return ST_OK, high, high_seat, 2
+        else:
+            high = call
+            high_seat = seat
+            passes = 0
+
+
+@jit(inline="always")
+def round_to_ten(x):
+    """Nearest multiple of ten, halves up (RULES 8, Coinche)."""
+    return (x + 5) // 10 * 10
+
+
+@jit(inline="always")
+def scale_to_162(points, total):
+    """``round(points * 162 / total)``, halves up (RULES 7.4 step 4)."""
+    return (2 * SCALED_TOTAL * points + total) // (2 * total)
+
+
+@jit
+def score_coinche(rec, taker_side, scale, to_ten):
+    """Score a coinche contract (RULES 7.4 steps 3-4 and 8, Coinche) from the record's
+    trick points, capot, contest, belote, ``CONTRACT_VALUE``, ``MULTIPLIER`` and
+    ``TOTAL_POINTS``; write card points (scaled to 162 when ``scale``: all-trumps, and
+    no-trumps with ``nt_values = doubled``), ``S_T``/``S_E``, the outcome and the deal
+    scores (rounded to ten when ``to_ten``)."""
+    T = taker_side
+    E = 1 - T
+    value = rec[CONTRACT_VALUE]
+    m = rec[MULTIPLIER]
+    capot = rec[CAPOT_SIDE]
+    if scale:
+        total = rec[TOTAL_POINTS]
+        c_t = scale_to_162(rec[TRICK_POINTS + T], total)
+        rec[CARD_POINTS + T] = c_t
+        rec[CARD_POINTS + E] = SCALED_TOTAL - c_t
+    else:
+        for s in range(2):
+            rec[CARD_POINTS + s] = rec[TRICK_POINTS + s]
+    if capot >= 0:
+        rec[CARD_POINTS + capot] += CAPOT_BONUS
+    s_t = rec[CARD_POINTS + T] + rec[DECL_POINTS + T] + rec[BELOTE + T]
+    s_e = rec[CARD_POINTS + E] + rec[DECL_POINTS + E] + rec[BELOTE + E]
+    rec[SCORE_TAKERS] = s_t
+    rec[SCORE_DEFENDERS] = s_e
+    rec[TAKER_CARD_POINTS] = rec[CARD_POINTS + T]
+    rec[POT] = 0
+    rec[POT_WON_BY] = -1
+    # A capot bid is made exactly when the takers take every trick (RULES 7.4 step 3).
+    made = capot == T if value == 250 else s_t >= value
+    if made:
+        rec[OUTCOME] = OUT_MADE
+        if m == 1:
+            d_t = value + s_t
+            d_e = s_e
+        else:
+            d_t = CONTRACT_BASE + value * m + rec[DECL_POINTS + T] + rec[BELOTE + T]
+            d_e = rec[BELOTE + E]
+    else:
+        rec[OUTCOME] = OUT_DEDANS
+        d_e = (
+            CONTRACT_BASE + value * m + rec[DECL_POINTS + T] + rec[DECL_POINTS + E]
+            + rec[BELOTE + E]
+        )
+        d_t = rec[BELOTE + T]
+    if to_ten:
+        d_t = round_to_ten(d_t)
+        d_e = round_to_ten(d_e)
+    rec[DEAL_SCORE + T] = d_t
+    rec[DEAL_SCORE + E] = d_e
+    rec[TAKER_DEAL_SCORE] = d_t
+    rec[DEFENDER_DEAL_SCORE] = d_e
 
 
 @jit
 def deal_coinche(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, play_params,
                  script_calls, n_script_calls, script_plays, n_script_plays, ws):
-    """One coinche deal into ``rec``; returns an ``ST_*`` status."""
-    return fail(rec, ST_BAD_CALL, 0, -1, -1, 0, 0)
+    """One coinche deal into ``rec`` (RULES 7.4); returns an ``ST_*`` status.
+
+    Deal 3-3-2 from the first hand, the auction, declarations and belote (trump = the
+    contract's strain), 8 tricks led by the first hand, :func:`score_coinche`."""
+    _, _, hands, trick, decl, sides, rng = ws
+    scripted = bid_policy < 0
+    fh = rec[FIRST_HAND]
+    pos = deal_packet(pack, 0, hands, 4, fh, 3)
+    pos = deal_packet(pack, pos, hands, 4, fh, 3)
+    deal_packet(pack, pos, hands, 4, fh, 2)
+    for s in range(4):
+        rec[DEALT + s] = hands[s]
+
+    status, high, taker, m = coinche_auction(
+        rules, rec, hands, fh, scripted, script_calls, n_script_calls, bid_policy, bid_params,
+        rng,
+    )
+    if status != ST_OK:
+        return status
+    if scripted and rec[N_CALLS] < n_script_calls:
+        return fail(rec, ST_EXTRA_CALLS, rec[N_CALLS], -1, script_calls[rec[N_CALLS]], 0, 0)
+    if high < 0:
+        rec[THROWN_IN] = 1
+        if scripted and n_script_plays > 0:
+            return fail(rec, ST_EXTRA_PLAYS, 0, -1, script_plays[0], 0, 0)
+        return ST_OK
+    trump = bid_strain(high)
+    rec[TAKER] = taker
+    rec[TRUMP] = trump
+    rec[CONTRACT_VALUE] = bid_value(high)
+    rec[CONTRACT_STRAIN] = trump
+    rec[MULTIPLIER] = m
+    for s in range(4):
+        rec[HANDS + s] = hands[s]
+        sides[s] = s & 1
+
+    read_declarations(rules, rec, hands, 4, fh, trump, sides, decl, False)
+    status = play_tricks(
+        rules, rec, hands, 4, 8, fh, trump, taker, sides, scripted, script_plays,
+        n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0, False,
+    )
+    if status != ST_OK:
+        return status
+    rec[TOTAL_POINTS] = total_points(rec, 4)
+    scale = trump == ALL_TRUMPS or (trump == NO_TRUMPS and rules[R_NT_VALUES] == 0)
+    score_coinche(rec, taker & 1, scale, rules[R_ROUND_TO_TEN] != 0)
+    return ST_OK

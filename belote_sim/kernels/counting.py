@@ -89,6 +89,7 @@ from belote_sim.kernels.layout import (
     HOLD_QUARTE,
     HOLD_QUINTE,
     HOLD_TIERCE,
+    MATCH_DRAW,
     MAX_MATCH_DEALS,
     MULTIPLIER,
     OUT_DEDANS,
@@ -147,7 +148,9 @@ def accumulate(rules, rec, c):
     n = rules[R_PLAYERS]
     c[C_DEALS] += 1
     rank = rec[RETOURNE] & 7
-    c[C_RETOURNE_DEALS + rank] += 1
+    has_retourne = rec[RETOURNE] >= 0  # coinche deals have none
+    if has_retourne:
+        c[C_RETOURNE_DEALS + rank] += 1
     if rec[THROWN_IN] != 0:
         c[C_THROWN_IN] += 1
         return
@@ -155,9 +158,10 @@ def accumulate(rules, rec, c):
     pos = (rec[TAKER] - rec[DEALER] - 1) % n
     c[C_TAKEN_ROUND + rnd] += 1
     c[C_TAKEN_POS + pos] += 1
-    c[C_RETOURNE_TAKEN + rank] += 1
-    if rnd == 1:
-        c[C_RETOURNE_TAKEN_R1 + rank] += 1
+    if has_retourne:
+        c[C_RETOURNE_TAKEN + rank] += 1
+        if rnd == 1:
+            c[C_RETOURNE_TAKEN_R1 + rank] += 1
     n_trumps = min(taker_trumps(rec), 9)
     c[C_TRUMPS_PLAYED + n_trumps] += 1
     out = rec[OUTCOME]
@@ -231,7 +235,12 @@ def accumulate(rules, rec, c):
         # Would the contract stand on card points and belote alone?
         bare_t = rec[SCORE_TAKERS] - d_t
         bare_e = rec[SCORE_DEFENDERS] - (decl - d_t)
-        if not (bare_t > bare_e or (bare_t == bare_e and rules[R_TIE_RULE] == TIE_TAKERS)):
+        if rules[R_CONTRACT] == CONTRACT_COINCHE:
+            # S_T >= V; a capot bid is made by the tricks alone
+            made_bare = rec[CONTRACT_VALUE] == 250 or bare_t >= rec[CONTRACT_VALUE]
+        else:
+            made_bare = bare_t > bare_e or (bare_t == bare_e and rules[R_TIE_RULE] == TIE_TAKERS)
+        if not made_bare:
             c[C_MADE_BY_DECLARATIONS] += 1
     _add(c, C_SUM_TAKER_CARD_POINTS, rec[TAKER_CARD_POINTS])
     _add(c, C_SUM_TAKER_SCORE, rec[TAKER_DEAL_SCORE])
@@ -245,8 +254,9 @@ def accumulate(rules, rec, c):
 
 @jit
 def accumulate_match(c, n_deals, winner, first_dealer_side, first_deal_winner):
-    """Add one match: ``winner`` is a side, 2 for a draw, -1 unfinished;
-    ``first_deal_winner`` the side that scored more in the first played deal, or -1."""
+    """Add one match: ``winner`` is a side (a seat with three players), ``MATCH_DRAW``,
+    or -1 unfinished; ``first_deal_winner`` the side that scored most in the first played
+    deal, or -1."""
     c[C_MATCHES] += 1
     _add(c, C_SUM_MATCH_DEALS, n_deals)
     _hist(c, H_MATCH_DEALS, MAX_MATCH_DEALS + 1, n_deals)
@@ -256,7 +266,7 @@ def accumulate_match(c, n_deals, winner, first_dealer_side, first_deal_winner):
     c[C_MATCH_WINS + winner] += 1
     if winner == first_dealer_side:
         c[C_FIRST_DEALER_SIDE_WINS] += 1
-    if first_deal_winner >= 0 and winner < 2:
+    if first_deal_winner >= 0 and winner != MATCH_DRAW:
         c[C_FIRST_DEAL_DECIDED] += 1
         if winner == first_deal_winner:
             c[C_FIRST_DEAL_WINNER_WINS] += 1

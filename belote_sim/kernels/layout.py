@@ -133,8 +133,9 @@ REC_SIZE = _n
 # gives the same totals. "Position" is the taker's seat counted from the first hand:
 # 0 = first hand ... players-1 = the dealer.
 HIST_POINTS = 512  # taker card points 0..511 (last bin: that or more)
-HIST_SCORE = 1024  # deal scores and declaration points 0..1023
+HIST_SCORE = 2048  # deal scores and declaration points 0..2047
 MAX_MATCH_DEALS = 500  # a match still unfinished after this many deals is abandoned
+MATCH_DRAW = 3  # a match's result when it is drawn
 _n = 0
 C_DEALS = _slot()
 C_THROWN_IN = _slot()
@@ -183,7 +184,7 @@ C_SQ_DEFENDER_SCORE = _slot()
 C_SUM_DECL_POINTS = _slot()
 C_SQ_DECL_POINTS = _slot()
 C_MATCHES = _slot()
-C_MATCH_WINS = _slot(3)  # side 0, side 1, draw
+C_MATCH_WINS = _slot(4)  # won by side 0, side 1 (seat 0, 1, 2 with three players), draw
 C_MATCH_UNFINISHED = _slot()
 C_SUM_MATCH_DEALS = _slot()
 C_SQ_MATCH_DEALS = _slot()

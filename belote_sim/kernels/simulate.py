@@ -14,10 +14,11 @@ from numba import prange
 
 from belote_sim._jit import jit, jit_parallel
 from belote_sim.kernels.counting import accumulate, accumulate_match, fill_row, sum_blocks
-from belote_sim.kernels.deal import shuffle_pack
+from belote_sim.kernels.deal import cut_pack, rebuild_pack, shuffle_pack
 from belote_sim.kernels.game import new_workspace, play_deal
 from belote_sim.kernels.layout import (
     DEAL_SCORE,
+    MATCH_DRAW,
     N_COUNTERS,
     N_ROW,
     OUT_LITIGE,
@@ -27,14 +28,29 @@ from belote_sim.kernels.layout import (
     THROWN_IN,
 )
 from belote_sim.kernels.rng import seed_stream
-from belote_sim.rules import MATCH_END_HIGHER, R_MATCH_END, R_PLAYERS, R_TARGET
+from belote_sim.kernels.trick import seat_after
+from belote_sim.rules import (
+    CONTRACT_NONE,
+    CONTRACT_STOCK,
+    MATCH_END_HIGHER,
+    R_CONTRACT,
+    R_MATCH_END,
+    R_PLAYERS,
+    R_SHUFFLE,
+    R_TARGET,
+    SHUFFLE_FULL,
+)
 
 _NO_SCRIPT = np.zeros(1, dtype=np.int64)
 
 
 @jit
 def simulate_deal(rules, bid_policy, bid_params, play_policy, play_params, seed, i, ws):
-    """Shuffle and play deal ``i`` of the run ``seed`` into ``ws``; return its status."""
+    """Shuffle and play deal ``i`` of the run ``seed`` into ``ws``; return its status.
+
+    Independent deals start with no litige pot and no redeals (``redeals_before = 0``):
+    the stock game's redeals, and the dealer forced to bid after two of them, arise only
+    in matches (:func:`match_loop`)."""
     seed_stream(ws[6], seed, i, 0)
     shuffle_pack(ws[1], ws[6])
     dealer = i % rules[R_PLAYERS]
@@ -90,70 +106,119 @@ def simulate_records(rules, bid_policy, bid_params, play_policy, play_params, se
 @jit
 def match_loop(rules, bid_policy, bid_params, play_policy, play_params, seed, match, max_deals,
                ws, counters, count, out, record):
-    """Play match ``match`` of run ``seed`` to the target (RULES 8, Match).
+    """Play match ``match`` of run ``seed`` (RULES 8, Match).
 
-    The deal passes to the next seat after every deal, thrown-in deals included; the
-    litige pot is carried from deal to deal. With ``count`` each deal is added to
+    Matches go to the target, and the deal passes to the next seat after every deal,
+    thrown-in deals included, except in the two-player games:
+
+    * stock game (RULES 7.2): exactly two *played* deals, each player dealing once; a
+      thrown-in deal is redealt by the same dealer with the redeal counter (the deal's
+      ``redeals_before``, 2 forbids the dealer's pass in round 2) one higher; the
+      higher total wins, equal totals draw, the target plays no part;
+    * two-player game without contract (7.3): after a played deal the player with the
+      higher deal score deals next (on a tie the deal passes as usual).
+
+    With ``shuffle = cut`` every deal after the first is dealt from the pack of the deal
+    before, rebuilt from its tricks and cut (RULES 4). The litige pot is carried from deal
+    to deal. With ``count`` each deal is added to
     ``counters``; with ``record`` deal ``d``'s record goes to ``out[d]``. Returns
-    ``(n_deals, winner, score0, score1, first_deal_winner)``: ``winner`` is the winning
-    side, 2 for a draw, -1 when ``max_deals`` deals did not finish the match;
-    ``first_deal_winner`` the side that scored more in the first played deal, or -1.
+    ``(n_deals, winner, scores, first_deal_winner)``: ``winner`` is the winning side (the
+    winning seat with three players, who score individually), ``MATCH_DRAW`` for a draw,
+    -1 when ``max_deals`` deals did not finish the match; ``scores`` the totals (int64[3]);
+    ``first_deal_winner`` the side that scored most in the first played deal, or -1.
     """
     n = rules[R_PLAYERS]
     target = rules[R_TARGET]
-    score0 = 0
-    score1 = 0
+    stock = rules[R_CONTRACT] == CONTRACT_STOCK
+    winner_deals = rules[R_CONTRACT] == CONTRACT_NONE and n == 2
+    n_scores = 3 if n == 3 else 2  # three players score individually
+    scores = np.zeros(3, dtype=np.int64)
     pot = 0
     first = -2
     dealer = match % n
+    redeals = 0
+    played = 0
     for d in range(max_deals):
         seed_stream(ws[6], seed, match, d)
-        shuffle_pack(ws[1], ws[6])
+        if d == 0 or rules[R_SHUFFLE] == SHUFFLE_FULL:
+            shuffle_pack(ws[1], ws[6])
+        else:  # the pack of the deal before, rebuilt from its tricks, then cut
+            rebuild_pack(ws[0], n, ws[1])
+            cut_pack(ws[1], ws[6])
         play_deal(
-            rules, ws[1], dealer, pot, 0, bid_policy, bid_params, play_policy, play_params,
-            _NO_SCRIPT, 0, _NO_SCRIPT, 0, ws,
+            rules, ws[1], dealer, pot, redeals if stock else 0, bid_policy, bid_params,
+            play_policy, play_params, _NO_SCRIPT, 0, _NO_SCRIPT, 0, ws,
         )
         rec = ws[0]
         if record:
             out[d, :] = rec
         if count:
             accumulate(rules, rec, counters)
-        dealer = (dealer + 1) % n
         if rec[THROWN_IN] != 0:
+            if stock:
+                redeals += 1  # the same dealer deals again
+            else:
+                dealer = seat_after(dealer, 1, n)
             continue
-        d0 = rec[DEAL_SCORE]
-        d1 = rec[DEAL_SCORE + 1]
+        redeals = 0
+        played += 1
+        dealer = seat_after(dealer, 1, n)
+        best = _unique_best(rec[DEAL_SCORE : DEAL_SCORE + n_scores])
+        if winner_deals and best >= 0:
+            dealer = best  # the higher deal score deals next
         if first == -2:
-            first = 0 if d0 > d1 else (1 if d1 > d0 else -1)
-        score0 += d0
-        score1 += d1
+            first = best
+        for s in range(n_scores):
+            scores[s] += rec[DEAL_SCORE + s]
         if rec[OUTCOME] == OUT_LITIGE:
             pot += rec[POT]
         else:
             pot = 0
-        over0 = score0 >= target
-        over1 = score1 >= target
-        if over0 and over1:
-            if rules[R_MATCH_END] == MATCH_END_HIGHER and score0 != score1:
-                return d + 1, 0 if score0 > score1 else 1, score0, score1, first
-            return d + 1, 2, score0, score1, first
-        if over0 or over1:
-            return d + 1, 0 if over0 else 1, score0, score1, first
-    return max_deals, -1, score0, score1, max(first, -1)
+        if stock:
+            if played == 2:
+                w = _unique_best(scores[:n_scores])
+                return d + 1, (MATCH_DRAW if w < 0 else w), scores, first
+            continue
+        n_over = 0
+        over = -1
+        for s in range(n_scores):
+            if scores[s] >= target:
+                n_over += 1
+                over = s
+        if n_over == 1:
+            return d + 1, over, scores, first
+        if n_over > 1:
+            w = _unique_best(scores[:n_scores]) if rules[R_MATCH_END] == MATCH_END_HIGHER else -1
+            return d + 1, (MATCH_DRAW if w < 0 else w), scores, first
+    return max_deals, -1, scores, max(first, -1)
+
+
+@jit
+def _unique_best(values):
+    """Index of the strictly highest value, -1 on a tie for the top."""
+    best = 0
+    tie = False
+    for i in range(1, len(values)):
+        if values[i] > values[best]:
+            best = i
+            tie = False
+        elif values[i] == values[best]:
+            tie = True
+    return -1 if tie else best
 
 
 @jit
 def play_match(rules, bid_policy, bid_params, play_policy, play_params, seed, match, max_deals,
                out):
     """Play one match, recording each deal in ``out[d]``; returns
-    ``(n_deals, winner, score0, score1)`` (see :func:`match_loop`)."""
+    ``(n_deals, winner, scores)`` (see :func:`match_loop`)."""
     ws = new_workspace()
     none = np.zeros(0, dtype=np.int64)
-    n_deals, winner, s0, s1, _ = match_loop(
+    n_deals, winner, scores, _ = match_loop(
         rules, bid_policy, bid_params, play_policy, play_params, seed, match, max_deals, ws,
         none, False, out, True,
     )
-    return n_deals, winner, s0, s1
+    return n_deals, winner, scores
 
 
 @jit_parallel
@@ -167,10 +232,11 @@ def simulate_matches(rules, bid_policy, bid_params, play_policy, play_params, se
         ws = new_workspace()
         c = per_block[b]
         for m in range(start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks):
-            n_deals, winner, _, _, first = match_loop(
+            n_deals, winner, _, first = match_loop(
                 rules, bid_policy, bid_params, play_policy, play_params, seed, m, max_deals,
                 ws, c, True, none, False,
             )
-            first_dealer_side = (m % n_players) & 1
+            first_dealer = m % n_players
+            first_dealer_side = first_dealer & 1 if n_players == 4 else first_dealer
             accumulate_match(c, n_deals, winner, first_dealer_side, first)
     return sum_blocks(per_block)

@@ -1,24 +1,182 @@
-"""Two-player games: the stock game (RULES.md 7.2) and the two-player game without
-contract (7.3). Work in progress: both presets stay refused by
-:meth:`belote_sim.rules.Rules.check_implemented` until done."""
+"""Two-player games: the stock game (RULES.md 7.2, preset ``stock-2p``) and the
+two-player game without contract (7.3, preset ``no-contract-2p``).
+
+Both deal six cards each (3 + 3, the non-dealer first), turn the next card and bid as
+rounds 1-2 of the retourne games (:func:`~belote_sim.kernels.phases.bid_retourne`); they
+differ in what follows. Called by :func:`belote_sim.kernels.game.play_deal`, which also
+runs them in scripted mode for replay.
+"""
 
 from __future__ import annotations
 
 from belote_sim._jit import jit
-from belote_sim.kernels.layout import ST_BAD_CALL
-from belote_sim.kernels.play import fail
+from belote_sim.cards import SEVEN
+from belote_sim.kernels.deal import deal_packet
+from belote_sim.kernels.layout import (
+    BELOTE,
+    BELOTE_SEAT,
+    DEALT,
+    EXCHANGE_SEAT,
+    FIRST_HAND,
+    HANDS,
+    N_CALLS,
+    REDEALS_BEFORE,
+    RETOURNE,
+    SHOWN_CARD,
+    ST_EXTRA_CALLS,
+    ST_EXTRA_PLAYS,
+    ST_OK,
+    TAKER,
+    THROWN_IN,
+    TOTAL_POINTS,
+    TRUMP,
+)
+from belote_sim.kernels.phases import bid_retourne, read_declarations, total_points
+from belote_sim.kernels.play import fail, play_tricks
+from belote_sim.kernels.scoring import score_no_contract, score_two_sides
+from belote_sim.kernels.trick import seat_after
+from belote_sim.rules import R_TIE_RULE
+
+#: Cards dealt before the bidding (6 each), then the turned card at this index.
+_TURNED_POS = 12
+#: Stock game: the stock starts here once the taker has 2 more cards and the other 3.
+STOCK_POS = 18
+STOCK_FREE_TRICKS = 7
+STOCK_TRICKS = 16
+NO_CONTRACT_TRICKS = 9
+
+
+@jit
+def _deal_and_bid(rules, rec, pack, bid_policy, bid_params, script_calls,
+                  n_script_calls, script_plays, n_script_plays, ws, forced_seat):
+    """Deal 3 + 3 cards each from the non-dealer, turn the next card (``RETOURNE``) and
+    bid rounds 1-2 from the non-dealer. Returns ``(status, taker)``; a thrown-in deal
+    is recorded and returns taker -1 (checking that a script has nothing after it)."""
+    _, _, hands, _, _, sides, rng = ws
+    scripted = bid_policy < 0
+    fh = rec[FIRST_HAND]
+    pos = deal_packet(pack, 0, hands, 2, fh, 3)
+    pos = deal_packet(pack, pos, hands, 2, fh, 3)
+    turned = pack[pos]
+    rec[RETOURNE] = turned
+    for s in range(2):
+        rec[DEALT + s] = hands[s]
+        sides[s] = s
+    status, taker, trump = bid_retourne(
+        rules, rec, hands, 2, fh, turned, scripted, script_calls, n_script_calls,
+        bid_policy, bid_params, rng, 2, forced_seat,
+    )
+    if status != ST_OK:
+        return status, -1
+    if scripted and rec[N_CALLS] < n_script_calls:
+        return fail(rec, ST_EXTRA_CALLS, rec[N_CALLS], -1, script_calls[rec[N_CALLS]], 0, 0), -1
+    if taker < 0:
+        rec[THROWN_IN] = 1
+        if scripted and n_script_plays > 0:
+            return fail(rec, ST_EXTRA_PLAYS, 0, -1, script_plays[0], 0, 0), -1
+        return ST_OK, -1
+    rec[TAKER] = taker
+    rec[TRUMP] = trump
+    return ST_OK, taker
 
 
 @jit
 def deal_stock(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, play_params,
                script_calls, n_script_calls, script_plays, n_script_plays, ws):
-    """One stock-game deal into ``rec``; returns an ``ST_*`` status."""
-    return fail(rec, ST_BAD_CALL, 0, -1, -1, 0, 0)
+    """One stock-game deal (RULES 7.2) into ``rec``; returns an ``ST_*`` status.
+
+    ``rec[REDEALS_BEFORE] == 2`` (two redeals in a row, set by the match loop or the deal
+    log) forbids the dealer's pass in round 2. The taker picks up the turned card, then
+    (non-dealer first) gets 2 more and the other player 3; the non-dealer leads 16
+    tricks, the first 7 free with draws from the 14-card stock, winner first. Belote
+    scores when the first of the trump K and Q is played while the other is held.
+    """
+    _, _, hands, trick, decl, sides, rng = ws
+    scripted = bid_policy < 0
+    fh = rec[FIRST_HAND]
+    forced = dealer if rec[REDEALS_BEFORE] >= 2 else -1
+    status, taker = _deal_and_bid(
+        rules, rec, pack, bid_policy, bid_params, script_calls, n_script_calls,
+        script_plays, n_script_plays, ws, forced,
+    )
+    if status != ST_OK or taker < 0:
+        return status
+    trump = rec[TRUMP]
+
+    turned = rec[RETOURNE]
+    hands[taker] |= 1 << turned
+    pos = _TURNED_POS + 1
+    for i in range(2):
+        seat = seat_after(fh, i, 2)
+        for _ in range(2 if seat == taker else 3):
+            hands[seat] |= 1 << pack[pos]
+            pos += 1
+    for s in range(2):
+        rec[HANDS + s] = hands[s]
+
+    # Declarations (off in the preset) are read at the first trick; belote is not: it
+    # scores during play, so the first-trick reading of it is undone.
+    read_declarations(rules, rec, hands, 2, fh, trump, sides, decl, False)
+    rec[BELOTE_SEAT] = -1
+    rec[BELOTE] = 0
+    rec[BELOTE + 1] = 0
+
+    status = play_tricks(
+        rules, rec, hands, 2, STOCK_TRICKS, fh, trump, taker, sides, scripted, script_plays,
+        n_script_plays, play_policy, play_params, rng, trick, pack, pos, STOCK_FREE_TRICKS,
+        True,
+    )
+    if status != ST_OK:
+        return status
+    rec[TOTAL_POINTS] = total_points(rec, 2)
+    score_two_sides(rec, taker, rules[R_TIE_RULE])
+    return ST_OK
 
 
 @jit
 def deal_no_contract_2p(rules, rec, pack, dealer, bid_policy, bid_params, play_policy,
                         play_params, script_calls, n_script_calls, script_plays, n_script_plays,
                         ws):
-    """One deal of the two-player game without contract into ``rec``."""
-    return fail(rec, ST_BAD_CALL, 0, -1, -1, 0, 0)
+    """One deal of the two-player game without contract (RULES 7.3) into ``rec``.
+
+    Nobody picks up the turned card; one more packet of 3 each (the hand first) makes 9
+    cards; the bottom card of the pack is shown (``SHOWN_CARD``, out of play). When trump
+    is the turned card's suit, the holder of the seven of trumps exchanges it for the
+    turned card (``EXCHANGE_SEAT``). Declarations and belote at the first trick, 9
+    tricks led by the hand, every side scores its own points (no transfer).
+    """
+    _, _, hands, trick, decl, sides, rng = ws
+    scripted = bid_policy < 0
+    fh = rec[FIRST_HAND]
+    status, taker = _deal_and_bid(
+        rules, rec, pack, bid_policy, bid_params, script_calls, n_script_calls,
+        script_plays, n_script_plays, ws, -1,
+    )
+    if status != ST_OK or taker < 0:
+        return status
+    trump = rec[TRUMP]
+
+    deal_packet(pack, _TURNED_POS + 1, hands, 2, fh, 3)
+    rec[SHOWN_CARD] = pack[31]
+    turned = rec[RETOURNE]
+    seven = 8 * trump + SEVEN
+    if turned >> 3 == trump and turned != seven:
+        # The seven of trumps is in a hand, or out of play (stock or the shown card).
+        for s in range(2):
+            if (hands[s] >> seven) & 1:
+                hands[s] ^= (1 << seven) | (1 << turned)
+                rec[EXCHANGE_SEAT] = s
+    for s in range(2):
+        rec[HANDS + s] = hands[s]
+
+    read_declarations(rules, rec, hands, 2, fh, trump, sides, decl, False)
+    status = play_tricks(
+        rules, rec, hands, 2, NO_CONTRACT_TRICKS, fh, trump, taker, sides, scripted,
+        script_plays, n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0,
+        False,
+    )
+    if status != ST_OK:
+        return status
+    rec[TOTAL_POINTS] = total_points(rec, 2)
+    score_no_contract(rec, taker)
+    return ST_OK

@@ -1,0 +1,873 @@
+"""The two-player presets: ``stock-2p`` (RULES.md 7.2, seed 002) and ``no-contract-2p``
+(RULES.md 7.3, seed 003), their scoring (section 8) and their matches.
+
+Hand-built deals are deal-log dicts replayed with :func:`belote_sim.replay`: packs are
+laid out by :func:`two_player_pack`, and :func:`play_out` completes the plays with
+legal cards, asking the replay kernel itself which cards are legal at each step. A
+plain-Python reference of both games (:func:`naive_two_player`, written from RULES.md
+with sets) is checked against simulated deals and matches.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from naive import (
+    card_value,
+    naive_contest,
+    naive_declarations,
+    naive_legal_cards,
+    naive_score,
+    naive_trick_winner,
+    normalize_deal,
+)
+
+from belote_sim import Rules, replay, simulate
+from belote_sim.cards import SUITS, format_card, format_cards, parse_card, parse_cards
+from belote_sim.deallog import DealInput
+from belote_sim.errors import IllegalPlayError
+from belote_sim.kernels import layout as L
+from belote_sim.kernels.game import replay_deal
+from belote_sim.runner import play_match, simulated_deals
+
+STOCK = "stock-2p"
+NC2 = "no-contract-2p"
+ALL = [format_card(i) for i in range(32)]
+INPUT_FIELDS = ("rules", "dealer", "pack", "calls", "plays", "redeals_before", "pot_before")
+TRUMP_NAMES = ["C", "D", "H", "S", "AT", "NT"]
+
+# --------------------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------------------
+
+
+def _strs(cards: Any) -> list[str]:
+    return [format_card(c) for c in parse_cards(cards)] if cards else []
+
+
+def build_pack(*parts: Any, bottom: str | None = None) -> list[str]:
+    """A pack, top first: the groups of ``parts`` in order, then every card not named
+    in index order, then ``bottom``."""
+    top = [c for p in parts for c in _strs(p)]
+    tail = _strs(bottom)
+    pack = top + [c for c in ALL if c not in top and c not in tail] + tail
+    assert sorted(pack, key=parse_card) == ALL, "a card is named twice"
+    return pack
+
+
+def two_player_pack(dealer, dealt, turned, more, stock=(), bottom=None) -> list[str]:
+    """The pack of a two-player deal: ``dealt[seat]`` (6 cards, given 3 + 3 with the
+    non-dealer first), the turned card, ``more[seat]`` (non-dealer first: 2 or 3 in the
+    stock game, 3 without contract), then ``stock``; the rest in index order, ``bottom``
+    last."""
+    h = 1 - dealer
+    a, b = _strs(dealt[h]), _strs(dealt[dealer])
+    assert len(a) == len(b) == 6
+    return build_pack(
+        a[:3], b[:3], a[3:], b[3:], turned, more.get(h), more.get(dealer), list(stock),
+        bottom=bottom,
+    )
+
+
+def deal_of(rules, dealer, pack, calls, plays=(), **extra) -> dict:
+    return {"rules": rules, "dealer": dealer, "pack": list(pack), "calls": list(calls),
+            "plays": list(plays), **extra}
+
+
+def kernel(deal: dict):
+    """The replay kernel's record and status for ``deal``."""
+    inp = DealInput(deal)
+    rec, status = replay_deal(
+        inp.rules.to_array(), inp.pack, inp.dealer, inp.pot_before, inp.redeals_before,
+        inp.calls, inp.plays,
+    )
+    return rec, int(status)
+
+
+def play_out(deal: dict, prefs: dict | None = None) -> dict:
+    """``deal`` with its plays completed legally: each seat plays the first card of its
+    preference list ``prefs[seat]`` that is legal, else its lowest legal card. The legal
+    set of each step comes from the replay kernel (its "plays end" error)."""
+    deal = dict(deal, plays=list(deal.get("plays", [])))
+    prefs = {s: _strs(p) for s, p in (prefs or {}).items()}
+    for _ in range(40):
+        rec, status = kernel(deal)
+        if status == L.ST_OK:
+            return deal
+        assert status == L.ST_MISSING_PLAYS, status
+        seat = int(rec[L.ERR_SEAT])
+        legal = format_cards(rec[L.ERR_LEGAL])
+        deal["plays"].append(next((c for c in prefs.get(seat, []) if c in legal), legal[0]))
+    raise AssertionError("the deal did not end")
+
+
+def played(deal: dict, rules: str, dealer: int, pack, calls, prefs=None, **extra) -> dict:
+    """Replay of a hand-built deal whose plays :func:`play_out` completes."""
+    return replay(play_out(deal_of(rules, dealer, pack, calls, **extra), prefs))
+
+
+def inputs_of(deal: dict) -> dict:
+    return {k: deal[k] for k in INPUT_FIELDS if k in deal}
+
+
+def hand_sets(deal: dict) -> list[set[str]]:
+    return [set(h) for h in deal["hands"]]
+
+
+def plays_of(deal: dict) -> list[str]:
+    return [c for t in deal["tricks"] for c in t["cards"]]
+
+
+def remaining(deal: dict, seat: int, t: int) -> set[str]:
+    """What ``seat`` holds at the start of trick ``t`` once no card is drawn any more:
+    every card it plays from then on."""
+    return {c for tr in deal["tricks"][t:] for k, c in enumerate(tr["cards"])
+            if (tr["leader"] + k) % 2 == seat}
+
+
+# --------------------------------------------------------------------------------------
+# A plain-Python reference of RULES.md 7.2 and 7.3 (sets and lists, no kernel)
+# --------------------------------------------------------------------------------------
+
+
+def _sorted(cards) -> list[str]:
+    return [format_card(c) for c in sorted(cards)]
+
+
+def naive_two_player(deal: dict) -> dict:
+    """Play a ``stock-2p`` or two-player no-contract deal from its input fields and
+    return every result field of DEAL_LOG.md. Raises ``ValueError`` on a bad call/card."""
+    rules = Rules.from_spec(deal["rules"])
+    stock = rules.contract == "stock"
+    assert rules.players == 2 and rules.contract in ("stock", "none")
+    dealer = deal["dealer"]
+    hand = 1 - dealer
+    order = [hand, dealer]
+    pack = [parse_card(c) for c in deal["pack"]]
+    calls = [c.strip().lower() for c in deal.get("calls", [])]
+    plays = [parse_card(c) for c in deal.get("plays", [])]
+    redeals = deal.get("redeals_before", 0)
+    out = inputs_of(deal)
+
+    hands: list[set[int]] = [set(), set()]
+    top = 0
+    for _ in range(2):  # 3 + 3, the non-dealer first
+        for seat in order:
+            hands[seat].update(pack[top : top + 3])
+            top += 3
+    turned = pack[top]
+    top += 1
+
+    taker = trump = None
+    i = 0
+    for rnd in (1, 2):
+        for seat in order:
+            if i >= len(calls):
+                raise ValueError("the calls end before the bidding is over")
+            c = calls[i]
+            i += 1
+            if c == "pass":
+                if stock and rnd == 2 and seat == dealer and redeals == 2:
+                    raise ValueError("the dealer may not pass")
+                continue
+            if rnd == 1 and c == "take":
+                taker, trump = seat, turned // 8
+            elif rnd == 2 and c.upper() in SUITS and SUITS.index(c.upper()) != turned // 8:
+                taker, trump = seat, SUITS.index(c.upper())
+            else:
+                raise ValueError(f"bad call {c!r}")
+            break
+        if taker is not None:
+            break
+    if i != len(calls):
+        raise ValueError("calls after the bidding")
+    if taker is None:
+        if plays:
+            raise ValueError("plays after a thrown-in deal")
+        out["thrown_in"] = True
+        out["hands"] = [_sorted(h) for h in hands]
+        return out
+
+    if stock:
+        hands[taker].add(turned)
+        for seat in order:
+            k = 2 if seat == taker else 3
+            hands[seat].update(pack[top : top + k])
+            top += k
+        stock_cards = pack[top:]
+        assert len(stock_cards) == 14
+    else:
+        for seat in order:
+            hands[seat].update(pack[top : top + 3])
+            top += 3
+        seven = 8 * trump
+        if trump == turned // 8:
+            for seat in (0, 1):
+                if seven in hands[seat]:
+                    hands[seat] = hands[seat] - {seven} | {turned}
+    out["thrown_in"] = False
+    out["trump"] = TRUMP_NAMES[trump]
+    out["taker"] = taker
+    out["contract"] = None
+    out["hands"] = [_sorted(h) for h in hands]
+
+    held = [naive_declarations(h, rules.split_long_runs) if rules.declarations else []
+            for h in hands]
+    if rules.declarations:
+        _, winner_seat, decl_points = naive_contest(held, trump, hand, rules.declaration_tie)
+    else:
+        winner_seat, decl_points = None, [0, 0]
+    belote = [0, 0]
+    kq = {8 * trump + 5, 8 * trump + 6}
+    if not stock and rules.belote:
+        for seat in (0, 1):
+            if kq <= hands[seat]:
+                belote[seat] += 20
+
+    n_tricks = 16 if stock else 9
+    leader = hand
+    k = 0
+    pts = [0, 0]
+    tricks = []
+    for t in range(n_tricks):
+        cards: list[int] = []
+        legal_sets = []
+        for j in range(2):
+            seat = (leader + j) % 2
+            if k >= len(plays):
+                raise ValueError("the plays end before the deal is over")
+            card = plays[k]
+            k += 1
+            if j == 0 or (stock and t < 7):
+                legal = set(hands[seat])
+            else:
+                legal = naive_legal_cards(rules, hands[seat], cards, leader, trump, taker)
+            if card not in legal:
+                raise ValueError(f"play {k}: {format_card(card)} is illegal")
+            if stock and rules.belote and card in kq and (kq - {card}) <= hands[seat]:
+                belote[seat] += 20
+            hands[seat].remove(card)
+            cards.append(card)
+            legal_sets.append(_sorted(legal))
+        w = (leader + naive_trick_winner(cards, trump)) % 2
+        pts[w] += sum(card_value(c, trump, rules) for c in cards) + (10 if t == n_tricks - 1 else 0)
+        if stock and t < 7:
+            hands[w].add(stock_cards[2 * t])
+            hands[1 - w].add(stock_cards[2 * t + 1])
+        tricks.append({"leader": leader, "cards": [format_card(c) for c in cards],
+                       "winner": w, "legal": legal_sets})
+        leader = w
+    if k != len(plays):
+        raise ValueError("plays after the deal")
+    winners = {t["winner"] for t in tricks}
+    capot_side = next(iter(winners)) if len(winners) == 1 else None
+    out["tricks"] = tricks
+    out["declarations"] = {"held": held, "winner_seat": winner_seat, "points": decl_points}
+    out["belote"] = belote
+    if stock:
+        sc = naive_score(rules.tie_rule, pts, taker, capot_side, decl_points, belote, total=162)
+        out["card_points"] = sc["card_points"]
+        out["capot"] = None if capot_side is None else [capot_side]
+        out["outcome"] = sc["outcome"]
+        out["pot"] = sc["pot"]
+        out["pot_won_by"] = sc["pot_won_by"]
+        out["deal_score"] = sc["deal_score"]
+    else:
+        C = [pts[s] + (90 if capot_side == s else 0) for s in (0, 1)]  # last trick 100
+        S = [C[s] + decl_points[s] + belote[s] for s in (0, 1)]
+        out["card_points"] = C
+        out["capot"] = None if capot_side is None else [capot_side]
+        out["outcome"] = "dedans" if S[taker] < S[1 - taker] else "made"
+        out["pot"] = 0
+        out["pot_won_by"] = None
+        out["deal_score"] = S
+    return out
+
+
+# ======================================================================================
+# stock-2p (RULES 7.2)
+# ======================================================================================
+
+# The index-order pack, dealer 0: seat 1 (the non-dealer) gets 7C 8C 9C + KC AC 7D,
+# seat 0 TC JC QC + 8D 9D TD; JD is turned; QD KD AD 7H 8H follow; the stock is 9H .. AS.
+DEALT_0 = {1: "7C 8C 9C KC AC 7D", 0: "TC JC QC 8D 9D TD"}
+
+
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_stock_deals_six_each_three_by_three_non_dealer_first_then_turns_next_card(dealer):
+    d = deal_of(STOCK, dealer, ALL, ["pass"] * 4)
+    out = replay(d)
+    assert out["thrown_in"] is True
+    first, second = set(_strs("7C 8C 9C KC AC 7D")), set(_strs("TC JC QC 8D 9D TD"))
+    assert hand_sets(out)[1 - dealer] == first
+    assert hand_sets(out)[dealer] == second
+    rec, _ = kernel(d)
+    assert format_card(rec[L.RETOURNE]) == "JD"
+
+
+@pytest.mark.parametrize(
+    "calls, taker, trump, more_taker, more_other",
+    [
+        (["take"], 1, "D", "JD QD KD", "AD 7H 8H"),  # non-dealer, round 1
+        (["pass", "take"], 0, "D", "JD 7H 8H", "QD KD AD"),  # dealer, round 1
+        (["pass", "pass", "H"], 1, "H", "JD QD KD", "AD 7H 8H"),  # non-dealer, round 2
+        (["pass", "pass", "pass", "S"], 0, "S", "JD 7H 8H", "QD KD AD"),  # dealer, round 2
+    ],
+)
+def test_stock_taker_picks_up_turned_card_then_two_more_and_other_three(
+    calls, taker, trump, more_taker, more_other
+):
+    out = replay(play_out(deal_of(STOCK, 0, ALL, calls)))
+    assert (out["taker"], out["trump"]) == (taker, trump)
+    hands = hand_sets(out)
+    assert hands[taker] == set(_strs(DEALT_0[taker])) | set(_strs(more_taker))
+    assert hands[1 - taker] == set(_strs(DEALT_0[1 - taker])) | set(_strs(more_other))
+    assert [len(h) for h in hands] == [9, 9]
+    # 14 cards stay in the stock, and all 32 cards are played in 16 tricks
+    assert not (hands[0] | hands[1]) & set(ALL[18:])
+    assert len(out["tricks"]) == 16
+    assert sorted(plays_of(out), key=parse_card) == ALL
+
+
+def test_stock_bidding_non_dealer_first_and_round_2_names_another_suit():
+    assert replay(play_out(deal_of(STOCK, 1, ALL, ["take"])))["taker"] == 0
+    assert replay(play_out(deal_of(STOCK, 1, ALL, ["pass", "take"])))["taker"] == 1
+    with pytest.raises(IllegalPlayError, match=r"call 3: 'D' by seat 1 .*retourne's suit"):
+        replay(deal_of(STOCK, 0, ALL, ["pass", "pass", "D"]))
+    with pytest.raises(IllegalPlayError, match=r"call 2: 'H' by seat 0 .*round 1"):
+        replay(deal_of(STOCK, 0, ALL, ["pass", "H"]))
+
+
+@pytest.mark.parametrize("redeals", [0, 1])
+def test_stock_all_pass_twice_throws_the_deal_in(redeals):
+    d = deal_of(STOCK, 0, ALL, ["pass"] * 4, redeals_before=redeals)
+    out = replay(d)
+    assert out["thrown_in"] is True and set(out) == set(d) | {"thrown_in", "hands"}
+    with pytest.raises(IllegalPlayError, match="comes after the deal is over"):
+        replay(dict(d, plays=["7C"]))
+    with pytest.raises(IllegalPlayError, match="comes after the bidding is over"):
+        replay(dict(d, calls=["pass"] * 5))
+
+
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_stock_dealer_may_not_pass_in_round_2_after_two_redeals(dealer):
+    d = deal_of(STOCK, dealer, ALL, ["pass"] * 4, redeals_before=2)
+    with pytest.raises(IllegalPlayError) as exc:
+        replay(d)
+    msg = str(exc.value)
+    assert f"deal 1, call 4: 'pass' by seat {dealer} is illegal" in msg
+    assert "after two redeals in a row the dealer may not pass in round 2" in msg
+    assert "RULES 7.2" in msg
+    # the non-dealer still may pass in round 2, and the dealer may name a suit
+    out = replay(play_out(dict(d, calls=["pass", "pass", "pass", "S"])))
+    assert (out["taker"], out["trump"], out["redeals_before"]) == (dealer, "S", 2)
+    # in round 1 the dealer may still pass
+    assert replay(play_out(dict(d, calls=["pass", "pass", "H"])))["taker"] == 1 - dealer
+
+
+def test_stock_non_dealer_leads_the_first_trick():
+    for dealer in (0, 1):
+        out = replay(play_out(deal_of(STOCK, dealer, ALL, ["take"])))
+        assert out["tricks"][0]["leader"] == 1 - dealer
+        for prev, nxt in zip(out["tricks"], out["tricks"][1:], strict=False):
+            assert nxt["leader"] == prev["winner"]
+
+
+def test_stock_winner_draws_top_stock_card_then_loser_the_next():
+    # seat 1 leads 7C, seat 0 wins it with TC: seat 0 draws 9H (pack[18]), seat 1 TH
+    d = deal_of(STOCK, 0, ALL, ["take"])
+    out = replay(play_out(d, {1: ["7C", "TH", "JH"], 0: ["TC", "9H", "QH"]}))
+    assert [t["cards"] for t in out["tricks"][:3]] == [["7C", "TC"], ["9H", "TH"], ["JH", "QH"]]
+    assert [t["winner"] for t in out["tricks"][:3]] == [0, 1, 0]
+    with pytest.raises(IllegalPlayError, match="seat 0 does not hold TH"):
+        replay(dict(d, plays=["7C", "TC", "TH"]))
+    with pytest.raises(IllegalPlayError, match="seat 1 does not hold 9H"):
+        replay(dict(d, plays=["7C", "TC", "8H", "9H"]))
+
+
+def test_stock_first_seven_tricks_free_then_section_6_in_full():
+    d = deal_of(STOCK, 0, ALL, ["take"])
+    # trick 1: seat 0 discards 7H on the 7C lead although it holds clubs
+    out = replay(play_out(d, {1: ["7C"], 0: ["7H"]}))
+    assert out["tricks"][0]["cards"] == ["7C", "7H"]
+    rules = Rules.from_preset(STOCK)
+    trump = SUITS.index(out["trump"])
+    found = None
+    for t, tr in enumerate(out["tricks"]):
+        second = (tr["leader"] + 1) % 2
+        if t < 7:
+            assert [len(x) for x in tr["legal"]] == [9, 9]  # free: the whole hand
+            continue
+        hand = remaining(out, second, t)
+        want = naive_legal_cards(
+            rules, {parse_card(c) for c in hand}, [parse_card(tr["cards"][0])], tr["leader"],
+            trump, out["taker"],
+        )
+        assert set(tr["legal"][1]) == {format_card(c) for c in want}
+        if found is None and set(tr["legal"][1]) != hand:
+            found = (t, sorted(hand - set(tr["legal"][1]))[0])
+    assert found, "no trick 8-16 restricted the second player"
+    t, bad = found
+    plays = plays_of(out)[: 2 * t + 1] + [bad]
+    with pytest.raises(IllegalPlayError, match=rf"play {2 * t + 2}: {bad} by seat"):
+        replay(dict(d, plays=plays))
+
+
+def test_stock_must_trump_in_tricks_8_to_16():
+    rules = Rules.from_preset(STOCK)
+    assert rules.must_trump
+    seen = 0
+    for deal in simulated_deals(rules, 300, seed=5):
+        if deal["thrown_in"]:
+            continue
+        trump = deal["trump"]
+        for t, tr in enumerate(deal["tricks"][7:], start=7):
+            second = (tr["leader"] + 1) % 2
+            hand = remaining(deal, second, t)
+            led = tr["cards"][0][-1]
+            if led != trump and not any(c[-1] == led for c in hand) and any(
+                c[-1] == trump for c in hand
+            ):
+                assert all(c[-1] == trump for c in tr["legal"][1])
+                seen += 1
+    assert seen > 20
+
+
+# Belote: seat 1 takes diamonds holding KD; QD is the top card of the stock.
+BELOTE_PACK = two_player_pack(
+    0, {1: "KD 7C 8C 9C TC JC", 0: "7S 8S 9S TS JS QS"}, "JD",
+    {1: "7H 8H", 0: "9H TH JH"}, stock=["QD"],
+)
+
+
+@pytest.mark.parametrize(
+    "prefs, belote",
+    [
+        ({1: ["KD"], 0: ["7S"]}, [0, 0]),  # KD played, then QD drawn: no belote
+        ({1: ["7C", "KD"], 0: ["7S"]}, [0, 20]),  # QD drawn, then KD played holding it
+    ],
+)
+def test_stock_belote_scores_when_first_of_k_q_is_played_holding_the_other(prefs, belote):
+    out = played({}, STOCK, 0, BELOTE_PACK, ["take"], prefs)
+    assert out["tricks"][0]["winner"] == 1  # seat 1 draws QD after trick 1
+    assert "QD" not in out["hands"][1]  # not held at the first trick
+    assert out["belote"] == belote
+
+
+def test_stock_belote_held_from_the_start_scores_for_either_side_and_respects_option():
+    # index pack: the taker (seat 1) holds QD KD; with the dealer taking, seat 1 defends
+    assert played({}, STOCK, 0, ALL, ["take"])["belote"] == [0, 20]
+    out = played({}, STOCK, 0, ALL, ["pass", "take"])
+    assert out["taker"] == 0 and out["belote"] == [0, 20]
+    no_belote = {"preset": STOCK, "options": {"belote": False}}
+    assert played({}, no_belote, 0, ALL, ["take"])["belote"] == [0, 0]
+
+
+def _stock_deals(n=3000, seed=1):
+    return [d for d in simulated_deals(Rules.from_preset(STOCK), n, seed=seed)
+            if not d["thrown_in"]]
+
+
+def _s(deal):
+    C, B = deal["card_points"], deal["belote"]
+    return [C[s] + B[s] + deal["declarations"]["points"][s] for s in (0, 1)]
+
+
+def test_stock_strict_success_exact_tie_split_and_dedans():
+    deals = _stock_deals()
+    by = {o: next(d for d in deals if d["outcome"] == o) for o in ("made", "tie", "dedans")}
+    for outcome, deal in by.items():
+        assert replay(inputs_of(deal)) == deal
+        T = deal["taker"]
+        E = 1 - T
+        S = _s(deal)
+        if outcome == "made":
+            assert S[T] > S[E] and deal["deal_score"] == S
+        elif outcome == "tie":
+            assert S[T] == S[E] and deal["deal_score"] == S  # each keeps its own
+        else:
+            assert S[T] < S[E]
+            assert deal["deal_score"][E] == 162 + deal["belote"][E]
+            assert deal["deal_score"][T] == deal["belote"][T]
+    # the tie only splits under tie_rule = split: takers would make it, litige pots it
+    tie = inputs_of(by["tie"])
+    takers = replay(dict(tie, rules={"preset": STOCK, "options": {"tie_rule": "takers"}}))
+    assert takers["outcome"] == "made"
+    litige = replay(dict(tie, rules={"preset": STOCK, "options": {"tie_rule": "litige"}}))
+    assert litige["outcome"] == "litige" and litige["pot"] > 0
+
+
+# Capot: seat 1 ends up with all eight hearts and A T K Q of spades and clubs, seat 0
+# with everything else; seat 1 leads every trick and wins it, whatever either plays.
+_CAPOT_STOCK = ["TS", "9S", "KS", "8S", "QS", "7S", "AC", "JC", "TC", "9C", "KC", "8C",
+                "QC", "7C"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "turned, calls, more, taker, outcome",
+    [
+        ("8H", ["take"], {1: "7H AS", 0: "7D AD JS"}, 1, "made"),
+        ("7D", ["pass", "pass", "pass", "H"], {1: "8H 7H AS", 0: "AD JS"}, 0, "dedans"),
+    ],
+)
+def test_stock_capot_is_252(turned, calls, more, taker, outcome):
+    pack = two_player_pack(
+        0, {1: "JH 9H AH TH KH QH", 0: "8D 9D TD JD QD KD"}, turned, more, _CAPOT_STOCK
+    )
+    out = played({}, STOCK, 0, pack, calls)
+    assert out["taker"] == taker and out["trump"] == "H"
+    assert all(t["winner"] == 1 for t in out["tricks"])
+    assert out["capot"] == [1]
+    assert out["card_points"] == [0, 252]
+    assert out["belote"] == [0, 20]
+    assert out["outcome"] == outcome
+    assert out["deal_score"] == [0, 272]  # 162 + 90 + belote, made or dedans
+
+
+# ======================================================================================
+# no-contract-2p (RULES 7.3)
+# ======================================================================================
+
+
+def test_no_contract_deals_nine_each_nobody_picks_up_and_bottom_card_is_shown():
+    d = play_out(deal_of(NC2, 0, ALL, ["pass", "pass", "S"]))
+    out = replay(d)
+    assert (out["taker"], out["trump"]) == (1, "S")
+    hands = hand_sets(out)
+    assert hands[1] == set(_strs("7C 8C 9C KC AC 7D QD KD AD"))  # 3 + 3, 3 more, hand first
+    assert hands[0] == set(_strs("TC JC QC 8D 9D TD 7H 8H 9H"))
+    assert "JD" not in hands[0] | hands[1]  # nobody picks up the turned card
+    assert len(out["tricks"]) == 9 and out["tricks"][0]["leader"] == 1
+    assert set(plays_of(out)) == hands[0] | hands[1]  # 14 cards out of play
+    rec, _ = kernel(d)
+    assert format_card(rec[L.SHOWN_CARD]) == "AS"  # the bottom card (pack[31])
+    assert format_card(rec[L.RETOURNE]) == "JD"
+    assert rec[L.EXCHANGE_SEAT] == -1
+
+
+def test_no_contract_bidding_hand_then_dealer_and_thrown_in():
+    assert replay(play_out(deal_of(NC2, 0, ALL, ["take"])))["taker"] == 1
+    assert replay(play_out(deal_of(NC2, 0, ALL, ["pass", "take"])))["taker"] == 0
+    assert replay(play_out(deal_of(NC2, 0, ALL, ["pass", "pass", "pass", "C"])))["taker"] == 0
+    out = replay(deal_of(NC2, 0, ALL, ["pass"] * 4))
+    assert out["thrown_in"] is True and [len(h) for h in out["hands"]] == [6, 6]
+    with pytest.raises(IllegalPlayError, match="comes after the deal is over"):
+        replay(deal_of(NC2, 0, ALL, ["pass"] * 4, ["7C"]))
+    with pytest.raises(IllegalPlayError, match="retourne's suit"):
+        replay(deal_of(NC2, 0, ALL, ["pass", "pass", "D"]))
+
+
+@pytest.mark.parametrize("calls", [["take"], ["pass", "take"]])
+def test_no_contract_holder_of_seven_of_trumps_exchanges_it_for_turned_card(calls):
+    # index pack: JD turned, seat 1 (the hand) holds 7D; whoever took, seat 1 exchanges
+    d = play_out(deal_of(NC2, 0, ALL, calls))
+    out = replay(d)
+    assert out["trump"] == "D"
+    assert hand_sets(out)[1] == set(_strs("7C 8C 9C KC AC JD QD KD AD"))
+    assert "7D" not in plays_of(out)
+    rec, _ = kernel(d)
+    assert rec[L.EXCHANGE_SEAT] == 1
+
+
+def test_no_contract_dealer_holding_the_seven_exchanges_it():
+    pack = two_player_pack(
+        0, {1: "7C 8C 9C TC JC QC", 0: "7D 8H 9S KC AC 7H"}, "JD",
+        {1: "QD KD AD", 0: "8S TS JS"},
+    )
+    d = play_out(deal_of(NC2, 0, pack, ["take"]))
+    out = replay(d)
+    assert hand_sets(out)[0] == set(_strs("JD 8H 9S KC AC 7H 8S TS JS"))
+    assert kernel(d)[0][L.EXCHANGE_SEAT] == 0
+
+
+_NO_SEVEN = {1: "7C 8C 9C KC AC 8D", 0: "TC JC QC 9D TD QD"}
+
+
+@pytest.mark.parametrize(
+    "pack, calls",
+    [
+        # the seven of trumps is the turned card itself
+        (two_player_pack(0, {1: "7C 8C 9C KC AC 8D", 0: "TC JC QC 9D TD JD"}, "7D",
+                         {1: "QD KD AD", 0: "7H 8H 9H"}), ["take"]),
+        # the seven of trumps is out of play, in the undealt pack (pack[19])
+        (two_player_pack(0, _NO_SEVEN, "JD", {1: "KD AD 7H", 0: "8H 9H TH"}), ["take"]),
+        # the seven of trumps is the shown bottom card
+        (two_player_pack(0, _NO_SEVEN, "JD", {1: "KD AD 7H", 0: "8H 9H TH"}, bottom="7D"),
+         ["take"]),
+        # trump named in round 2: the turned card's suit is not trump
+        (ALL, ["pass", "pass", "C"]),
+    ],
+    ids=["seven-turned", "seven-in-pack", "seven-shown", "round-2"],
+)
+def test_no_contract_no_exchange_cases(pack, calls):
+    d = play_out(deal_of(NC2, 0, pack, calls))
+    out = replay(d)
+    rec, _ = kernel(d)
+    assert rec[L.EXCHANGE_SEAT] == -1
+    turned = pack[12]
+    assert turned not in hand_sets(out)[0] | hand_sets(out)[1]
+    dealt = [set(pack[3:6] + pack[9:12] + pack[16:19]), set(pack[0:3] + pack[6:9] + pack[13:16])]
+    assert hand_sets(out) == dealt  # 3 + 3, 3 more each, the hand first
+    assert format_card(rec[L.SHOWN_CARD]) == pack[31]
+
+
+def test_no_contract_king_is_worth_10():
+    d = play_out(deal_of(NC2, 0, ALL, ["pass", "pass", "S"]))
+    out = replay(d)
+    trump = 3
+    kings = [c for c in plays_of(out) if c[0] == "K"]
+    assert kings  # KC, KD are in play
+    table = {"A": 11, "T": 10, "K": 10, "Q": 3, "J": 2}
+    trump_table = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 10, "Q": 3}
+    total = sum(
+        (trump_table if parse_card(c) // 8 == trump else table).get(c[0], 0)
+        for c in plays_of(out)
+    )
+    bonus = 100 if out["capot"] else 10
+    assert sum(out["card_points"]) == total + bonus
+    k4 = replay(dict(d, rules={"preset": NC2, "options": {"king_value": 4}}))
+    assert sum(out["card_points"]) - sum(k4["card_points"]) == 6 * len(kings)
+
+
+# Seat 1 (the hand) holds all eight spades; hearts are trump, 7H out of play.
+RUN8_PACK = two_player_pack(
+    0, {1: "7S 8S 9S TS JS QS", 0: "7D 9D JD KD 8C TC"}, "8H",
+    {1: "KS AS 7C", 0: "QC 9H JH"},
+)
+
+
+@pytest.mark.parametrize("split, points", [(True, 120), (False, 100)])
+def test_no_contract_split_long_runs_eight_card_run_is_quinte_plus_tierce(split, points):
+    rules = {"preset": NC2, "options": {} if split else {"split_long_runs": False}}
+    out = played({}, rules, 0, RUN8_PACK, ["take"])
+    assert out["declarations"]["held"] == [
+        [], [{"kind": "quinte", "top": "AS", "length": 8, "points": points}]
+    ]
+    assert out["declarations"]["winner_seat"] == 1
+    assert out["declarations"]["points"] == [0, points]
+    assert out["deal_score"][1] == out["card_points"][1] + points + out["belote"][1]
+
+
+# Seat 1 (the hand) holds 7C 8C 9C, seat 0 7D 8D 9D; no other declaration.
+TIERCES_PACK = two_player_pack(
+    0, {1: "7C 8C 9C JH KS AH", 0: "7D 8D 9D JC KH AS"}, "8S",
+    {1: "TD QH 9S", 0: "QC TS 7H"},
+)
+
+
+@pytest.mark.parametrize(
+    "trump, tie, winner, points",
+    [
+        ("H", "first", 1, [0, 20]),  # equal tierces: the hand (first in turn order) wins
+        ("H", "none", None, [0, 0]),  # seed 000's rule: nobody scores
+        ("D", "first", 0, [20, 0]),  # the tierce in trump wins before turn order
+    ],
+)
+def test_no_contract_declaration_tie_first(trump, tie, winner, points):
+    rules = {"preset": NC2, "options": {} if tie == "first" else {"declaration_tie": "none"}}
+    out = played({}, rules, 0, TIERCES_PACK, ["pass", "pass", trump])
+    assert [len(h) for h in out["declarations"]["held"]] == [1, 1]
+    assert out["declarations"]["winner_seat"] == winner
+    assert out["declarations"]["points"] == points
+
+
+# Seat 1 holds the eight hearts and AS; seat 0 holds no heart: seat 1 takes every trick.
+CAPOT_NC_PACK = two_player_pack(
+    0, {1: "JH 9H AH TH KH QH", 0: "7C 9C JC KC 7D 9D"}, "8S",
+    {1: "8H 7H AS", 0: "JD KD 7S"},
+)
+
+
+def test_no_contract_capot_is_100_instead_of_last_trick_10():
+    out = played({}, NC2, 0, CAPOT_NC_PACK, ["pass", "pass", "H"])
+    assert out["capot"] == [1] and all(t["winner"] == 1 for t in out["tricks"])
+    # hearts 68 (king 10) + AS 11 + seat 0's cards 24 + 100 for the capot
+    assert out["card_points"] == [0, 68 + 11 + 24 + 100]
+    assert out["declarations"]["points"] == [0, 120] and out["belote"] == [0, 20]
+    assert out["deal_score"] == [0, 203 + 120 + 20]
+    assert out["outcome"] == "made"
+
+
+def test_no_contract_dedans_transfers_nothing():
+    # seat 0 (the dealer) names hearts holding none; seat 1 leads 7C into seat 0's AC
+    pack = two_player_pack(
+        0, {1: "JH 9H AH TH KH QH", 0: "AC 9C JC 7D 9D JD"}, "TS",
+        {1: "8H AS 7C", 0: "KD 7S 8S"},
+    )
+    out = played({}, NC2, 0, pack, ["pass", "pass", "pass", "H"], {1: ["7C"], 0: ["AC"]})
+    assert out["taker"] == 0 and out["tricks"][0]["winner"] == 0
+    assert out["outcome"] == "dedans"
+    own = [out["card_points"][s] + out["declarations"]["points"][s] + out["belote"][s]
+           for s in (0, 1)]
+    assert out["deal_score"] == own
+    assert 0 < out["deal_score"][0] < out["deal_score"][1]
+
+
+# Overtrumping and the void player (must_trump off): hearts named by the hand.
+OVERTRUMP_PACK = two_player_pack(
+    0, {1: "8H QH 7C 9C JC KC", 0: "JH 7H TS QS AS 8C"}, "8S",
+    {1: "7D 9D JD", 0: "TC QC 9S"},
+)
+
+
+def test_no_contract_trump_lead_must_be_overtrumped():
+    d = deal_of(NC2, 0, OVERTRUMP_PACK, ["pass", "pass", "H"], ["8H", "7H"])
+    with pytest.raises(IllegalPlayError, match=r"7H by seat 0 is illegal: a higher trump "
+                                               r"must be played \(JH\)"):
+        replay(d)
+    out = replay(play_out(dict(d, plays=["8H", "JH"])))
+    assert out["tricks"][0]["legal"][1] == ["JH"]
+
+
+def test_no_contract_void_player_need_not_trump():
+    d = deal_of(NC2, 0, OVERTRUMP_PACK, ["pass", "pass", "H"], ["7D", "8C"])
+    out = replay(play_out(d))
+    assert len(out["tricks"][0]["legal"][1]) == 9  # void in diamonds: any card
+    forced = dict(d, rules={"preset": NC2, "options": {"must_trump": True}})
+    with pytest.raises(IllegalPlayError, match="void in the suit led: a trump must be played"):
+        replay(forced)
+
+
+# ======================================================================================
+# Matches (RULES 8, Match)
+# ======================================================================================
+
+
+def test_stock_match_is_two_played_deals_with_same_dealer_redealing():
+    rules = Rules.from_preset(STOCK)
+    seen_redeal2 = 0
+    for m in range(150):
+        match = play_match(rules, seed=7, match=m)
+        dealer, redeals, n_played = m % 2, 0, 0
+        totals = [0, 0]
+        for deal in match["deals"]:
+            assert deal["dealer"] == dealer
+            assert deal.get("redeals_before", 0) == redeals
+            assert replay(inputs_of(deal)) == deal
+            if redeals == 2:
+                seen_redeal2 += 1
+                assert not deal["thrown_in"]
+                if len(deal["calls"]) == 4:  # the dealer spoke in round 2
+                    assert deal["calls"][3] != "pass"
+            if deal["thrown_in"]:
+                redeals += 1
+            else:
+                redeals, n_played, dealer = 0, n_played + 1, 1 - dealer
+                totals = [a + b for a, b in zip(totals, deal["deal_score"], strict=True)]
+        assert n_played == 2 and not match["deals"][-1]["thrown_in"]
+        assert match["scores"] == totals
+        want = "draw" if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+        assert match["winner"] == want
+    assert seen_redeal2 > 0
+
+
+def test_stock_match_ignores_the_target():
+    rules = Rules.from_preset(STOCK, target=50)
+    for m in range(20):
+        match = play_match(rules, seed=3, match=m)
+        assert sum(not d["thrown_in"] for d in match["deals"]) == 2
+
+
+def test_no_contract_match_higher_deal_score_deals_next_and_match_end_higher():
+    rules = Rules.from_preset(NC2, target=300)
+    assert rules.match_end == "higher"
+    both_over = 0
+    for m in range(120):
+        match = play_match(rules, seed=11, match=m)
+        dealer = m % 2
+        totals = [0, 0]
+        for i, deal in enumerate(match["deals"]):
+            assert deal["dealer"] == dealer
+            assert "redeals_before" not in deal
+            if deal["thrown_in"]:
+                dealer = 1 - dealer  # the hand deals next
+                continue
+            s0, s1 = deal["deal_score"]
+            dealer = (0 if s0 > s1 else 1) if s0 != s1 else 1 - dealer
+            totals = [totals[0] + s0, totals[1] + s1]
+            if i < len(match["deals"]) - 1:
+                assert max(totals) < 300
+        assert match["scores"] == totals
+        s0, s1 = totals
+        if s0 >= 300 and s1 >= 300:
+            both_over += 1
+            assert match["winner"] == ("draw" if s0 == s1 else (0 if s0 > s1 else 1))
+        else:
+            assert match["winner"] == (0 if s0 >= 300 else 1)
+    assert both_over > 0
+
+
+@pytest.mark.parametrize("preset", [STOCK, NC2])
+def test_simulate_matches_reports_match_win_rate(preset):
+    run = simulate(Rules.from_preset(preset), matches=200, seed=1)
+    table = run.table()
+    rates = table[table.metric == "match_win_rate"]
+    assert set(rates.group) == {"side=0", "side=1"}
+    assert all(rates.n == 200)
+    assert run.counters["matches"] == 200
+
+
+# ======================================================================================
+# Properties over simulated deals and matches
+# ======================================================================================
+
+
+def _check(deal: dict, rules: Rules) -> None:
+    # replay of the input fields reproduces the deal exactly, and so does the reference
+    assert replay(inputs_of(deal)) == deal
+    assert normalize_deal(naive_two_player(inputs_of(deal))) == normalize_deal(deal)
+    if deal["thrown_in"]:
+        assert [len(h) for h in deal["hands"]] == [6, 6]
+        return
+    for t in deal["tricks"]:
+        for card, legal in zip(t["cards"], t["legal"], strict=True):
+            assert card in legal
+    trump = TRUMP_NAMES.index(deal["trump"])
+    capot = deal["capot"] is not None
+    if rules.contract == "stock":
+        assert len(deal["tricks"]) == 16
+        assert sum(deal["card_points"]) == (252 if capot else 162)
+    else:
+        assert len(deal["tricks"]) == 9
+        cards = [parse_card(c) for c in plays_of(deal)]
+        assert len(set(cards)) == 18
+        want = sum(card_value(c, trump, rules) for c in cards) + (100 if capot else 10)
+        assert sum(deal["card_points"]) == want
+
+
+@pytest.mark.parametrize("preset", [STOCK, NC2])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_simulated_deals_replay_and_reference(preset, seed):
+    rules = Rules.from_preset(preset)
+    deals = simulated_deals(rules, 400, seed=seed)
+    for deal in deals:
+        assert "redeals_before" not in deal  # independent deals never follow a redeal
+        _check(deal, rules)
+    outcomes = {d.get("outcome") for d in deals}
+    assert {None, "made", "dedans"} <= outcomes  # thrown in, made and dedans all seen
+    if preset == NC2:
+        assert any(d["capot"] for d in deals if not d["thrown_in"])
+
+
+@pytest.mark.parametrize(
+    "preset, options",
+    [(STOCK, {}), (STOCK, {"declarations": True}), (NC2, {}),
+     (NC2, {"must_trump": True, "king_value": 4})],
+)
+def test_simulated_deals_with_options_match_reference(preset, options):
+    rules = Rules.from_preset(preset, **options)
+    for deal in simulated_deals(rules, 200, seed=4, bid_policy="threshold"):
+        _check(deal, rules)
+
+
+@pytest.mark.parametrize("preset", [STOCK, NC2])
+def test_match_deals_replay_and_reference(preset):
+    rules = Rules.from_preset(preset)
+    redeals = 0
+    for m in range(25):
+        for deal in play_match(rules, seed=2, match=m)["deals"]:
+            redeals = max(redeals, deal.get("redeals_before", 0))
+            _check(deal, rules)
+    if preset == STOCK:
+        assert redeals >= 1
