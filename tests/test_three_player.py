@@ -336,10 +336,15 @@ def test_result_lists_are_per_seat():
     assert out["pot"] == 0 and out["pot_won_by"] is None
 
 
-def test_three_player_match_scores_every_seat():
-    m = play_match(THREE, seed=3)
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5])
+def test_three_player_match_scores_every_seat(seed):
+    """RULES 8: each player scores individually; the match ends after the first deal
+    that brings someone to the target (seed 3: seat 2 gets there first)."""
+    m = play_match(THREE, seed=seed)
     totals = [0, 0, 0]
     for i, d in enumerate(m["deals"]):
+        if i:
+            assert d["dealer"] == (m["deals"][i - 1]["dealer"] + 1) % 3
         if d["thrown_in"]:
             continue
         totals = [t + s for t, s in zip(totals, d["deal_score"], strict=True)]
