@@ -56,7 +56,7 @@ def fail(rec, status, step, seat, item, legal, rule):
     return status
 
 
-@jit
+@jit(inline="always")
 def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scripted,
                 script_plays, n_script_plays, play_policy, play_params, rng, trick, pack,
                 stock_pos, free_tricks, belote_at_play):
