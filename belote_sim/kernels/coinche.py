@@ -44,19 +44,16 @@ from belote_sim.kernels.layout import (
     SCORE_DEFENDERS,
     SCORE_TAKERS,
     ST_BAD_CALL,
-    ST_EXTRA_CALLS,
-    ST_EXTRA_PLAYS,
     ST_MISSING_CALLS,
     ST_OK,
     TAKER,
     TAKER_CARD_POINTS,
     TAKER_DEAL_SCORE,
-    THROWN_IN,
     TOTAL_POINTS,
     TRICK_POINTS,
     TRUMP,
 )
-from belote_sim.kernels.phases import read_declarations, total_points
+from belote_sim.kernels.phases import close_bidding, read_declarations, total_points
 from belote_sim.kernels.play import fail, play_tricks
 from belote_sim.kernels.scoring import CAPOT_BONUS
 from belote_sim.kernels.trick import seat_after
@@ -300,15 +297,12 @@ def deal_coinche(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, 
         rules, rec, hands, fh, scripted, script_calls, n_script_calls, bid_policy, bid_params,
         rng,
     )
-    if status != ST_OK:
+    if status == ST_OK:
+        status = close_bidding(
+            rec, high, scripted, script_calls, n_script_calls, script_plays, n_script_plays
+        )
+    if status != ST_OK or high < 0:
         return status
-    if scripted and rec[N_CALLS] < n_script_calls:
-        return fail(rec, ST_EXTRA_CALLS, rec[N_CALLS], -1, script_calls[rec[N_CALLS]], 0, 0)
-    if high < 0:
-        rec[THROWN_IN] = 1
-        if scripted and n_script_plays > 0:
-            return fail(rec, ST_EXTRA_PLAYS, 0, -1, script_plays[0], 0, 0)
-        return ST_OK
     trump = bid_strain(high)
     rec[TAKER] = taker
     rec[TRUMP] = trump

@@ -23,7 +23,6 @@ from belote_sim.kernels.layout import (
     HANDS,
     MAX_DECLS,
     MAX_SEATS,
-    N_CALLS,
     OUT_NONE,
     OUTCOME,
     PACK,
@@ -33,16 +32,18 @@ from belote_sim.kernels.layout import (
     REDEALS_BEFORE,
     RETOURNE,
     SHOWN_CARD,
-    ST_EXTRA_CALLS,
-    ST_EXTRA_PLAYS,
     ST_OK,
     TAKER,
-    THROWN_IN,
     TOTAL_POINTS,
     TRUMP,
 )
-from belote_sim.kernels.phases import bid_retourne, read_declarations, total_points
-from belote_sim.kernels.play import fail, play_tricks
+from belote_sim.kernels.phases import (
+    bid_retourne,
+    close_bidding,
+    read_declarations,
+    total_points,
+)
+from belote_sim.kernels.play import play_tricks
 from belote_sim.kernels.scoring import score_no_contract, score_three_player, score_two_sides
 from belote_sim.kernels.trick import seat_after, side_of
 from belote_sim.kernels.twoplayer import deal_no_contract_2p, deal_stock
@@ -171,15 +172,12 @@ def _deal_retourne(rules, rec, pack, dealer, bid_policy, bid_params, play_policy
         rules, rec, hands, n, fh, retourne, scripted, script_calls, n_script_calls,
         bid_policy, bid_params, rng, n_rounds, -1,
     )
-    if status != ST_OK:
+    if status == ST_OK:
+        status = close_bidding(
+            rec, taker, scripted, script_calls, n_script_calls, script_plays, n_script_plays
+        )
+    if status != ST_OK or taker < 0:
         return status
-    if scripted and rec[N_CALLS] < n_script_calls:
-        return fail(rec, ST_EXTRA_CALLS, rec[N_CALLS], -1, script_calls[rec[N_CALLS]], 0, 0)
-    if taker < 0:
-        rec[THROWN_IN] = 1
-        if scripted and n_script_plays > 0:
-            return fail(rec, ST_EXTRA_PLAYS, 0, -1, script_plays[0], 0, 0)
-        return ST_OK
     rec[TAKER] = taker
     rec[TRUMP] = trump
 

@@ -32,8 +32,11 @@ from belote_sim.kernels.layout import (
     N_CALLS,
     SEAT_POINTS,
     ST_BAD_CALL,
+    ST_EXTRA_CALLS,
+    ST_EXTRA_PLAYS,
     ST_MISSING_CALLS,
     ST_OK,
+    THROWN_IN,
 )
 from belote_sim.kernels.play import BELOTE_POINTS, fail
 from belote_sim.kernels.trick import seat_after
@@ -88,6 +91,20 @@ def bid_retourne(rules, rec, hands, n, fh, retourne, scripted, script_calls, n_s
                     return ST_OK, seat, call - CALL_SUIT
                 return ST_OK, seat, ALL_TRUMPS if call == CALL_AT else NO_TRUMPS
     return ST_OK, -1, -1
+
+
+@jit
+def close_bidding(rec, taker, scripted, script_calls, n_script_calls, script_plays,
+                  n_script_plays):
+    """End of any auction: a deal log may hold no call after it (``ST_EXTRA_CALLS``);
+    with no taker the deal is thrown in and may hold no card (``ST_EXTRA_PLAYS``)."""
+    if scripted and rec[N_CALLS] < n_script_calls:
+        return fail(rec, ST_EXTRA_CALLS, rec[N_CALLS], -1, script_calls[rec[N_CALLS]], 0, 0)
+    if taker < 0:
+        rec[THROWN_IN] = 1
+        if scripted and n_script_plays > 0:
+            return fail(rec, ST_EXTRA_PLAYS, 0, -1, script_plays[0], 0, 0)
+    return ST_OK
 
 
 @jit

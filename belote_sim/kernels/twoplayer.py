@@ -19,20 +19,21 @@ from belote_sim.kernels.layout import (
     EXCHANGE_SEAT,
     FIRST_HAND,
     HANDS,
-    N_CALLS,
     REDEALS_BEFORE,
     RETOURNE,
     SHOWN_CARD,
-    ST_EXTRA_CALLS,
-    ST_EXTRA_PLAYS,
     ST_OK,
     TAKER,
-    THROWN_IN,
     TOTAL_POINTS,
     TRUMP,
 )
-from belote_sim.kernels.phases import bid_retourne, read_declarations, total_points
-from belote_sim.kernels.play import fail, play_tricks
+from belote_sim.kernels.phases import (
+    bid_retourne,
+    close_bidding,
+    read_declarations,
+    total_points,
+)
+from belote_sim.kernels.play import play_tricks
 from belote_sim.kernels.scoring import score_no_contract, score_two_sides
 from belote_sim.kernels.trick import seat_after
 from belote_sim.rules import R_TIE_RULE
@@ -66,15 +67,12 @@ def _deal_and_bid(rules, rec, pack, bid_policy, bid_params, script_calls,
         rules, rec, hands, 2, fh, turned, scripted, script_calls, n_script_calls,
         bid_policy, bid_params, rng, 2, forced_seat,
     )
-    if status != ST_OK:
+    if status == ST_OK:
+        status = close_bidding(
+            rec, taker, scripted, script_calls, n_script_calls, script_plays, n_script_plays
+        )
+    if status != ST_OK or taker < 0:
         return status, -1
-    if scripted and rec[N_CALLS] < n_script_calls:
-        return fail(rec, ST_EXTRA_CALLS, rec[N_CALLS], -1, script_calls[rec[N_CALLS]], 0, 0), -1
-    if taker < 0:
-        rec[THROWN_IN] = 1
-        if scripted and n_script_plays > 0:
-            return fail(rec, ST_EXTRA_PLAYS, 0, -1, script_plays[0], 0, 0), -1
-        return ST_OK, -1
     rec[TAKER] = taker
     rec[TRUMP] = trump
     return ST_OK, taker
