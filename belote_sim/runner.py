@@ -136,7 +136,11 @@ class RunSettings:
     chunk_size: int
 
     def to_json(self) -> dict[str, Any]:
+        import belote_sim
+
         return {
+            # chunks of another engine version or counter layout cannot be merged
+            "engine": f"{belote_sim.__version__}/{L.N_COUNTERS}",
             "rules": {"preset": self.rules.preset, "options": self.rules.options()},
             "bid_policy": str(self.bid_policy),
             "play_policy": str(self.play_policy),

@@ -216,3 +216,13 @@ def test_shuffle_cut_changes_declaration_odds_visibly():
     cut = simulate(Rules.from_preset("classic", shuffle="cut"), matches=300, seed=8)
     f, c = full.metric("p_any_declaration"), cut.metric("p_any_declaration")
     assert c.ci_low > f.ci_high or c.ci_high < f.ci_low  # intervals do not overlap
+
+
+def test_resume_refuses_chunks_of_another_engine(tmp_path):
+    out = tmp_path / "run"
+    simulate(LITIGE, deals=1_000, seed=5, out=out)
+    info = json.loads((out / "run.json").read_text())
+    info["settings"]["engine"] = "0.0.1/12"
+    (out / "run.json").write_text(json.dumps(info))
+    with pytest.raises(BeloteError, match="different engine"):
+        simulate(LITIGE, deals=1_000, seed=5, out=out)
