@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import strategies as st
 from naive import (
     ALL_TRUMPS,
     NO_TRUMPS,
@@ -484,3 +485,66 @@ def played_card_points(deal: dict[str, Any]) -> int:
     return sum(card_value(parse_card(c), trump, rules) for c in deal["plays"]) + (
         last_trick_bonus(trump, rules)
     )
+
+
+@st.composite
+def arbitrary_retourne_deals(draw, preset: str, options: dict, rounds: tuple[int, ...]):
+    """A random *legal* deal-log deal of a retourne-family preset (any pack, dealer,
+    options drawn from ``options``, bidding round among ``rounds`` with 0 = thrown in),
+    its plays drawn among the naive legal cards; with ``tie_rule=litige`` sometimes a
+    ``pot_before``. Hypothesis strategy for the replay-against-oracle tests."""
+    opts = draw(st.fixed_dictionaries({}, optional=options))
+    rules = Rules.from_preset(preset, **opts)
+    n = rules.players
+    dealer = draw(st.integers(0, n - 1))
+    pack = draw(st.permutations(range(32)))
+    first = (dealer + 1) % n
+    order = [(first + i) % n for i in range(n)]
+    retourne = pack[5 * n]
+    rnd = draw(st.sampled_from(rounds))
+    pos = draw(st.integers(0, n - 1))
+    taker = order[pos]
+    if rnd == 1:
+        calls, trump = ["pass"] * pos + ["take"], retourne // 8
+    elif rnd == 2:
+        trump = draw(st.sampled_from([s for s in range(4) if s != retourne // 8]))
+        calls = ["pass"] * (n + pos) + ["CDHS"[trump]]
+    elif rnd == 3:
+        trump = draw(st.sampled_from([4, 5]))
+        calls = ["pass"] * (2 * n + pos) + [["AT", "NT"][trump - 4]]
+    else:
+        calls = ["pass"] * (n * (3 if rules.all_no_trumps_round else 2))
+    deal = {"rules": {"preset": preset, "options": opts} if opts else preset,
+            "dealer": dealer, "pack": [format_card(c) for c in pack], "calls": calls}
+    if rules.tie_rule == "litige" and draw(st.booleans()):
+        deal["pot_before"] = draw(st.sampled_from([81, 129, 130]))
+    if rnd == 0:
+        return deal
+    hands = [set() for _ in range(n)]
+    top = 0
+    for size in (3, 2) if rules.first_packets == "3-2" else (2, 3):
+        for seat in order:
+            hands[seat].update(pack[top : top + size])
+            top += size
+    hands[taker].add(pack[top])
+    top += 1
+    for seat in order:
+        size = 2 if seat == taker else 3
+        hands[seat].update(pack[top : top + size])
+        top += size
+    plays: list[int] = []
+    leader = first
+    for _ in range(8):
+        trick: list[int] = []
+        for k in range(n):
+            seat = (leader + k) % n
+            legal_set = sorted(
+                naive_legal_cards(rules, hands[seat], trick, leader, trump, taker)
+            )
+            card = legal_set[draw(st.integers(0, len(legal_set) - 1))]
+            hands[seat].remove(card)
+            trick.append(card)
+        plays += trick
+        leader = (leader + naive_trick_winner(trick, trump)) % n
+    deal["plays"] = [format_card(c) for c in plays]
+    return deal

@@ -16,8 +16,9 @@ from functools import cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive import naive_legal_cards, naive_trick_winner, normalize_deal
+from naive import normalize_deal
 from naive_more import (
+    arbitrary_retourne_deals,
     check_plays_legal,
     inputs_of,
     make_deal,
@@ -451,57 +452,8 @@ OPTIONS = {
 }
 
 
-@st.composite
-def no_contract_deals(draw):
-    options = draw(st.fixed_dictionaries({}, optional=OPTIONS))
-    rules = Rules.from_preset("no-contract-4p", **options)
-    dealer = draw(st.integers(0, 3))
-    pack = draw(st.permutations(range(32)))
-    first = (dealer + 1) % 4
-    order = [(first + i) % 4 for i in range(4)]
-    retourne = pack[20]
-    rnd = draw(st.sampled_from([1, 1, 2, 0]))
-    pos = draw(st.integers(0, 3))
-    taker = order[pos]
-    if rnd == 1:
-        calls, trump = ["pass"] * pos + ["take"], retourne // 8
-    elif rnd == 2:
-        trump = draw(st.sampled_from([s for s in range(4) if s != retourne // 8]))
-        calls = ["pass"] * (4 + pos) + ["CDHS"[trump]]
-    else:
-        calls = ["pass"] * 8
-    d = {"rules": {"preset": "no-contract-4p", "options": options} if options
-         else "no-contract-4p",
-         "dealer": dealer, "pack": [format_card(c) for c in pack], "calls": calls}
-    if rnd == 0:
-        return d
-    hands = [set() for _ in range(4)]
-    top = 0
-    for size in (3, 2) if rules.first_packets == "3-2" else (2, 3):
-        for seat in order:
-            hands[seat].update(pack[top : top + size])
-            top += size
-    hands[taker].add(pack[top])
-    top += 1
-    for seat in order:
-        size = 2 if seat == taker else 3
-        hands[seat].update(pack[top : top + size])
-        top += size
-    plays: list[int] = []
-    leader = first
-    for _ in range(8):
-        trick: list[int] = []
-        for k in range(4):
-            seat = (leader + k) % 4
-            legal_set = sorted(naive_legal_cards(rules, hands[seat], trick, leader, trump,
-                                                 taker))
-            card = legal_set[draw(st.integers(0, len(legal_set) - 1))]
-            hands[seat].remove(card)
-            trick.append(card)
-        plays += trick
-        leader = (leader + naive_trick_winner(trick, trump)) % 4
-    d["plays"] = [format_card(c) for c in plays]
-    return d
+def no_contract_deals():
+    return arbitrary_retourne_deals("no-contract-4p", OPTIONS, (1, 1, 2, 0))
 
 
 @settings(max_examples=80, deadline=None)

@@ -15,9 +15,10 @@ from functools import cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive import naive_legal_cards, naive_trick_winner, normalize_deal
+from naive import normalize_deal
 from naive_more import (
     TRUMP_NAMES,
+    arbitrary_retourne_deals,
     check_plays_legal,
     inputs_of,
     make_deal,
@@ -509,57 +510,8 @@ OPTIONS = {
 }
 
 
-@st.composite
-def three_player_deals(draw):
-    options = draw(st.fixed_dictionaries({}, optional=OPTIONS))
-    rules = Rules.from_preset("three-player", **options)
-    dealer = draw(st.integers(0, 2))
-    pack = draw(st.permutations(range(32)))
-    first = (dealer + 1) % 3
-    order = [(first + i) % 3 for i in range(3)]
-    retourne = pack[15]
-    rnd = draw(st.sampled_from([1, 1, 2, 0]))
-    pos = draw(st.integers(0, 2))
-    taker = order[pos]
-    if rnd == 1:
-        calls, trump = ["pass"] * pos + ["take"], retourne // 8
-    elif rnd == 2:
-        trump = draw(st.sampled_from([s for s in range(4) if s != retourne // 8]))
-        calls = ["pass"] * (3 + pos) + ["CDHS"[trump]]
-    else:
-        calls = ["pass"] * 6
-    deal_ = {"rules": {"preset": "three-player", "options": options} if options
-             else "three-player",
-             "dealer": dealer, "pack": [format_card(c) for c in pack], "calls": calls}
-    if rnd == 0:
-        return deal_
-    hands = [set() for _ in range(3)]
-    top = 0
-    for size in (3, 2) if rules.first_packets == "3-2" else (2, 3):
-        for seat in order:
-            hands[seat].update(pack[top : top + size])
-            top += size
-    hands[taker].add(pack[top])
-    top += 1
-    for seat in order:
-        size = 2 if seat == taker else 3
-        hands[seat].update(pack[top : top + size])
-        top += size
-    plays: list[int] = []
-    leader = first
-    for _ in range(8):
-        trick: list[int] = []
-        for k in range(3):
-            seat = (leader + k) % 3
-            legal_set = sorted(naive_legal_cards(rules, hands[seat], trick, leader, trump,
-                                                 taker))
-            card = legal_set[draw(st.integers(0, len(legal_set) - 1))]
-            hands[seat].remove(card)
-            trick.append(card)
-        plays += trick
-        leader = (leader + naive_trick_winner(trick, trump)) % 3
-    deal_["plays"] = [format_card(c) for c in plays]
-    return deal_
+def three_player_deals():
+    return arbitrary_retourne_deals("three-player", OPTIONS, (1, 1, 2, 0))
 
 
 @settings(max_examples=80, deadline=None)

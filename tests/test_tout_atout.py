@@ -15,9 +15,10 @@ from functools import cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive import deal_total, naive_legal_cards, naive_replay, naive_trick_winner, normalize_deal
+from naive import deal_total, naive_replay, normalize_deal
 from naive_more import (
     TRUMP_NAMES,
+    arbitrary_retourne_deals,
     check_plays_legal,
     inputs_of,
     make_deal,
@@ -617,61 +618,8 @@ OPTIONS = {
 }
 
 
-@st.composite
-def tout_atout_deals(draw):
-    options = draw(st.fixed_dictionaries({}, optional=OPTIONS))
-    rules = Rules.from_preset("tout-atout", **options)
-    dealer = draw(st.integers(0, 3))
-    pack = draw(st.permutations(range(32)))
-    first = (dealer + 1) % 4
-    order = [(first + i) % 4 for i in range(4)]
-    retourne = pack[20]
-    rnd = draw(st.sampled_from([1, 2, 3, 3, 3, 0]))
-    pos = draw(st.integers(0, 3))
-    taker = order[pos]
-    if rnd == 1:
-        calls, trump = ["pass"] * pos + ["take"], retourne // 8
-    elif rnd == 2:
-        trump = draw(st.sampled_from([s for s in range(4) if s != retourne // 8]))
-        calls = ["pass"] * (4 + pos) + ["CDHS"[trump]]
-    elif rnd == 3:
-        trump = draw(st.sampled_from([4, 5]))
-        calls = ["pass"] * (8 + pos) + [TRUMP_NAMES[trump]]
-    else:
-        calls = ["pass"] * 12
-    deal = {"rules": {"preset": "tout-atout", "options": options} if options else "tout-atout",
-            "dealer": dealer, "pack": [format_card(c) for c in pack], "calls": calls}
-    if rules.tie_rule == "litige" and draw(st.booleans()):
-        deal["pot_before"] = draw(st.sampled_from([81, 129, 130]))
-    if rnd == 0:
-        return deal
-    hands = [set() for _ in range(4)]
-    top = 0
-    for size in (3, 2) if rules.first_packets == "3-2" else (2, 3):
-        for seat in order:
-            hands[seat].update(pack[top : top + size])
-            top += size
-    hands[taker].add(pack[top])
-    top += 1
-    for seat in order:
-        size = 2 if seat == taker else 3
-        hands[seat].update(pack[top : top + size])
-        top += size
-    plays: list[int] = []
-    leader = first
-    for _ in range(8):
-        trick: list[int] = []
-        for k in range(4):
-            seat = (leader + k) % 4
-            legal_set = sorted(naive_legal_cards(rules, hands[seat], trick, leader, trump,
-                                                 taker))
-            card = legal_set[draw(st.integers(0, len(legal_set) - 1))]
-            hands[seat].remove(card)
-            trick.append(card)
-        plays += trick
-        leader = (leader + naive_trick_winner(trick, trump)) % 4
-    deal["plays"] = [format_card(c) for c in plays]
-    return deal
+def tout_atout_deals():
+    return arbitrary_retourne_deals("tout-atout", OPTIONS, (1, 2, 3, 3, 3, 0))
 
 
 @settings(max_examples=80, deadline=None)
