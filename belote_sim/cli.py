@@ -89,7 +89,7 @@ def simulate(
     bid_policy: Annotated[
         str, typer.Option(help="random[:TAKE_PROBABILITY] or threshold[:MIN_VALUE]")
     ] = "random",
-    play_policy: Annotated[str, typer.Option(help="random")] = "random",
+    play_policy: Annotated[str, typer.Option(help="random or heuristic")] = "random",
     threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
     out: Annotated[
         Path | None,

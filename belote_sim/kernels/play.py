@@ -96,7 +96,7 @@ def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scr
             else:
                 card = choose_card(
                     play_policy, play_params, legal, hands[seat], trick, k, leader, played,
-                    trump, taker, rng,
+                    trump, taker, n, rng,
                 )
             if belote_at_play and trump < 4 and card >> 3 == trump:
                 rank = card & 7

@@ -17,6 +17,7 @@ import numpy as np
 from belote_sim.errors import BeloteError
 
 PLAY_RANDOM = 0
+PLAY_HEURISTIC = 1
 
 BID_RANDOM = 0
 BID_THRESHOLD = 1
@@ -27,7 +28,7 @@ SCRIPTED = -1
 #: its hand values most.
 BID_FORCED = 99
 
-PLAY_POLICIES = {"random": PLAY_RANDOM}
+PLAY_POLICIES = {"random": PLAY_RANDOM, "heuristic": PLAY_HEURISTIC}
 BID_POLICIES = {"random": BID_RANDOM, "threshold": BID_THRESHOLD}
 
 #: Default parameter of each bidding policy: random's take probability per turn,
