@@ -38,7 +38,8 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.legal import legal_given_winner
 from belote_sim.kernels.trick import card_power, seat_after
-from belote_sim.policies.play import choose_card
+from belote_sim.policies import PLAY_RANDOM
+from belote_sim.policies.play import choose_card, random_card
 from belote_sim.rules import R_BELOTE, R_KING_VALUE, R_NT_VALUES
 
 BELOTE_POINTS = 20
@@ -93,6 +94,8 @@ def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scr
                     return fail(rec, ST_NOT_IN_HAND, n_plays, seat, card, legal, rule)
                 if (legal >> card) & 1 == 0:
                     return fail(rec, ST_ILLEGAL_CARD, n_plays, seat, card, legal, rule)
+            elif play_policy == PLAY_RANDOM:  # the hot path of mass runs, kept tight
+                card = random_card(legal, rng)
             else:
                 card = choose_card(
                     play_policy, play_params, legal, hands[seat], trick, k, leader, played,

@@ -140,12 +140,18 @@ def heuristic_card(legal, hand, trick, k, leader, played, trump, taker, n):
 
 
 @jit(inline="always")
+def random_card(legal, rng):
+    """The ``random`` policy: a uniformly random card of the legal mask."""
+    return nth_bit(legal, rand_below(rng, popcount(legal)))
+
+
+@jit
 def choose_card(policy, params, legal, hand, trick, k, leader, played, trump, taker, n, rng):
     """The card a seat plays: ``legal`` is its legal mask, the other arguments are all it
     may see (own hand, the trick so far, every card played, trump, the taker, the number
-    of players)."""
+    of players). The trick loop calls :func:`random_card` directly for ``random``."""
     if policy == PLAY_RANDOM:
-        return nth_bit(legal, rand_below(rng, popcount(legal)))
+        return random_card(legal, rng)
     if policy == PLAY_HEURISTIC:
         return heuristic_card(legal, hand, trick, k, leader, played, trump, taker, n)
     return nth_bit(legal, 0)
