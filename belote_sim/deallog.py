@@ -48,6 +48,20 @@ def format_call(code: int) -> str:
     return CALL_NAMES[int(code)]
 
 
+def _parse_list(deal: dict, field: str, parse, where: str, step: str) -> np.ndarray:
+    """A deal log's ``calls`` or ``plays`` as codes, each error naming its step."""
+    items = deal.get(field, [])
+    if not isinstance(items, list):
+        raise DealLogError(f"{where}: {field} must be a list of strings")
+    codes = []
+    for i, item in enumerate(items):
+        try:
+            codes.append(parse(item))
+        except BeloteError as e:
+            raise DealLogError(f"{where}, {step} {i + 1}: {e}") from None
+    return np.asarray(codes, dtype=np.int64)
+
+
 class DealInput:
     """The validated input fields of one deal-log object."""
 
@@ -75,26 +89,8 @@ class DealInput:
             self.pack = pack_array(deal["pack"])
         except BeloteError as e:
             raise DealLogError(f"{where}: pack: {e}") from None
-        calls = deal.get("calls", [])
-        if not isinstance(calls, list):
-            raise DealLogError(f"{where}: calls must be a list of strings")
-        codes = []
-        for i, c in enumerate(calls):
-            try:
-                codes.append(parse_call(c))
-            except BeloteError as e:
-                raise DealLogError(f"{where}, call {i + 1}: {e}") from None
-        self.calls = np.asarray(codes, dtype=np.int64)
-        plays = deal.get("plays", [])
-        if not isinstance(plays, list):
-            raise DealLogError(f"{where}: plays must be a list of card strings")
-        cards = []
-        for i, c in enumerate(plays):
-            try:
-                cards.append(parse_card(c))
-            except BeloteError as e:
-                raise DealLogError(f"{where}, play {i + 1}: {e}") from None
-        self.plays = np.asarray(cards, dtype=np.int64)
+        self.calls = _parse_list(deal, "calls", parse_call, where, "call")
+        self.plays = _parse_list(deal, "plays", parse_card, where, "play")
         pot = deal.get("pot_before", 0)
         if isinstance(pot, bool) or not isinstance(pot, int) or pot < 0:
             raise DealLogError(f"{where}: pot_before must be a non-negative integer, not {pot!r}")

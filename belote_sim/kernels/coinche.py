@@ -313,7 +313,7 @@ def deal_coinche(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, 
         rec[HANDS + s] = hands[s]
         sides[s] = s & 1
 
-    read_declarations(rules, rec, hands, 4, fh, trump, sides, decl, False)
+    read_declarations(rules, rec, hands, 4, fh, trump, sides, decl, False, True)
     status = play_tricks(
         rules, rec, hands, 4, 8, fh, trump, taker, sides, scripted, script_plays,
         n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0, False,

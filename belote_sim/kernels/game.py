@@ -192,7 +192,7 @@ def _deal_retourne(rules, rec, pack, dealer, bid_policy, bid_params, play_policy
         rec[HANDS + s] = hands[s]
         sides[s] = side_of(s, n, taker)
 
-    read_declarations(rules, rec, hands, n, fh, trump, sides, decl, n == 3)
+    read_declarations(rules, rec, hands, n, fh, trump, sides, decl, n == 3, True)
     status = play_tricks(
         rules, rec, hands, n, 8, fh, trump, taker, sides, scripted, script_plays,
         n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0, False,

@@ -108,17 +108,19 @@ def close_bidding(rec, taker, scripted, script_calls, n_script_calls, script_pla
 
 
 @jit
-def read_declarations(rules, rec, hands, n, fh, trump, sides, decl, per_seat):
+def read_declarations(rules, rec, hands, n, fh, trump, sides, decl, per_seat,
+                      belote_at_start):
     """Declarations and belote held at the start of the first trick (RULES 5): each
     seat's best key, points and kinds; the contest; belote points. Scores are indexed by
-    seat when ``per_seat`` (three players), else by side."""
+    seat when ``per_seat`` (three players), else by side. Without ``belote_at_start``
+    (the stock game, where belote scores at play) belote is left to the trick loop."""
     for s in range(n):
         nd = list_declarations(hands[s], rules[R_SPLIT_LONG_RUNS], decl)
         pts, kinds = summarise_declarations(decl, nd)
         rec[DECL_KEY + s] = best_key(decl, nd, trump)
         rec[DECL_HELD + s] = pts
         rec[DECL_KINDS + s] = kinds
-        pairs = belote_pairs(hands[s], trump)
+        pairs = belote_pairs(hands[s], trump) if belote_at_start else 0
         if pairs > 0:
             rec[BELOTE_SEAT] = s
             if rules[R_BELOTE] != 0:

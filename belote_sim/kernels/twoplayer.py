@@ -13,8 +13,6 @@ from belote_sim._jit import jit
 from belote_sim.cards import SEVEN
 from belote_sim.kernels.deal import deal_packet
 from belote_sim.kernels.layout import (
-    BELOTE,
-    BELOTE_SEAT,
     DEALT,
     EXCHANGE_SEAT,
     FIRST_HAND,
@@ -113,11 +111,8 @@ def deal_stock(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, pl
         rec[HANDS + s] = hands[s]
 
     # Declarations (off in the preset) are read at the first trick; belote is not: it
-    # scores during play, so the first-trick reading of it is undone.
-    read_declarations(rules, rec, hands, 2, fh, trump, sides, decl, False)
-    rec[BELOTE_SEAT] = -1
-    rec[BELOTE] = 0
-    rec[BELOTE + 1] = 0
+    # scores during play (the trick loop's belote_at_play).
+    read_declarations(rules, rec, hands, 2, fh, trump, sides, decl, False, False)
 
     status = play_tricks(
         rules, rec, hands, 2, STOCK_TRICKS, fh, trump, taker, sides, scripted, script_plays,
@@ -167,7 +162,7 @@ def deal_no_contract_2p(rules, rec, pack, dealer, bid_policy, bid_params, play_p
     for s in range(2):
         rec[HANDS + s] = hands[s]
 
-    read_declarations(rules, rec, hands, 2, fh, trump, sides, decl, False)
+    read_declarations(rules, rec, hands, 2, fh, trump, sides, decl, False, True)
     status = play_tricks(
         rules, rec, hands, 2, NO_CONTRACT_TRICKS, fh, trump, taker, sides, scripted,
         script_plays, n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0,
