@@ -1,0 +1,718 @@
+"""Double-dummy solver: the exact card points of the takers under perfect play by all.
+
+With every hand known, :func:`dd_search` is an alpha-beta search over the cards still
+to play, from any position (mid-trick included), under the play rules of any preset
+(the legal cards are those of :func:`belote_sim.kernels.legal.legal_given_winner`, the
+same kernel the deals use). Its value is what the takers' side still takes: the card
+points of the tricks it wins, the last-trick bonus, and the capot bonus when the takers
+have taken, and go on to take, every trick. Points already won add on top; they do not
+change which card is best.
+
+Speed comes from four standard devices, each of which can be switched off for the
+reference configuration of the tests (``OPT_*``):
+
+- a transposition table at trick boundaries, keyed by the four hands, the leader and
+  whether a takers' capot is still possible, storing lower and upper bounds (so the
+  null-window searches of MTD(f) share their work);
+- move ordering: the table's best lead first, then cheap rules of thumb (give points to
+  a partner who holds the trick, win as cheaply as possible, otherwise discard cheaply);
+- equivalent cards collapsed: two cards of one hand, adjacent in rank among the cards
+  still in play (the current trick included) and worth the same points, lead to the
+  same outcomes, so only one is searched;
+- bounds: the takers cannot get less than 0 nor more than the points left.
+
+The solver context ``cx`` (see ``CX_*``) holds what the search reads besides the hands;
+``tt`` is the table of :func:`new_table`, reusable across positions and deals (entries
+carry the context's generation).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from belote_sim._jit import jit
+from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS, POINTS
+from belote_sim.kernels.bits import nth_bit, popcount
+from belote_sim.kernels.legal import legal_given_winner
+from belote_sim.kernels.trick import card_power, seat_after
+from belote_sim.rules import R_KING_VALUE, R_NT_VALUES, R_PLAYERS
+
+CAPOT_BONUS = 90
+INF = 1 << 20
+
+# Solver options (bit flags of CX_OPTS).
+OPT_TT = 1
+OPT_ORDER = 2
+OPT_COLLAPSE = 4
+OPT_ALL = OPT_TT | OPT_ORDER | OPT_COLLAPSE
+
+# The solver context: an int64 array.
+CX_TRUMP = 0
+CX_N = 1
+CX_LAST_BONUS = 2
+CX_GEN = 3
+CX_NODES = 4
+CX_OPTS = 5
+CX_TAKER = 6
+CX_TAKERS = 7  # 4 slots: 1 when the seat is on the takers' side
+CX_PTS = 11  # 32 slots: the card points of each card under this trump
+CX_PROFILE = CX_PTS + 32  # 4 slots: each suit's row of CANON
+CX_SIZE = CX_PROFILE + 4
+
+# Strongest first: the ranks of a plain suit and of a trump suit.
+PLAIN_DESC = np.array([7, 3, 6, 5, 4, 2, 1, 0], dtype=np.int64)  # A T K Q J 9 8 7
+TRUMP_DESC = np.array([4, 2, 7, 3, 6, 5, 1, 0], dtype=np.int64)  # J 9 A T K Q 8 7
+
+TT_K1 = 0
+TT_K2 = 1
+TT_META = 2
+TT_LO = 3
+TT_HI = 4
+TT_BEST = 5
+TT_FIELDS = 6
+
+
+@jit
+def new_table(bits):
+    """A transposition table of ``2**bits`` entries (``bits = 0``: a 1-entry dummy)."""
+    return np.zeros((1 << bits, TT_FIELDS), dtype=np.int64)
+
+
+@jit
+def new_context():
+    """An empty solver context; fill it with :func:`set_context`."""
+    return np.zeros(CX_SIZE, dtype=np.int64)
+
+
+@jit
+def set_context(cx, rules, trump, taker, opts):
+    """Prepare ``cx`` for deals played in ``trump`` with ``taker`` (a seat) and start a
+    new generation of the table (older entries no longer match)."""
+    n = rules[R_PLAYERS]
+    k10 = 1 if rules[R_KING_VALUE] == 10 else 0
+    ace19 = rules[R_NT_VALUES]
+    cx[CX_TRUMP] = trump
+    cx[CX_N] = n
+    cx[CX_LAST_BONUS] = 20 if trump == NO_TRUMPS and ace19 == 0 else 10
+    cx[CX_GEN] += 1
+    cx[CX_OPTS] = opts
+    cx[CX_TAKER] = taker
+    for s in range(4):
+        if n == 4:
+            cx[CX_TAKERS + s] = 1 if (s & 1) == (taker & 1) else 0
+        else:
+            cx[CX_TAKERS + s] = 1 if s == taker else 0
+    for c in range(32):
+        cx[CX_PTS + c] = POINTS[k10, ace19, trump, c]
+    for suit in range(4):
+        desc = TRUMP_DESC if _is_trump_suit(suit, trump) else PLAIN_DESC
+        signature = 0
+        for i in range(7):
+            if cx[CX_PTS + 8 * suit + desc[i]] == cx[CX_PTS + 8 * suit + desc[i + 1]]:
+                signature |= 1 << i
+        cx[CX_PROFILE + suit] = _profile(signature, desc[0] == TRUMP_DESC[0])
+
+
+@jit(inline="always")
+def _is_trump_suit(suit, trump):
+    return trump == ALL_TRUMPS or suit == trump
+
+
+def _positions(desc: np.ndarray) -> np.ndarray:
+    out = np.zeros(8, dtype=np.int64)
+    for i, r in enumerate(desc):
+        out[r] = i
+    return out
+
+
+PLAIN_POS = _positions(PLAIN_DESC)  # rank -> place in PLAIN_DESC (0 = strongest)
+TRUMP_POS = _positions(TRUMP_DESC)
+
+
+
+# ---------------------------------------------------------------------------------------
+# Canonical hands for the transposition table.
+#
+# Within a suit, cards that are adjacent in rank among the cards still in play and worth
+# the same points are interchangeable (the plain 9-8-7, the trump 8-7, and with
+# ``king_value = 10`` the ten and king). A position where the 9 of a plain suit has gone
+# and one where the 7 has gone are then the same position: the canonical form moves the
+# remaining cards of each such group to the top ranks of the group, keeping their order
+# and holders. Positions with the same canonical hands have the same value.
+
+def _groups(desc: np.ndarray, signature: int) -> list[list[int]]:
+    groups = [[int(desc[0])]]
+    for i in range(7):
+        if signature >> i & 1:
+            groups[-1].append(int(desc[i + 1]))
+        else:
+            groups.append([int(desc[i + 1])])
+    return groups
+
+
+def _canon_table(desc: np.ndarray, signature: int) -> np.ndarray:
+    """``table[R, bits]``: the canonical form of the suit's cards ``bits`` (rank mask)
+    among the cards still in play ``R``."""
+    table = np.zeros((256, 256), dtype=np.uint8)
+    values = np.arange(256)
+    for remaining in range(256):
+        target = list(range(8))
+        for group in _groups(desc, signature):
+            present = [r for r in group if remaining >> r & 1]
+            for r, t in zip(present, group, strict=False):
+                target[r] = t
+        out = np.zeros(256, dtype=np.int64)
+        for r in range(8):
+            out |= ((values >> r) & 1) << target[r]
+        table[remaining] = out
+    return table
+
+
+def _all_profiles() -> tuple[np.ndarray, np.ndarray]:
+    """Every (strength order, same-point groups) a suit can have under the point tables
+    of :data:`belote_sim.cards.POINTS`, and the canonical table of each."""
+    keys = []
+    tables = []
+    for k10 in range(2):
+        for ace19 in range(2):
+            for trump in range(6):
+                for suit in range(4):
+                    is_trump = trump == ALL_TRUMPS or suit == trump
+                    desc = TRUMP_DESC if is_trump else PLAIN_DESC
+                    pts = [POINTS[k10, ace19, trump, 8 * suit + r] for r in desc]
+                    signature = sum(1 << i for i in range(7) if pts[i] == pts[i + 1])
+                    key = signature | (256 if is_trump else 0)
+                    if key not in keys:
+                        keys.append(key)
+                        tables.append(_canon_table(desc, signature))
+    return np.array(keys, dtype=np.int64), np.stack(tables)
+
+
+PROFILE_KEYS, CANON = _all_profiles()
+
+
+@jit
+def _profile(signature, is_trump):
+    key = signature | (256 if is_trump else 0)
+    for i in range(PROFILE_KEYS.shape[0]):
+        if PROFILE_KEYS[i] == key:
+            return i
+    return -1
+
+
+@jit(inline="always")
+def _canonical(cx, hand, in_play):
+    out = 0
+    for suit in range(4):
+        bits = (hand >> (8 * suit)) & 0xFF
+        if bits != 0:
+            r = (in_play >> (8 * suit)) & 0xFF
+            out |= np.int64(CANON[cx[CX_PROFILE + suit], r, bits]) << (8 * suit)
+    return out
+
+
+@jit(inline="always")
+def _hash(k1, k2, meta, size):
+    h = np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15)
+    h ^= np.uint64(k2) * np.uint64(0xC2B2AE3D27D4EB4F)
+    h ^= np.uint64(meta) * np.uint64(0x165667B19E3779F9)
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(size - 1))
+
+
+@jit
+def candidates(cx, legal, in_play):
+    """The legal cards worth searching: one card of each run of equivalent cards (same
+    hand, adjacent in rank among ``in_play`` -- the cards of every hand and of the
+    current trick -- and worth the same points). Without ``OPT_COLLAPSE``: ``legal``."""
+    if cx[CX_OPTS] & OPT_COLLAPSE == 0:
+        return legal
+    trump = cx[CX_TRUMP]
+    out = 0
+    for suit in range(4):
+        if (legal >> (8 * suit)) & 0xFF == 0:
+            continue
+        desc = TRUMP_DESC if _is_trump_suit(suit, trump) else PLAIN_DESC
+        prev = -1  # the last legal card seen with no other card in play in between
+        for i in range(8):
+            c = 8 * suit + desc[i]
+            if (legal >> c) & 1:
+                if prev < 0 or cx[CX_PTS + c] != cx[CX_PTS + prev]:
+                    out |= 1 << c
+                prev = c
+            elif (in_play >> c) & 1:
+                prev = -1
+    return out
+
+
+@jit
+def _representative(cx, c, moves):
+    """The searched card standing for ``c``: the nearest card of ``moves`` above it in
+    its suit (the cards between are of the same hand, equivalent, and not searched)."""
+    suit = c >> 3
+    if _is_trump_suit(suit, cx[CX_TRUMP]):
+        desc = TRUMP_DESC
+        pos = TRUMP_POS[c & 7]
+    else:
+        desc = PLAIN_DESC
+        pos = PLAIN_POS[c & 7]
+    for i in range(pos, -1, -1):
+        d = 8 * suit + desc[i]
+        if (moves >> d) & 1:
+            return d
+    return c
+
+
+@jit(inline="always")
+def _order_score(cx, hist, seat, c, k, led, w_power, partner_wins, trump):
+    """Higher first: a cheap guess at the best card (only the search order depends on
+    it): give points to a partner who holds the trick, win as cheaply as possible,
+    otherwise discard cheaply; leads by their history of cutoffs."""
+    if k == 0:
+        return hist[seat, c]
+    pts = cx[CX_PTS + c]
+    power = card_power(c, led, trump)
+    if partner_wins:
+        return (1 << 40) + pts  # give points
+    if power > w_power:
+        return (2 << 40) - power  # win cheaply
+    return (1 << 39) - pts  # discard cheaply
+
+
+# ---------------------------------------------------------------------------------------
+# The search, written as a loop over an explicit stack of frames (Numba cannot cache
+# recursive functions safely).
+
+MAX_TRICKS = 16
+MAX_DEPTH = 4 * MAX_TRICKS + 2
+F_K = 0
+F_LEADER = 1
+F_CAP = 2
+F_A = 3  # the working window
+F_B = 4
+F_A0 = 5  # the window after the table narrowed it, for storing the result
+F_B0 = 6
+F_BEST = 7
+F_BESTC = 8
+F_I = 9  # next move to try
+F_N = 10  # number of moves
+F_SEAT = 11
+F_LEFT = 12
+F_GAIN = 13  # points the takers won in the trick closed on the way to the child
+F_SLOT = 14
+F_K1 = 15
+F_K2 = 16
+F_META = 17
+F_OLO = 18
+F_OHI = 19
+F_MAX = 20
+F_PTS = 21  # card points still in play (hands and current trick)
+F_INPLAY = 22  # cards still in play
+F_TT = 23
+F_SIZE = 24
+
+M_ENTER = 0
+M_NEXT = 1
+M_RETURN = 2
+M_CHILD = 3
+
+
+@jit
+def new_workspace():
+    """Scratch of the search: ``(frames, moves, tricks, history)``. ``tricks[left]`` is
+    the trick being played when ``left`` tricks remain."""
+    return (
+        np.zeros((MAX_DEPTH, F_SIZE), dtype=np.int64),
+        np.zeros((MAX_DEPTH, 16), dtype=np.int64),
+        np.zeros((MAX_TRICKS + 1, 4), dtype=np.int64),
+        np.zeros((4, 32), dtype=np.int64),
+    )
+
+
+@jit
+def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
+    """Fail-soft alpha-beta from the position whose current trick is already in
+    ``ws[2][left]``; returns the value or a bound on the side of the window it fails."""
+    fr, mv, tb, hist = ws
+    n = cx[CX_N]
+    trump = cx[CX_TRUMP]
+    opts = cx[CX_OPTS]
+    last_bonus = cx[CX_LAST_BONUS]
+    seat0 = seat_after(leader, k, n)
+    left0 = popcount(hands[seat0])
+    in_play = 0
+    for s in range(n):
+        in_play |= hands[s]
+    pts = 0
+    m = in_play
+    while m != 0:
+        pts += cx[CX_PTS + nth_bit(m, 0)]
+        m &= m - 1
+    for i in range(k):
+        in_play |= 1 << tb[left0, i]
+        pts += cx[CX_PTS + tb[left0, i]]
+    d = 0
+    f = fr[0]
+    f[F_K] = k
+    f[F_LEADER] = leader
+    f[F_CAP] = cap
+    f[F_A] = alpha
+    f[F_B] = beta
+    f[F_PTS] = pts
+    f[F_INPLAY] = in_play
+    mode = M_ENTER
+    v = 0
+    while True:
+        f = fr[d]
+        if mode == M_ENTER:
+            cx[CX_NODES] += 1
+            kk = f[F_K]
+            ld = f[F_LEADER]
+            cp = f[F_CAP]
+            a = f[F_A]
+            b = f[F_B]
+            seat = seat_after(ld, kk, n)
+            left = popcount(hands[seat])
+            if left == 0:
+                v = CAPOT_BONUS if cp else 0
+                mode = M_RETURN
+                continue
+            if b <= 0:
+                v = 0
+                mode = M_RETURN
+                continue
+            bound = f[F_PTS] + last_bonus + (CAPOT_BONUS if cp else 0)
+            if a >= bound:
+                v = bound
+                mode = M_RETURN
+                continue
+            f[F_SEAT] = seat
+            f[F_LEFT] = left
+            f[F_OLO] = -INF
+            f[F_OHI] = INF
+            hint = -1
+            use_tt = kk == 0 and left > 1 and (opts & OPT_TT) != 0
+            f[F_TT] = use_tt
+            if use_tt:
+                ip = f[F_INPLAY]
+                h0 = _canonical(cx, hands[0], ip)
+                h1 = _canonical(cx, hands[1], ip)
+                h2 = _canonical(cx, hands[2], ip)
+                h3 = _canonical(cx, hands[3], ip)
+                k1 = h0 | (h1 << 32)
+                k2 = h2 | (h3 << 32)
+                meta = ld | (cp << 2) | (cx[CX_GEN] << 3)
+                slot = _hash(k1, k2, meta, tt.shape[0])
+                f[F_SLOT] = slot
+                f[F_K1] = k1
+                f[F_K2] = k2
+                f[F_META] = meta
+                if tt[slot, TT_K1] == k1 and tt[slot, TT_K2] == k2 and tt[slot, TT_META] == meta:
+                    lo = tt[slot, TT_LO]
+                    hi = tt[slot, TT_HI]
+                    if lo == hi or lo >= b:
+                        v = lo
+                        mode = M_RETURN
+                        continue
+                    if hi <= a:
+                        v = hi
+                        mode = M_RETURN
+                        continue
+                    if lo > a:
+                        a = lo
+                    if hi < b:
+                        b = hi
+                    f[F_OLO] = lo
+                    f[F_OHI] = hi
+                    hint = tt[slot, TT_BEST]
+            f[F_A] = a
+            f[F_B] = b
+            f[F_A0] = a
+            f[F_B0] = b
+            row = tb[left]
+            if kk == 0:
+                legal = hands[seat]
+                w_power = -1
+                led = -1
+                partner_wins = False
+            else:
+                led = row[0] >> 3
+                w = 0
+                w_power = card_power(row[0], led, trump)
+                for i in range(1, kk):
+                    p = card_power(row[i], led, trump)
+                    if p > w_power:
+                        w = i
+                        w_power = p
+                legal = legal_given_winner(
+                    rules, hands[seat], row, kk, ld, trump, cx[CX_TAKER], w
+                )[0]
+                partner_wins = cx[CX_TAKERS + seat_after(ld, w, n)] == cx[CX_TAKERS + seat]
+            moves = candidates(cx, legal, f[F_INPLAY])
+            maximize = cx[CX_TAKERS + seat] == 1
+            f[F_MAX] = maximize
+            # Order the moves (insertion sort of at most 9 cards by score).
+            ms = mv[d]
+            scores = fr[d + 1]  # the child frame is free until the first move is played
+            n_moves = 0
+            m = moves
+            while m != 0:
+                c = nth_bit(m, 0)
+                m &= m - 1
+                sc = 0
+                if opts & OPT_ORDER:
+                    if c == hint:
+                        sc = 1 << 50
+                    else:
+                        sc = _order_score(cx, hist, seat, c, kk, led, w_power, partner_wins, trump)
+                j = n_moves
+                while j > 0 and scores[j - 1] < sc:
+                    scores[j] = scores[j - 1]
+                    ms[j] = ms[j - 1]
+                    j -= 1
+                scores[j] = sc
+                ms[j] = c
+                n_moves += 1
+            f[F_N] = n_moves
+            f[F_I] = 0
+            f[F_BEST] = -INF if maximize else INF
+            f[F_BESTC] = ms[0]
+            mode = M_NEXT
+        elif mode == M_NEXT:
+            i = f[F_I]
+            if i >= f[F_N] or f[F_A] >= f[F_B]:
+                v = f[F_BEST]
+                if f[F_TT]:
+                    slot = f[F_SLOT]
+                    lo = f[F_OLO]
+                    hi = f[F_OHI]
+                    if v <= f[F_A0]:
+                        hi = min(hi, v)
+                    elif v >= f[F_B0]:
+                        lo = max(lo, v)
+                    else:
+                        lo = v
+                        hi = v
+                    tt[slot, TT_K1] = f[F_K1]
+                    tt[slot, TT_K2] = f[F_K2]
+                    tt[slot, TT_META] = f[F_META]
+                    tt[slot, TT_LO] = lo
+                    tt[slot, TT_HI] = hi
+                    tt[slot, TT_BEST] = f[F_BESTC]
+                mode = M_RETURN
+                continue
+            c = mv[d, i]
+            f[F_I] = i + 1
+            seat = f[F_SEAT]
+            kk = f[F_K]
+            ld = f[F_LEADER]
+            left = f[F_LEFT]
+            row = tb[left]
+            hands[seat] ^= 1 << c
+            row[kk] = c
+            g = fr[d + 1]
+            if kk + 1 < n:
+                f[F_GAIN] = 0
+                g[F_K] = kk + 1
+                g[F_LEADER] = ld
+                g[F_CAP] = f[F_CAP]
+                g[F_A] = f[F_A]
+                g[F_B] = f[F_B]
+                g[F_PTS] = f[F_PTS]
+                g[F_INPLAY] = f[F_INPLAY]
+                d += 1
+                mode = M_ENTER
+                continue
+            # The trick is complete.
+            lead_suit = row[0] >> 3
+            wi = 0
+            wp = card_power(row[0], lead_suit, trump)
+            tp = cx[CX_PTS + row[0]]
+            played = 1 << row[0]
+            for q in range(1, n):
+                p = card_power(row[q], lead_suit, trump)
+                tp += cx[CX_PTS + row[q]]
+                played |= 1 << row[q]
+                if p > wp:
+                    wi = q
+                    wp = p
+            winner = seat_after(ld, wi, n)
+            takers = cx[CX_TAKERS + winner] == 1
+            if left == 1:
+                v = tp + last_bonus + (CAPOT_BONUS if f[F_CAP] else 0) if takers else 0
+                mode = M_CHILD
+                continue
+            gain = tp if takers else 0
+            f[F_GAIN] = gain
+            g[F_K] = 0
+            g[F_LEADER] = winner
+            g[F_CAP] = f[F_CAP] if takers else 0
+            g[F_A] = f[F_A] - gain
+            g[F_B] = f[F_B] - gain
+            g[F_PTS] = f[F_PTS] - tp
+            g[F_INPLAY] = f[F_INPLAY] & ~played
+            d += 1
+            mode = M_ENTER
+        elif mode == M_RETURN:
+            if d == 0:
+                return v
+            d -= 1
+            v += fr[d, F_GAIN]
+            mode = M_CHILD
+        else:  # M_CHILD: the move just tried at depth d is worth v
+            c = mv[d, f[F_I] - 1]
+            hands[f[F_SEAT]] ^= 1 << c
+            if f[F_MAX]:
+                if v > f[F_BEST]:
+                    f[F_BEST] = v
+                    f[F_BESTC] = c
+                    if v > f[F_A]:
+                        f[F_A] = v
+            elif v < f[F_BEST]:
+                f[F_BEST] = v
+                f[F_BESTC] = c
+                if v < f[F_B]:
+                    f[F_B] = v
+            if f[F_A] >= f[F_B] and f[F_K] == 0:
+                hist[f[F_SEAT], c] += f[F_LEFT] * f[F_LEFT]
+            mode = M_NEXT
+
+
+@jit
+def _load(ws, hands, trick, k, n):
+    """Copy the current trick into the workspace; return the tricks left."""
+    left = 0
+    for s in range(n):
+        c = popcount(hands[s])
+        if c > left:
+            left = c
+    for i in range(k):
+        ws[2][left, i] = trick[i]
+    return left
+
+
+@jit
+def _mtdf(rules, cx, tt, ws, hands, k, leader, cap, guess):
+    if cx[CX_OPTS] & OPT_TT == 0:
+        return _solve(rules, cx, tt, ws, hands, k, leader, cap, -INF, INF)
+    lo = -INF
+    hi = INF
+    g = guess
+    while lo < hi:
+        b = g + 1 if g == lo else g
+        g = _solve(rules, cx, tt, ws, hands, k, leader, cap, b - 1, b)
+        if g < b:
+            hi = g
+        else:
+            lo = g
+    return g
+
+
+@jit
+def dd_search(rules, cx, tt, ws, hands, trick, k, leader, cap, alpha, beta):
+    """Value for the takers of a position: ``hands`` (card masks; restored on return),
+    the ``k`` cards of the current ``trick`` led by ``leader``, and ``cap`` = 1 while the
+    takers have taken every trick so far. Fail-soft alpha-beta: the exact value when it
+    lies strictly inside ``(alpha, beta)``, otherwise a bound on that side of the window.
+    """
+    _load(ws, hands, trick, k, cx[CX_N])
+    return _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta)
+
+
+@jit
+def dd_value(rules, cx, tt, ws, hands, trick, k, leader, cap, guess):
+    """Exact value of a position (see :func:`dd_search`) by MTD(f): null-window searches
+    converging on the value from the first ``guess``."""
+    _load(ws, hands, trick, k, cx[CX_N])
+    return _mtdf(rules, cx, tt, ws, hands, k, leader, cap, guess)
+
+
+@jit
+def dd_reaches(rules, cx, tt, ws, hands, trick, k, leader, cap, target):
+    """True when the takers take at least ``target`` more points under perfect play:
+    one null-window search."""
+    _load(ws, hands, trick, k, cx[CX_N])
+    return _solve(rules, cx, tt, ws, hands, k, leader, cap, target - 1, target) >= target
+
+
+@jit
+def dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out):
+    """``out[c]``: the exact value of the position after the seat to move plays card
+    ``c`` of ``legal`` (equivalent cards get the value of the one searched). Returns the
+    best of these values for the seat to move."""
+    n = cx[CX_N]
+    trump = cx[CX_TRUMP]
+    left = _load(ws, hands, trick, k, n)
+    row = ws[2][left]
+    seat = seat_after(leader, k, n)
+    in_play = 0
+    for s in range(n):
+        in_play |= hands[s]
+    for i in range(k):
+        in_play |= 1 << trick[i]
+    moves = candidates(cx, legal, in_play)
+    maximize = cx[CX_TAKERS + seat] == 1
+    best = -INF if maximize else INF
+    guess = 0
+    m = moves
+    while m != 0:
+        c = nth_bit(m, 0)
+        m &= m - 1
+        hands[seat] ^= 1 << c
+        row[k] = c
+        if k + 1 < n:
+            v = _mtdf(rules, cx, tt, ws, hands, k + 1, leader, cap, guess)
+        else:
+            winner, pts = _trick_end(cx, row, n, leader, trump, left == 1)
+            takers = cx[CX_TAKERS + winner] == 1
+            gain = pts if takers else 0
+            ncap = cap if takers else 0
+            if left == 1:
+                v = gain + (CAPOT_BONUS if ncap else 0)
+            else:
+                v = gain + _mtdf(rules, cx, tt, ws, hands, 0, winner, ncap, guess - gain)
+        hands[seat] ^= 1 << c
+        out[c] = v
+        guess = v
+        if (maximize and v > best) or (not maximize and v < best):
+            best = v
+    # Equivalent cards share the value of the card searched for them.
+    m = legal & ~moves
+    while m != 0:
+        c = nth_bit(m, 0)
+        m &= m - 1
+        out[c] = out[_representative(cx, c, moves)]
+    return best
+
+
+@jit(inline="always")
+def _trick_end(cx, row, n, leader, trump, last):
+    """(winner seat, points) of the complete trick ``row``."""
+    led = row[0] >> 3
+    w = 0
+    wp = card_power(row[0], led, trump)
+    pts = cx[CX_PTS + row[0]]
+    for i in range(1, n):
+        p = card_power(row[i], led, trump)
+        pts += cx[CX_PTS + row[i]]
+        if p > wp:
+            w = i
+            wp = p
+    if last:
+        pts += cx[CX_LAST_BONUS]
+    return seat_after(leader, w, n), pts
+
+
+@jit
+def dd_best_card(rules, cx, tt, ws, hands, trick, k, leader, cap, legal):
+    """A card of ``legal`` with the best double-dummy value for the seat to move (the
+    lowest card index among equals)."""
+    out = np.zeros(32, dtype=np.int64)
+    best = dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out)
+    m = legal
+    while m != 0:
+        c = nth_bit(m, 0)
+        m &= m - 1
+        if out[c] == best:
+            return c
+    return nth_bit(legal, 0)
