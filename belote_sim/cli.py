@@ -89,7 +89,9 @@ def simulate(
     bid_policy: Annotated[
         str, typer.Option(help="random[:TAKE_PROBABILITY] or threshold[:MIN_VALUE]")
     ] = "random",
-    play_policy: Annotated[str, typer.Option(help="random or heuristic")] = "random",
+    play_policy: Annotated[
+        str, typer.Option(help="random, heuristic, pimc[:WORLDS] or dd (see README)")
+    ] = "random",
     threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
     out: Annotated[
         Path | None,
@@ -363,6 +365,106 @@ def replay(
         _fail(f"cannot read {file}: {e.strerror}")
     if errors:
         raise typer.Exit(2)
+
+
+@app.command()
+def analyse(
+    file: Annotated[str, typer.Argument(help="JSON Lines deal log ('-' for standard input)")],
+) -> None:
+    """Double-dummy analysis of every deal of a deal log: print each deal's input fields
+    with `dd` (the takers' card points under perfect play, before each card and after
+    the last) and `cost` (what each card cost its side against the best card)."""
+    from belote_sim.analyse import analyse as analyse_deal
+    from belote_sim.deallog import dumps, read_deals
+
+    if file != "-" and not Path(file).is_file():
+        _fail(f"no such file: {file}")
+    errors = 0
+    try:
+        for number, deal in read_deals(file):
+            try:
+                typer.echo(dumps(analyse_deal(deal, number=number)))
+            except BeloteError as e:
+                errors += 1
+                typer.echo(f"error: {e}", err=True)
+    except BeloteError as e:
+        errors += 1
+        typer.echo(f"error: {e}", err=True)
+    except OSError as e:
+        _fail(f"cannot read {file}: {e.strerror}")
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
+    if errors:
+        raise typer.Exit(2)
+
+
+@app.command()
+def arena(
+    a: Annotated[str, typer.Option("--a", help="player A: random, heuristic, pimc[:N], dd")],
+    b: Annotated[str, typer.Option("--b", help="player B")],
+    rules: Annotated[str, typer.Option("--rules", "-r", help="preset (see `belote-sim rules`)")] = (
+        "classic"
+    ),
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="override one option: option=value (repeatable)"),
+    ] = None,
+    deals: Annotated[int, typer.Option(help="deals, each played twice with sides swapped")] = (
+        1000
+    ),
+    matches: Annotated[
+        int | None, typer.Option(help="matches, each played twice (default: deals // 10)")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="random seed")] = 0,
+    bid_policy: Annotated[
+        str, typer.Option(help="the bidding of both sides (see simulate)")
+    ] = "threshold",
+    threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="directory for summary.parquet and arena.json")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+) -> None:
+    """Play A against B on the same cards, sides swapped; print the mean score
+    difference per deal with its 95% interval, A's match win rate and the time per
+    decision."""
+    from belote_sim.arena import arena as run_arena
+    from belote_sim.arena import write_arena
+    from belote_sim.runner import check_run_args
+
+    try:
+        rule_set = _rules_from(rules, set_)
+        check_run_args(deals, seed, threads)
+        if out is not None:
+            from belote_sim.runner import RunDir
+
+            RunDir(out).check_writable()
+    except BeloteError as e:
+        _fail(str(e))
+        return
+    if threads is not None:
+        import numba
+
+        numba.set_num_threads(threads)
+    kwargs = dict(rules=rule_set, deals=deals, matches=matches, seed=seed, bid_policy=bid_policy)
+    try:
+        total = deals + (deals // 10 if matches is None else max(matches, 0))
+        if not quiet and sys.stderr.isatty():
+            with _progress_bar(total, "games") as report:
+                result = run_arena(a, b, progress=report, **kwargs)
+        else:
+            result = run_arena(a, b, **kwargs)
+    except BeloteError as e:
+        _fail(str(e))
+        return
+    except KeyboardInterrupt:
+        typer.echo("interrupted: the arena keeps nothing of an unfinished run", err=True)
+        raise typer.Exit(130) from None
+    typer.echo(result.report())
+    if out is not None:
+        write_arena(result, out)
+        typer.echo(f"wrote {out}", err=True)
 
 
 @app.command("rules")

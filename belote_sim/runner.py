@@ -37,6 +37,8 @@ from belote_sim.io import atomic_path, write_parquet, write_text_atomic
 from belote_sim.kernels import layout as L
 from belote_sim.policies import (
     DEFAULT_BID_PARAM,
+    DEFAULT_WORLDS,
+    MAX_WORLDS,
     bid_policy_id,
     play_policy_id,
     policy_params,
@@ -48,6 +50,7 @@ from belote_sim.stats import counters_to_dict, histogram_table, summary_table
 CHUNK_DEALS = 1_000_000
 CHUNK_MATCHES = 20_000
 CHUNK_RECORDS = 250_000
+CHUNK_SOLVER = 16
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,16 @@ class PolicySpec:
                 param = DEFAULT_BID_PARAM[name]
             if name == "random" and not 0.0 <= param <= 1.0:
                 raise BeloteError(f"take probability {param} of {text!r} is not in 0..1")
+            if name == "dd" and not 0.0 <= param <= 1.0:
+                raise BeloteError(f"minimum chance {param} of {text!r} is not in 0..1")
+        elif name == "pimc":
+            if param is None:
+                param = float(DEFAULT_WORLDS)
+            if param != int(param) or not 1 <= param <= MAX_WORLDS:
+                raise BeloteError(
+                    f"pimc needs a whole number of worlds in 1..{MAX_WORLDS}, not {raw!r} "
+                    f"({text!r})"
+                )
         elif param is not None:
             raise BeloteError(f"play policy {name!r} takes no parameter ({text!r})")
         return cls(kind, name, param)
@@ -92,6 +105,11 @@ class PolicySpec:
     def __str__(self) -> str:
         return self.name if self.param is None else f"{self.name}:{self.param:g}"
 
+    @property
+    def uses_solver(self) -> bool:
+        """True for the players that run the double-dummy solver (slow, see README)."""
+        return self.kind == "play" and self.name in ("pimc", "dd")
+
 
 def _spec(policy: str | PolicySpec, kind: str) -> PolicySpec:
     return policy if isinstance(policy, PolicySpec) else PolicySpec.parse(policy, kind)
@@ -102,6 +120,16 @@ def _check_int(name: str, value: Any, low: int, high: int | None = None) -> None
     if not ok or value < low or (high is not None and value > high):
         bound = f"an integer >= {low}" if high is None else f"an integer in {low}..{high}"
         raise BeloteError(f"{name} must be {bound}, not {value!r}")
+
+
+def check_policies(rules: Rules, bid: PolicySpec) -> None:
+    """Refuse a bidding policy the rules' auction cannot use: the ``dd`` bidder knows the
+    retourne bidding of 7.1 only."""
+    if bid.name == "dd" and rules.contract != "retourne":
+        raise BeloteError(
+            f"the dd bidder plays the retourne bidding only, not the {rules.contract} "
+            f"auction of {rules.preset} rules"
+        )
 
 
 def check_run_args(count: int, seed: int, threads: int | None = None, name="deals") -> None:
@@ -371,6 +399,7 @@ def simulate(
     unit, count = ("deals", deals) if matches is None else ("matches", matches)
     check_run_args(count, seed, threads, unit)
     check_independent_deals(rules, unit)
+    check_policies(rules, _spec(bid_policy, "bid"))
     if records and out is None:
         raise BeloteError("per-deal records need an output directory (--out)")
     if records and unit == "matches":
@@ -379,6 +408,8 @@ def simulate(
         chunk_size = CHUNK_MATCHES if unit == "matches" else (
             CHUNK_RECORDS if records else CHUNK_DEALS
         )
+        if _spec(play_policy, "play").uses_solver:  # seconds per deal: small chunks
+            chunk_size = CHUNK_SOLVER
     _check_int("chunk size", chunk_size, 1)
     settings = RunSettings(
         rules, _spec(bid_policy, "bid"), _spec(play_policy, "play"), int(seed), unit,
@@ -466,6 +497,7 @@ def simulated_deals(
     """
     check_run_args(deals, seed)
     check_independent_deals(rules, "deals")
+    check_policies(rules, _spec(bid_policy, "bid"))
     bid, play = _spec(bid_policy, "bid"), _spec(play_policy, "play")
     recs = K.simulate.simulate_records(
         rules.to_array(), bid.id, bid.params(), play.id, play.params(), seed, start, deals

@@ -891,7 +891,7 @@ def _policy_calls(pack, dealer, policy):
     from belote_sim.kernels.game import new_workspace, play_deal
     from belote_sim.policies import bid_policy_id, policy_params
 
-    ws = new_workspace()
+    ws = new_workspace(bid_policy_id(policy), 0, policy_params())
     none = np.zeros(1, dtype=np.int64)
     status = play_deal(
         COINCHE.to_array(), np.array([parse_card(c) for c in pack], dtype=np.int64), dealer,

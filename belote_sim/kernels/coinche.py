@@ -284,7 +284,7 @@ def deal_coinche(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, 
 
     Deal 3-3-2 from the first hand, the auction, declarations and belote (trump = the
     contract's strain), 8 tricks led by the first hand, :func:`score_coinche`."""
-    _, _, hands, trick, decl, sides, rng = ws
+    _, _, hands, trick, decl, sides, rng, sv = ws
     scripted = bid_policy < 0
     fh = rec[FIRST_HAND]
     pos = deal_packet(pack, 0, hands, 4, fh, 3)
@@ -316,7 +316,7 @@ def deal_coinche(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, 
     read_declarations(rules, rec, hands, 4, fh, trump, sides, decl, False, True)
     status = play_tricks(
         rules, rec, hands, 4, 8, fh, trump, taker, sides, scripted, script_plays,
-        n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0, False,
+        n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0, False, sv,
     )
     if status != ST_OK:
         return status

@@ -13,13 +13,20 @@ reference configuration of the tests (``OPT_*``):
 
 - a transposition table at trick boundaries, keyed by the four hands, the leader and
   whether a takers' capot is still possible, storing lower and upper bounds (so the
-  null-window searches of MTD(f) share their work);
+  null-window searches that find an exact value share their work);
 - move ordering: the table's best lead first, then cheap rules of thumb (give points to
-  a partner who holds the trick, win as cheaply as possible, otherwise discard cheaply);
+  a partner who holds the trick, win as cheaply as possible, otherwise discard cheaply),
+  ties and leads by a history of cutoffs (per seat and place in the trick);
 - equivalent cards collapsed: two cards of one hand, adjacent in rank among the cards
   still in play (the current trick included) and worth the same points, lead to the
   same outcomes, so only one is searched;
-- bounds: the takers cannot get less than 0 nor more than the points left.
+- bounds: the takers cannot get less than 0 nor more than the points left; at a trick
+  boundary of a suit contract, a side surely takes the points of the trumps of any one
+  of its hands that beat every trump of the other side, and a defenders' such trump
+  rules out the capot (the capot flag is then cleared, so the table merges positions).
+
+An exact value comes from null-window searches: one at the caller's guess, then
+bisection of the interval between the bounds found (fail-soft results narrow it).
 
 The solver context ``cx`` (see ``CX_*``) holds what the search reads besides the hands;
 ``tt`` is the table of :func:`new_table`, reusable across positions and deals (entries
@@ -31,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from belote_sim._jit import jit
-from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS, POINTS
+from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS, POINTS, TRUMP_ABOVE
 from belote_sim.kernels.bits import nth_bit, popcount
 from belote_sim.kernels.legal import legal_given_winner
 from belote_sim.kernels.trick import card_power, seat_after
@@ -44,7 +51,8 @@ INF = 1 << 20
 OPT_TT = 1
 OPT_ORDER = 2
 OPT_COLLAPSE = 4
-OPT_ALL = OPT_TT | OPT_ORDER | OPT_COLLAPSE
+OPT_BOUNDS = 8
+OPT_ALL = OPT_TT | OPT_ORDER | OPT_COLLAPSE | OPT_BOUNDS
 
 # The solver context: an int64 array.
 CX_TRUMP = 0
@@ -127,6 +135,19 @@ def _positions(desc: np.ndarray) -> np.ndarray:
 
 PLAIN_POS = _positions(PLAIN_DESC)  # rank -> place in PLAIN_DESC (0 = strongest)
 TRUMP_POS = _positions(TRUMP_DESC)
+
+
+def _above_top() -> np.ndarray:
+    """``ABOVE_TOP[ranks]``: the trump ranks above every rank of ``ranks`` (all eight
+    when ``ranks`` is empty)."""
+    out = np.full(256, 0xFF, dtype=np.int64)
+    for m in range(1, 256):
+        top = next(int(r) for r in TRUMP_DESC if m >> int(r) & 1)
+        out[m] = TRUMP_ABOVE[top]
+    return out
+
+
+ABOVE_TOP = _above_top()
 
 
 
@@ -267,16 +288,66 @@ def _representative(cx, c, moves):
 def _order_score(cx, hist, seat, c, k, led, w_power, partner_wins, trump):
     """Higher first: a cheap guess at the best card (only the search order depends on
     it): give points to a partner who holds the trick, win as cheaply as possible,
-    otherwise discard cheaply; leads by their history of cutoffs."""
+    otherwise discard cheaply; ties (and leads) by their history of cutoffs."""
+    h = hist[4 * k + seat, c]
     if k == 0:
-        return hist[seat, c]
+        return h
     pts = cx[CX_PTS + c]
     power = card_power(c, led, trump)
     if partner_wins:
-        return (1 << 40) + pts  # give points
+        return (1 << 50) + (pts << 40) + h  # give points
     if power > w_power:
-        return (2 << 40) - power  # win cheaply
-    return (1 << 39) - pts  # discard cheaply
+        return (2 << 50) - (power << 40) + h  # win cheaply
+    return (1 << 49) - (pts << 40) + h  # discard cheaply
+
+
+@jit(inline="always")
+def _mask_points(cx, m):
+    pts = 0
+    while m != 0:
+        pts += cx[CX_PTS + nth_bit(m, 0)]
+        m &= m - 1
+    return pts
+
+
+@jit
+def _trump_bounds(cx, hands, n, trump):
+    """Sure points at a trick boundary of a suit contract: ``(takers' lower bound,
+    whether the defenders surely win a trick, defenders' sure points)``.
+
+    A trump above every trump of the other side wins its trick for its own side (the
+    trick goes to the highest trump in it), and the cards of one hand fall in different
+    tricks: a side surely takes the points of any one of its hands' such trumps."""
+    shift = 8 * trump
+    tk = 0
+    df = 0
+    for s in range(n):
+        t = (hands[s] >> shift) & 0xFF
+        if cx[CX_TAKERS + s]:
+            tk |= t
+        else:
+            df |= t
+    above_d = ABOVE_TOP[df]
+    above_t = ABOVE_TOP[tk]
+    lo = 0
+    sure_d = False
+    dpts = 0
+    for s in range(n):
+        t = (hands[s] >> shift) & 0xFF
+        if cx[CX_TAKERS + s]:
+            hi_t = t & above_d
+            if hi_t != 0:
+                p = _mask_points(cx, hi_t << shift)
+                if p > lo:
+                    lo = p
+        else:
+            hi_t = t & above_t
+            if hi_t != 0:
+                sure_d = True
+                p = _mask_points(cx, hi_t << shift)
+                if p > dpts:
+                    dpts = p
+    return lo, sure_d, dpts
 
 
 # ---------------------------------------------------------------------------------------
@@ -325,7 +396,7 @@ def new_workspace():
         np.zeros((MAX_DEPTH, F_SIZE), dtype=np.int64),
         np.zeros((MAX_DEPTH, 16), dtype=np.int64),
         np.zeros((MAX_TRICKS + 1, 4), dtype=np.int64),
-        np.zeros((4, 32), dtype=np.int64),
+        np.zeros((16, 32), dtype=np.int64),
     )
 
 
@@ -377,13 +448,20 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 v = CAPOT_BONUS if cp else 0
                 mode = M_RETURN
                 continue
-            if b <= 0:
-                v = 0
+            lo_bound = 0
+            hi_bound = f[F_PTS] + last_bonus + (CAPOT_BONUS if cp else 0)
+            if kk == 0 and trump < ALL_TRUMPS and (opts & OPT_BOUNDS) != 0:
+                lo_bound, sure_d, def_pts = _trump_bounds(cx, hands, n, trump)
+                if sure_d:
+                    cp = 0
+                    f[F_CAP] = 0
+                    hi_bound = f[F_PTS] + last_bonus - def_pts
+            if b <= lo_bound:
+                v = lo_bound
                 mode = M_RETURN
                 continue
-            bound = f[F_PTS] + last_bonus + (CAPOT_BONUS if cp else 0)
-            if a >= bound:
-                v = bound
+            if a >= hi_bound:
+                v = hi_bound
                 mode = M_RETURN
                 continue
             f[F_SEAT] = seat
@@ -573,14 +651,19 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 f[F_BESTC] = c
                 if v < f[F_B]:
                     f[F_B] = v
-            if f[F_A] >= f[F_B] and f[F_K] == 0:
-                hist[f[F_SEAT], c] += f[F_LEFT] * f[F_LEFT]
+            if f[F_A] >= f[F_B]:
+                hist[4 * f[F_K] + f[F_SEAT], c] += f[F_LEFT] * f[F_LEFT]
             mode = M_NEXT
 
 
 @jit
 def _load(ws, hands, trick, k, n):
-    """Copy the current trick into the workspace; return the tricks left."""
+    """Copy the current trick into the workspace and age the history of cutoffs;
+    return the tricks left."""
+    hist = ws[3]
+    for i in range(hist.shape[0]):
+        for c in range(32):
+            hist[i, c] >>= 2
     left = 0
     for s in range(n):
         c = popcount(hands[s])
@@ -592,20 +675,39 @@ def _load(ws, hands, trick, k, n):
 
 
 @jit
-def _mtdf(rules, cx, tt, ws, hands, k, leader, cap, guess):
+def _exact(rules, cx, tt, ws, hands, k, leader, cap, guess):
+    """Exact value by null-window searches: the first one tests ``guess``, the next ones
+    bisect the interval left between the bounds found so far (fail-soft results narrow
+    it further)."""
     if cx[CX_OPTS] & OPT_TT == 0:
         return _solve(rules, cx, tt, ws, hands, k, leader, cap, -INF, INF)
-    lo = -INF
-    hi = INF
-    g = guess
+    n = cx[CX_N]
+    seat = seat_after(leader, k, n)
+    left = popcount(hands[seat])
+    pts = 0
+    for s in range(n):
+        m = hands[s]
+        while m != 0:
+            pts += cx[CX_PTS + nth_bit(m, 0)]
+            m &= m - 1
+    tb = ws[2]
+    for i in range(k):
+        pts += cx[CX_PTS + tb[left, i]]
+    lo = 0
+    hi = pts + cx[CX_LAST_BONUS] + (CAPOT_BONUS if cap else 0)
+    b = guess
     while lo < hi:
-        b = g + 1 if g == lo else g
+        if b <= lo:
+            b = lo + 1
+        elif b > hi:
+            b = hi
         g = _solve(rules, cx, tt, ws, hands, k, leader, cap, b - 1, b)
-        if g < b:
-            hi = g
-        else:
+        if g >= b:
             lo = g
-    return g
+        else:
+            hi = g
+        b = (lo + hi + 1) >> 1
+    return lo
 
 
 @jit
@@ -621,10 +723,10 @@ def dd_search(rules, cx, tt, ws, hands, trick, k, leader, cap, alpha, beta):
 
 @jit
 def dd_value(rules, cx, tt, ws, hands, trick, k, leader, cap, guess):
-    """Exact value of a position (see :func:`dd_search`) by MTD(f): null-window searches
-    converging on the value from the first ``guess``."""
+    """Exact value of a position (see :func:`dd_search`): a null-window search at
+    ``guess``, then bisection of the remaining interval by null-window searches."""
     _load(ws, hands, trick, k, cx[CX_N])
-    return _mtdf(rules, cx, tt, ws, hands, k, leader, cap, guess)
+    return _exact(rules, cx, tt, ws, hands, k, leader, cap, guess)
 
 
 @jit
@@ -661,7 +763,7 @@ def dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out):
         hands[seat] ^= 1 << c
         row[k] = c
         if k + 1 < n:
-            v = _mtdf(rules, cx, tt, ws, hands, k + 1, leader, cap, guess)
+            v = _exact(rules, cx, tt, ws, hands, k + 1, leader, cap, guess)
         else:
             winner, pts = _trick_end(cx, row, n, leader, trump, left == 1)
             takers = cx[CX_TAKERS + winner] == 1
@@ -670,7 +772,7 @@ def dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out):
             if left == 1:
                 v = gain + (CAPOT_BONUS if ncap else 0)
             else:
-                v = gain + _mtdf(rules, cx, tt, ws, hands, 0, winner, ncap, guess - gain)
+                v = gain + _exact(rules, cx, tt, ws, hands, 0, winner, ncap, guess - gain)
         hands[seat] ^= 1 << c
         out[c] = v
         guess = v
@@ -704,15 +806,78 @@ def _trick_end(cx, row, n, leader, trump, last):
 
 
 @jit
-def dd_best_card(rules, cx, tt, ws, hands, trick, k, leader, cap, legal):
-    """A card of ``legal`` with the best double-dummy value for the seat to move (the
-    lowest card index among equals)."""
-    out = np.zeros(32, dtype=np.int64)
-    best = dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out)
-    m = legal
+def dd_card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta, guess):
+    """Value of the position after the seat to move plays ``c``: exact (from the first
+    ``guess``) when ``alpha >= beta``, otherwise a fail-soft search in ``(alpha, beta)``."""
+    n = cx[CX_N]
+    left = _load(ws, hands, trick, k, n)
+    row = ws[2][left]
+    seat = seat_after(leader, k, n)
+    hands[seat] ^= 1 << c
+    row[k] = c
+    exact = alpha >= beta
+    if k + 1 < n:
+        if exact:
+            v = _exact(rules, cx, tt, ws, hands, k + 1, leader, cap, guess)
+        else:
+            v = _solve(rules, cx, tt, ws, hands, k + 1, leader, cap, alpha, beta)
+    else:
+        winner, pts = _trick_end(cx, row, n, leader, cx[CX_TRUMP], left == 1)
+        takers = cx[CX_TAKERS + winner] == 1
+        gain = pts if takers else 0
+        ncap = cap if takers else 0
+        if left == 1:
+            v = gain + (CAPOT_BONUS if ncap else 0)
+        elif exact:
+            v = gain + _exact(rules, cx, tt, ws, hands, 0, winner, ncap, guess - gain)
+        else:
+            v = gain + _solve(
+                rules, cx, tt, ws, hands, 0, winner, ncap, alpha - gain, beta - gain
+            )
+    hands[seat] ^= 1 << c
+    return v
+
+
+@jit
+def dd_best_card(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, guess):
+    """A card of ``legal`` with the best double-dummy value for the seat to move, and
+    that value: the first candidate is solved exactly (first guess ``guess``), each
+    other one first tested with a null window against the best so far."""
+    n = cx[CX_N]
+    seat = seat_after(leader, k, n)
+    in_play = 0
+    for s in range(n):
+        in_play |= hands[s]
+    for i in range(k):
+        in_play |= 1 << trick[i]
+    moves = candidates(cx, legal, in_play)
+    maximize = cx[CX_TAKERS + seat] == 1
+    best_card = -1
+    best = 0
+    m = moves
     while m != 0:
         c = nth_bit(m, 0)
         m &= m - 1
-        if out[c] == best:
-            return c
-    return nth_bit(legal, 0)
+        if best_card < 0:
+            best = dd_card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, 0, 0, guess)
+            best_card = c
+            continue
+        if maximize:
+            t = dd_card_value(
+                rules, cx, tt, ws, hands, trick, k, leader, cap, c, best, best + 1, 0
+            )
+            if t > best:
+                best = dd_card_value(
+                    rules, cx, tt, ws, hands, trick, k, leader, cap, c, 0, 0, t
+                )
+                best_card = c
+        else:
+            t = dd_card_value(
+                rules, cx, tt, ws, hands, trick, k, leader, cap, c, best - 1, best, 0
+            )
+            if t < best:
+                best = dd_card_value(
+                    rules, cx, tt, ws, hands, trick, k, leader, cap, c, 0, 0, t
+                )
+                best_card = c
+    return best_card, best

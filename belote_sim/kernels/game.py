@@ -47,6 +47,13 @@ from belote_sim.kernels.play import play_tricks
 from belote_sim.kernels.scoring import score_no_contract, score_three_player, score_two_sides
 from belote_sim.kernels.trick import seat_after, side_of
 from belote_sim.kernels.twoplayer import deal_no_contract_2p, deal_stock
+from belote_sim.policies import PLAY_ANALYSE
+from belote_sim.policies.solver_play import (
+    KNOW_HELD,
+    new_solver_kit,
+    reset_knowledge,
+    solver_table_bits,
+)
 from belote_sim.rules import (
     CONTRACT_COINCHE,
     CONTRACT_NONE,
@@ -61,8 +68,9 @@ from belote_sim.rules import (
 
 
 @jit
-def new_workspace():
-    """Scratch arrays for :func:`play_deal`: ``(rec, pack, hands, trick, decl, sides, rng)``."""
+def new_workspace(bid_policy, play_policy, play_params):
+    """Scratch arrays for :func:`play_deal`: ``(rec, pack, hands, trick, decl, sides, rng,
+    solver kit)``; the solver kit's table is sized for the policies."""
     return (
         np.zeros(REC_SIZE, dtype=np.int64),
         np.zeros(32, dtype=np.int64),
@@ -71,6 +79,7 @@ def new_workspace():
         np.zeros((MAX_DECLS, 4), dtype=np.int64),
         np.zeros(MAX_SEATS, dtype=np.int64),
         np.zeros(1, dtype=np.uint64),
+        new_solver_kit(solver_table_bits(bid_policy, play_policy, play_params)),
     )
 
 
@@ -122,9 +131,10 @@ def play_deal(
     drawing randomness from the workspace's stream ``ws[6]``. ``pot_before`` is the
     litige pot waiting, ``redeals_before`` the stock game's redeals in a row.
     """
-    rec, _, hands, trick, decl, sides, rng = ws
+    rec, _, hands, trick, decl, sides, rng, sv = ws
     n = rules[R_PLAYERS]
     _start(rec, hands, pack, dealer, pot_before, redeals_before, n)
+    reset_knowledge(sv[3])
     contract = rules[R_CONTRACT]
     if contract == CONTRACT_RETOURNE or (contract == CONTRACT_NONE and n == 4):
         return _deal_retourne(
@@ -152,7 +162,7 @@ def _deal_retourne(rules, rec, pack, dealer, bid_policy, bid_params, play_policy
                    script_calls, n_script_calls, script_plays, n_script_plays, ws):
     """Retourne games (RULES 7.1), three or four players; also the four-player game
     without contract (7.3), which deals and bids the same way."""
-    _, _, hands, trick, decl, sides, rng = ws
+    _, _, hands, trick, decl, sides, rng, sv = ws
     scripted = bid_policy < 0
     n = rules[R_PLAYERS]
     fh = rec[FIRST_HAND]
@@ -170,7 +180,7 @@ def _deal_retourne(rules, rec, pack, dealer, bid_policy, bid_params, play_policy
     n_rounds = 3 if rules[R_ALL_NO_TRUMPS_ROUND] != 0 else 2
     status, taker, trump = bid_retourne(
         rules, rec, hands, n, fh, retourne, scripted, script_calls, n_script_calls,
-        bid_policy, bid_params, rng, n_rounds, -1,
+        bid_policy, bid_params, rng, n_rounds, -1, sv,
     )
     if status == ST_OK:
         status = close_bidding(
@@ -183,6 +193,7 @@ def _deal_retourne(rules, rec, pack, dealer, bid_policy, bid_params, play_policy
 
     # The taker picks up the retourne and gets 2 more cards, everyone else 3.
     hands[taker] |= 1 << retourne
+    sv[3][KNOW_HELD + taker] |= 1 << retourne  # everyone saw it
     for i in range(n):
         seat = seat_after(fh, i, n)
         for _ in range(2 if seat == taker else 3):
@@ -195,7 +206,7 @@ def _deal_retourne(rules, rec, pack, dealer, bid_policy, bid_params, play_policy
     read_declarations(rules, rec, hands, n, fh, trump, sides, decl, n == 3, True)
     status = play_tricks(
         rules, rec, hands, n, 8, fh, trump, taker, sides, scripted, script_plays,
-        n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0, False,
+        n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0, False, sv,
     )
     if status != ST_OK:
         return status
@@ -214,10 +225,27 @@ def replay_deal(rules, pack, dealer, pot_before, redeals_before, calls, plays):
     """Play a deal-log deal from its calls and cards: ``(record, status)``.
 
     Kernel of :func:`belote_sim.replay.replay`: :func:`play_deal` in scripted mode."""
-    ws = new_workspace()
     none = np.zeros(4, dtype=np.float64)
+    ws = new_workspace(-1, -1, none)
     status = play_deal(
         rules, pack, dealer, pot_before, redeals_before, -1, none, -1, none, calls,
         len(calls), plays, len(plays), ws,
     )
     return ws[0].copy(), status
+
+
+@jit
+def analyse_deal(rules, pack, dealer, pot_before, redeals_before, calls, plays):
+    """:func:`replay_deal` recording the double-dummy value of every position:
+    ``(record, status, values)``, ``values[0, i]`` the takers' trick points (capot bonus
+    included) under perfect play from position ``i`` (before play ``i``; ``i =
+    len(plays)`` after the last card given), ``values[1, i]`` the same after play ``i``
+    was made; ``NO_VALUE`` where the solver does not apply (the stock game's free
+    tricks). Kernel of :func:`belote_sim.analyse.analyse`."""
+    none = np.zeros(4, dtype=np.float64)
+    ws = new_workspace(-1, PLAY_ANALYSE, none)
+    status = play_deal(
+        rules, pack, dealer, pot_before, redeals_before, -1, none, PLAY_ANALYSE, none, calls,
+        len(calls), plays, len(plays), ws,
+    )
+    return ws[0].copy(), status, ws[7][5][:2].copy()

@@ -40,8 +40,9 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.play import BELOTE_POINTS, fail
 from belote_sim.kernels.trick import seat_after
-from belote_sim.policies import BID_FORCED
+from belote_sim.policies import BID_DD, BID_FORCED
 from belote_sim.policies.bidding import choose_call
+from belote_sim.policies.solver_play import dd_call
 from belote_sim.rules import R_BELOTE, R_DECLARATION_TIE, R_DECLARATIONS, R_SPLIT_LONG_RUNS
 
 
@@ -58,7 +59,7 @@ def call_is_legal(call, rnd, retourne):
 
 @jit
 def bid_retourne(rules, rec, hands, n, fh, retourne, scripted, script_calls, n_script_calls,
-                  bid_policy, bid_params, rng, n_rounds, forced_seat):
+                  bid_policy, bid_params, rng, n_rounds, forced_seat, sv):
     """Bidding rounds of RULES 7.1 (and 7.2/7.3, which use the same calls): round 1 takes
     the retourne's suit, round 2 names another suit, round 3 (``all_no_trumps_round``)
     all-trumps or no-trumps. ``forced_seat`` may not pass in round 2 (stock game).
@@ -72,7 +73,12 @@ def bid_retourne(rules, rec, hands, n, fh, retourne, scripted, script_calls, n_s
                     return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, rnd, 0), -1, -1
                 call = script_calls[n_calls]
             else:
-                call = choose_call(bid_policy, bid_params, rnd, hands[seat], retourne, rng)
+                if bid_policy == BID_DD:
+                    call = dd_call(
+                        rules, sv, bid_params, rnd, hands[seat], retourne, seat, fh, n, rng
+                    )
+                else:
+                    call = choose_call(bid_policy, bid_params, rnd, hands[seat], retourne, rng)
                 if call == CALL_PASS and rnd == 2 and seat == forced_seat:
                     call = choose_call(BID_FORCED, bid_params, rnd, hands[seat], retourne, rng)
             ok = call_is_legal(call, rnd, retourne)

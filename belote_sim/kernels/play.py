@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from belote_sim._jit import jit
 from belote_sim.cards import KING, POINTS, QUEEN
+from belote_sim.kernels.dd import CAPOT_BONUS
 from belote_sim.kernels.layout import (
     BELOTE,
     BELOTE_SEAT,
@@ -38,8 +39,9 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.legal import legal_given_winner
 from belote_sim.kernels.trick import card_power, seat_after
-from belote_sim.policies import PLAY_RANDOM
+from belote_sim.policies import PLAY_ANALYSE, PLAY_PIMC, PLAY_RANDOM
 from belote_sim.policies.play import choose_card, random_card
+from belote_sim.policies.solver_play import NO_VALUE, analyse_position, learn_from_card
 from belote_sim.rules import R_BELOTE, R_KING_VALUE, R_NT_VALUES
 
 BELOTE_POINTS = 20
@@ -60,7 +62,7 @@ def fail(rec, status, step, seat, item, legal, rule):
 @jit(inline="always")
 def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scripted,
                 script_plays, n_script_plays, play_policy, play_params, rng, trick, pack,
-                stock_pos, free_tricks, belote_at_play):
+                stock_pos, free_tricks, belote_at_play, sv):
     """Play the tricks of a deal; return an ``ST_*`` status.
 
     ``hands`` (int64 masks) are played out; ``sides[seat]`` gives each seat's side.
@@ -68,7 +70,14 @@ def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scr
     then draws ``pack[stock_pos]`` and the other player the next card (stock game).
     With ``belote_at_play`` a player scores belote when playing the first of the trump
     king and queen while holding the other (RULES 5, stock game).
+
+    ``sv`` is the solver kit of :func:`belote_sim.policies.solver_play.new_solver_kit`:
+    the trick loop keeps its knowledge array (voids shown, known cards) up to date for
+    the ``pimc`` player, and with ``play_policy = PLAY_ANALYSE`` in scripted mode it
+    records the double-dummy value of every position (see :func:`analyse_position`).
     """
+    analyse = scripted and play_policy == PLAY_ANALYSE
+    t_side = sides[taker]
     k10 = 1 if rules[R_KING_VALUE] == 10 else 0
     ace19 = rules[R_NT_VALUES]
     last_bonus = 20 if trump == 5 and ace19 == 0 else 10
@@ -86,6 +95,15 @@ def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scr
                 legal, rule = legal_given_winner(
                     rules, hands[seat], trick, k, leader, trump, taker, w
                 )
+            if analyse:
+                # The value of the position (and of each legal card) before the card.
+                aout = sv[5]
+                aout[0, n_plays] = NO_VALUE
+                if t >= free_tricks:
+                    cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
+                    aout[0, n_plays] = rec[TRICK_POINTS + t_side] + analyse_position(
+                        rules, sv, hands, trick, k, leader, trump, taker, cap, legal
+                    )
             if scripted:
                 if n_plays >= n_script_plays:
                     return fail(rec, ST_MISSING_PLAYS, n_plays, seat, -1, legal, rule)
@@ -97,10 +115,15 @@ def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scr
             elif play_policy == PLAY_RANDOM:  # the hot path of mass runs, kept tight
                 card = random_card(legal, rng)
             else:
+                cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
                 card = choose_card(
-                    play_policy, play_params, legal, hands[seat], trick, k, leader, played,
-                    trump, taker, n, rng,
+                    play_policy, play_params, rules, legal, hands, seat, trick, k, leader,
+                    played, trump, taker, n, rng, sv, cap, t < free_tricks,
                 )
+            if analyse and t >= free_tricks:
+                sv[5][1, n_plays] = rec[TRICK_POINTS + t_side] + sv[5][2, card]
+            if play_policy >= PLAY_PIMC:
+                learn_from_card(rules, sv[3], seat, card, trick, k, w, trump, rule)
             if belote_at_play and trump < 4 and card >> 3 == trump:
                 rank = card & 7
                 other = 8 * trump + (QUEEN if rank == KING else KING)
@@ -134,6 +157,9 @@ def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scr
             hands[seat_after(winner, 1, n)] |= 1 << pack[stock_pos + 1]
             stock_pos += 2
         leader = winner
+    if analyse:
+        takers_all = (won >> (1 - t_side)) & 1 == 0
+        sv[5][0, n_plays] = rec[TRICK_POINTS + t_side] + (CAPOT_BONUS if takers_all else 0)
     rec[N_PLAYS] = n_plays
     rec[N_TRICKS] = n_tricks
     if won == 1:

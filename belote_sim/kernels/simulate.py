@@ -73,7 +73,7 @@ def simulate_chunk(rules, bid_policy, bid_params, play_policy, play_params, seed
     errors = np.zeros(n_blocks, dtype=np.int64)
     rows = np.zeros((n if want_rows else 0, N_ROW), dtype=np.int64)
     for b in prange(n_blocks):
-        ws = new_workspace()
+        ws = new_workspace(bid_policy, play_policy, play_params)
         c = per_block[b]
         for i in range(start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks):
             status = simulate_deal(
@@ -94,7 +94,7 @@ def simulate_records(rules, bid_policy, bid_params, play_policy, play_params, se
     out = np.zeros((n, REC_SIZE), dtype=np.int64)
     n_blocks = min(n, 64)
     for b in prange(n_blocks):
-        ws = new_workspace()
+        ws = new_workspace(bid_policy, play_policy, play_params)
         for j in range((n * b) // n_blocks, (n * (b + 1)) // n_blocks):
             simulate_deal(
                 rules, bid_policy, bid_params, play_policy, play_params, seed, start + j, ws
@@ -212,7 +212,7 @@ def play_match(rules, bid_policy, bid_params, play_policy, play_params, seed, ma
                out):
     """Play one match, recording each deal in ``out[d]``; returns
     ``(n_deals, winner, scores)`` (see :func:`match_loop`)."""
-    ws = new_workspace()
+    ws = new_workspace(bid_policy, play_policy, play_params)
     none = np.zeros(0, dtype=np.int64)
     n_deals, winner, scores, _ = match_loop(
         rules, bid_policy, bid_params, play_policy, play_params, seed, match, max_deals, ws,
@@ -229,7 +229,7 @@ def simulate_matches(rules, bid_policy, bid_params, play_policy, play_params, se
     none = np.zeros((0, REC_SIZE), dtype=np.int64)
     n_players = rules[R_PLAYERS]
     for b in prange(n_blocks):
-        ws = new_workspace()
+        ws = new_workspace(bid_policy, play_policy, play_params)
         c = per_block[b]
         for m in range(start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks):
             n_deals, winner, _, first = match_loop(

@@ -51,7 +51,7 @@ def _deal_and_bid(rules, rec, pack, bid_policy, bid_params, script_calls,
     """Deal 3 + 3 cards each from the non-dealer, turn the next card (``RETOURNE``) and
     bid rounds 1-2 from the non-dealer. Returns ``(status, taker)``; a thrown-in deal
     is recorded and returns taker -1 (checking that a script has nothing after it)."""
-    _, _, hands, _, _, sides, rng = ws
+    _, _, hands, _, _, sides, rng, sv = ws
     scripted = bid_policy < 0
     fh = rec[FIRST_HAND]
     pos = deal_packet(pack, 0, hands, 2, fh, 3)
@@ -63,7 +63,7 @@ def _deal_and_bid(rules, rec, pack, bid_policy, bid_params, script_calls,
         sides[s] = s
     status, taker, trump = bid_retourne(
         rules, rec, hands, 2, fh, turned, scripted, script_calls, n_script_calls,
-        bid_policy, bid_params, rng, 2, forced_seat,
+        bid_policy, bid_params, rng, 2, forced_seat, sv,
     )
     if status == ST_OK:
         status = close_bidding(
@@ -87,7 +87,7 @@ def deal_stock(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, pl
     tricks, the first 7 free with draws from the 14-card stock, winner first. Belote
     scores when the first of the trump K and Q is played while the other is held.
     """
-    _, _, hands, trick, decl, sides, rng = ws
+    _, _, hands, trick, decl, sides, rng, sv = ws
     scripted = bid_policy < 0
     fh = rec[FIRST_HAND]
     forced = dealer if rec[REDEALS_BEFORE] >= 2 else -1
@@ -117,7 +117,7 @@ def deal_stock(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, pl
     status = play_tricks(
         rules, rec, hands, 2, STOCK_TRICKS, fh, trump, taker, sides, scripted, script_plays,
         n_script_plays, play_policy, play_params, rng, trick, pack, pos, STOCK_FREE_TRICKS,
-        True,
+        True, sv,
     )
     if status != ST_OK:
         return status
@@ -138,7 +138,7 @@ def deal_no_contract_2p(rules, rec, pack, dealer, bid_policy, bid_params, play_p
     turned card (``EXCHANGE_SEAT``). Declarations and belote at the first trick, 9
     tricks led by the hand, every side scores its own points (no transfer).
     """
-    _, _, hands, trick, decl, sides, rng = ws
+    _, _, hands, trick, decl, sides, rng, sv = ws
     scripted = bid_policy < 0
     fh = rec[FIRST_HAND]
     status, taker = _deal_and_bid(
@@ -166,7 +166,7 @@ def deal_no_contract_2p(rules, rec, pack, dealer, bid_policy, bid_params, play_p
     status = play_tricks(
         rules, rec, hands, 2, NO_CONTRACT_TRICKS, fh, trump, taker, sides, scripted,
         script_plays, n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0,
-        False,
+        False, sv,
     )
     if status != ST_OK:
         return status

@@ -18,9 +18,16 @@ from belote_sim.errors import BeloteError
 
 PLAY_RANDOM = 0
 PLAY_HEURISTIC = 1
+PLAY_PIMC = 2
+PLAY_DD = 3
+#: Internal: a different play policy for each side (the arena), see ``choose_card``.
+PLAY_SIDES = 10
+#: Internal: replay a deal log and record the double-dummy value of every position.
+PLAY_ANALYSE = -2
 
 BID_RANDOM = 0
 BID_THRESHOLD = 1
+BID_DD = 2
 
 #: Replay: calls and cards come from the deal log, not from a policy.
 SCRIPTED = -1
@@ -28,12 +35,19 @@ SCRIPTED = -1
 #: its hand values most.
 BID_FORCED = 99
 
-PLAY_POLICIES = {"random": PLAY_RANDOM, "heuristic": PLAY_HEURISTIC}
-BID_POLICIES = {"random": BID_RANDOM, "threshold": BID_THRESHOLD}
+PLAY_POLICIES = {
+    "random": PLAY_RANDOM, "heuristic": PLAY_HEURISTIC, "pimc": PLAY_PIMC, "dd": PLAY_DD,
+}
+BID_POLICIES = {"random": BID_RANDOM, "threshold": BID_THRESHOLD, "dd": BID_DD}
 
 #: Default parameter of each bidding policy: random's take probability per turn,
-#: threshold's minimum hand value (see :mod:`belote_sim.policies.bidding`).
-DEFAULT_BID_PARAM = {"random": 0.25, "threshold": 50.0}
+#: threshold's minimum hand value (see :mod:`belote_sim.policies.bidding`), dd's minimum
+#: chance of making the contract (see :mod:`belote_sim.policies.solver_play`).
+DEFAULT_BID_PARAM = {"random": 0.25, "threshold": 50.0, "dd": 0.5}
+
+#: ``pimc``'s default and largest number of sampled worlds per decision.
+DEFAULT_WORLDS = 20
+MAX_WORLDS = 1000
 
 N_POLICY_PARAMS = 4
 

@@ -14,6 +14,8 @@
     gives the richest legal card; otherwise it plays its cheapest.
   - **Opponent winning**: the cheapest legal card that wins the trick so far, if any;
     otherwise the cheapest card.
+* ``pimc:N`` and ``dd``: the double-dummy solver's players, in
+  :mod:`belote_sim.policies.solver_play`.
 """
 
 from __future__ import annotations
@@ -21,9 +23,23 @@ from __future__ import annotations
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, JACK, NINE, PLAIN_ABOVE, POINTS, TRUMP_ABOVE
 from belote_sim.kernels.bits import nth_bit, popcount
+from belote_sim.kernels.clock import cycles
 from belote_sim.kernels.rng import rand_below
 from belote_sim.kernels.trick import are_partners, card_power, seat_after, side_of
-from belote_sim.policies import PLAY_HEURISTIC, PLAY_RANDOM
+from belote_sim.policies import (
+    DEFAULT_WORLDS,
+    PLAY_DD,
+    PLAY_HEURISTIC,
+    PLAY_PIMC,
+    PLAY_RANDOM,
+    PLAY_SIDES,
+)
+from belote_sim.policies.solver_play import (
+    STAT_CYCLES,
+    STAT_DECISIONS,
+    dd_card,
+    pimc_card,
+)
 
 _FULL = 0xFFFFFFFF
 
@@ -146,12 +162,49 @@ def random_card(legal, rng):
 
 
 @jit
-def choose_card(policy, params, legal, hand, trick, k, leader, played, trump, taker, n, rng):
-    """The card a seat plays: ``legal`` is its legal mask, the other arguments are all it
-    may see (own hand, the trick so far, every card played, trump, the taker, the number
-    of players). The trick loop calls :func:`random_card` directly for ``random``."""
+def _one_policy(policy, param, rules, legal, hands, seat, trick, k, leader, played, trump,
+                taker, n, rng, sv, cap, free):
     if policy == PLAY_RANDOM:
         return random_card(legal, rng)
-    if policy == PLAY_HEURISTIC:
-        return heuristic_card(legal, hand, trick, k, leader, played, trump, taker, n)
+    if policy == PLAY_HEURISTIC or free:
+        return heuristic_card(legal, hands[seat], trick, k, leader, played, trump, taker, n)
+    if policy == PLAY_PIMC:
+        worlds = int(param) if param >= 1 else DEFAULT_WORLDS
+        return pimc_card(
+            rules, worlds, legal, hands, seat, trick, k, leader, played, trump, taker, n,
+            rng, sv, cap,
+        )
+    if policy == PLAY_DD:
+        return dd_card(rules, legal, hands, seat, trick, k, leader, trump, taker, sv, cap)
     return nth_bit(legal, 0)
+
+
+@jit
+def choose_card(policy, params, rules, legal, hands, seat, trick, k, leader, played, trump,
+                taker, n, rng, sv, cap, free):
+    """The card ``seat`` plays: ``legal`` is its legal mask; a fair policy looks only at
+    what the seat may see (its own hand ``hands[seat]``, the trick so far, every card
+    played, trump, the taker, the number of players, and the knowledge ``sv[3]``); only
+    ``dd`` looks at the other hands. ``cap`` is 1 while the takers have taken every
+    trick, ``free`` is true in the stock game's free tricks. The trick loop calls
+    :func:`random_card` directly for ``random``.
+
+    ``PLAY_SIDES`` (the arena) gives side 0 (seats 0 and 2; seat 0 with two or three
+    players) the policy ``params[0]`` with parameter ``params[1]``, the other seats
+    ``params[2]`` with ``params[3]``, and times each side's decisions in ``sv[4]``.
+    """
+    if policy != PLAY_SIDES:
+        return _one_policy(
+            policy, params[0], rules, legal, hands, seat, trick, k, leader, played, trump,
+            taker, n, rng, sv, cap, free,
+        )
+    side = (seat & 1) if n == 4 else (0 if seat == 0 else 1)
+    start = cycles()
+    card = _one_policy(
+        int(params[2 * side]), params[2 * side + 1], rules, legal, hands, seat, trick, k,
+        leader, played, trump, taker, n, rng, sv, cap, free,
+    )
+    stats = sv[4]
+    stats[STAT_CYCLES + side] += cycles() - start
+    stats[STAT_DECISIONS + side] += 1
+    return card

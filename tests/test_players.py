@@ -1,0 +1,303 @@
+"""The solver's players and tools: world sampling, knowledge, ``dd``, ``pimc``,
+``analyse`` and the arena (RULES.md section 6 for the play they rely on)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from belote_sim import Rules, replay
+from belote_sim.analyse import analyse
+from belote_sim.arena import arena
+from belote_sim.cards import CardSet, parse_card
+from belote_sim.errors import BeloteError, IllegalPlayError
+from belote_sim.io import read_provenance
+from belote_sim.kernels.layout import RULE_FREE
+from belote_sim.policies.solver_play import (
+    KNOW_HELD,
+    KNOW_SIZE,
+    KNOW_VOID,
+    learn_from_card,
+    sample_worlds,
+)
+from belote_sim.runner import simulated_deals
+
+EXE = shutil.which("belote-sim", path=str(Path(sys.executable).parent)) or "belote-sim"
+INPUTS = ("rules", "dealer", "pack", "calls", "plays")
+
+
+def _mask(text: str) -> int:
+    return int(CardSet(text))
+
+
+def _inputs(deal: dict) -> dict:
+    return {k: deal[k] for k in INPUTS}
+
+
+# --- sampling -----------------------------------------------------------------------
+
+
+def _consistent_worlds(hands, seat, unseen, know, n):
+    """Every assignment of the unseen cards to the other seats that respects the
+    hand sizes, the voids and the known cards: brute force."""
+    others = [s for s in range(n) if s != seat]
+    need = {s: bin(hands[s]).count("1") - bin(know[KNOW_HELD + s] & hands[s]).count("1")
+            for s in others}
+    cards = [c for c in range(32) if unseen >> c & 1]
+    worlds = set()
+    for owners in itertools.product(others, repeat=len(cards)):
+        if any(owners.count(s) != need[s] for s in others):
+            continue
+        if any(know[KNOW_VOID + o] >> (c >> 3) & 1 for c, o in zip(cards, owners, strict=True)):
+            continue
+        w = [0] * 4
+        w[seat] = hands[seat]
+        for s in others:
+            w[s] = know[KNOW_HELD + s] & hands[s]
+        for c, o in zip(cards, owners, strict=True):
+            w[o] |= 1 << c
+        worlds.add(tuple(w))
+    return worlds
+
+
+def test_sampler_draws_every_consistent_world_equally_often():
+    """Seat 0 must place 5 unseen cards: seat 1 is void in diamonds, seat 3 is known to
+    hold 7H (the retourne, say). The 9 consistent worlds each come up about 1/9 of the
+    time, and no sample breaks a constraint."""
+    hands = np.zeros(4, dtype=np.int64)
+    hands[0] = _mask("AS KS")
+    hands[1] = _mask("7C 8C")
+    hands[2] = _mask("9C 7D")
+    hands[3] = _mask("8D 7H")
+    played = 0xFFFFFFFF & ~int(hands[0] | hands[1] | hands[2] | hands[3])
+    know = np.zeros(KNOW_SIZE, dtype=np.int64)
+    know[KNOW_VOID + 1] = 1 << 1  # diamonds
+    know[KNOW_HELD + 3] = _mask("7H")
+    unseen = _mask("7C 8C 9C 7D 8D")
+    expected = _consistent_worlds([int(h) for h in hands], 0, unseen, know, 4)
+    assert len(expected) == 9
+    samples = sample_worlds(hands, 0, played, 4, know, 9000, 3)
+    counts = Counter(tuple(int(x) for x in row) for row in samples)
+    assert set(counts) == expected
+    for world, count in counts.items():
+        assert abs(count - 1000) < 150, (world, count)
+
+
+def test_sampler_three_players_keeps_cards_out_of_play():
+    """With three players 8 cards are out of play: samples give each opponent its hand
+    size, never a card seen or played, and respect a void."""
+    rng = np.random.default_rng(5)
+    order = rng.permutation(32)
+    hands = np.zeros(4, dtype=np.int64)
+    for s in range(3):
+        for c in order[8 * s : 8 * s + 5]:
+            hands[s] |= 1 << int(c)
+    played = 0
+    for c in order[24:27]:
+        played |= 1 << int(c)
+    know = np.zeros(KNOW_SIZE, dtype=np.int64)
+    void_suit = 0
+    # make seat 2 void in clubs for real, so the constraint is satisfiable
+    clubs = int(hands[2]) & 0xFF
+    hands[2] &= ~0xFF
+    spare = [c for c in range(8, 32) if not (int(hands[0] | hands[1] | hands[2]) | played) >> c & 1]
+    for c in spare[: bin(clubs).count("1")]:
+        hands[2] |= 1 << c
+    know[KNOW_VOID + 2] = 1 << void_suit
+    samples = sample_worlds(hands, 0, played, 3, know, 2000, 9)
+    for row in samples:
+        assert row[0] == hands[0] and row[3] == 0
+        for s in (1, 2):
+            assert bin(int(row[s])).count("1") == bin(int(hands[s])).count("1")
+            assert int(row[s]) & (int(hands[0]) | played) == 0
+        assert int(row[2]) & 0xFF == 0
+        assert int(row[1]) & int(row[2]) == 0
+
+
+def test_knowledge_from_a_discard():
+    """A player who neither follows nor trumps, where trumping was compulsory, is void
+    in the suit led and in trumps; one who follows shows nothing."""
+    rules = Rules().to_array()
+    know = np.zeros(KNOW_SIZE, dtype=np.int64)
+    know[KNOW_HELD + 1] = _mask("7C")
+    trick = np.array([parse_card("AH"), 0, 0, 0], dtype=np.int64)
+    learn_from_card(rules, know, 1, parse_card("7C"), trick, 1, 0, 3, RULE_FREE)
+    assert know[KNOW_VOID + 1] == (1 << 2) | (1 << 3)  # hearts and spades (trump)
+    assert know[KNOW_HELD + 1] == 0
+    learn_from_card(rules, know, 2, parse_card("KH"), trick, 1, 0, 3, RULE_FREE)
+    assert know[KNOW_VOID + 2] == 0
+
+
+# --- analyse ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def heuristic_deals():
+    deals = simulated_deals(Rules(), 6, 21, bid_policy="threshold", play_policy="heuristic")
+    return [d for d in deals if not d.get("thrown_in")][:3]
+
+
+def _sides(deal):
+    return [s & 1 for s in range(4)]
+
+
+def test_analyse_values_follow_the_plays(heuristic_deals):
+    """``dd`` has one value per position; the last is the takers' card points of the
+    deal; each card moves the value by its cost, against its own side."""
+    for deal in heuristic_deals:
+        out = analyse(_inputs(deal))
+        full = replay(_inputs(deal))
+        plays = deal["plays"]
+        assert len(out["dd"]) == len(plays) + 1 and len(out["cost"]) == len(plays)
+        taker_side = full["taker"] & 1
+        assert out["dd"][-1] == full["card_points"][taker_side]
+        seat_of = [t["leader"] for t in full["tricks"]]
+        for i, cost in enumerate(out["cost"]):
+            seat = (seat_of[i // 4] + i % 4) % 4
+            assert cost >= 0
+            if (seat & 1) == taker_side:
+                assert out["dd"][i + 1] == out["dd"][i] - cost
+            else:
+                assert out["dd"][i + 1] == out["dd"][i] + cost
+        for k in INPUTS:
+            assert out[k] == deal[k]
+
+
+def test_analyse_stops_anywhere(heuristic_deals):
+    """Plays may stop mid-trick: the values are those of the full log's positions."""
+    deal = heuristic_deals[0]
+    whole = analyse(_inputs(deal))
+    part = _inputs(deal)
+    part["plays"] = part["plays"][:13]
+    out = analyse(part)
+    assert out["dd"] == whole["dd"][:14]
+    assert out["cost"] == whole["cost"][:13]
+
+
+def test_analyse_refuses_an_illegal_card_like_replay(heuristic_deals):
+    deal = _inputs(heuristic_deals[0])
+    deal["plays"] = deal["plays"][:1] + deal["plays"][:1]
+    with pytest.raises(IllegalPlayError) as err:
+        analyse(deal)
+    with pytest.raises(IllegalPlayError) as err2:
+        replay(deal)
+    assert str(err.value) == str(err2.value)
+
+
+def test_dd_player_never_loses_a_point():
+    """The ``dd`` player sees every hand and plays a double-dummy best card, so the
+    analysis of its deals finds no card that cost anything."""
+    deals = simulated_deals(Rules(), 3, 4, bid_policy="threshold", play_policy="dd")
+    played = [d for d in deals if not d.get("thrown_in")]
+    assert played
+    for deal in played:
+        out = analyse(_inputs(deal))
+        assert set(out["cost"]) == {0}
+        assert replay(_inputs(deal))["card_points"] == deal["card_points"]
+
+
+def test_pimc_deals_replay_legally():
+    """``pimc`` chooses legal cards whatever it samples (every card re-checked)."""
+    deals = simulated_deals(Rules(), 2, 8, bid_policy="threshold", play_policy="pimc:2")
+    for deal in deals:
+        assert replay(_inputs(deal))["card_points"] == deal.get("card_points")
+
+
+def test_pimc_parameter_is_checked():
+    with pytest.raises(BeloteError, match="whole number of worlds"):
+        arena("pimc:0", "random", deals=1)
+    with pytest.raises(BeloteError, match="whole number of worlds"):
+        arena("pimc:2.5", "random", deals=1)
+
+
+# --- arena --------------------------------------------------------------------------
+
+
+def test_arena_of_a_player_against_itself_is_exactly_even():
+    """Both passes of a deal are the same game with the sides swapped: a player against
+    itself scores a difference of exactly zero, deal by deal."""
+    for player in ("random", "heuristic"):
+        res = arena(player, player, deals=300, matches=10, seed=2)
+        assert res.mean_score_diff == 0.0
+        assert res.match_wins + res.match_draws + res.match_unfinished <= res.games
+
+
+def test_heuristic_beats_random_widely():
+    res = arena("heuristic", "random", deals=3000, matches=30, seed=4)
+    assert res.diff_low > 10
+    assert res.match_wins > res.games // 2
+    table = res.table()
+    row = table[table["metric"] == "mean_score_diff"].iloc[0]
+    assert row["n"] == 3000 and row["ci_low"] == pytest.approx(res.diff_low)
+
+
+def test_arena_refuses_three_players():
+    with pytest.raises(BeloteError, match="three-player"):
+        arena("random", "heuristic", rules=Rules.from_preset("three-player"), deals=10)
+
+
+def test_arena_cli_writes_summary(tmp_path):
+    out = tmp_path / "arena"
+    proc = subprocess.run(
+        [EXE, "arena", "--a", "heuristic", "--b", "random",
+         "--deals", "400", "--matches", "4", "--seed", "3", "--out", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "mean score difference" in proc.stdout
+    df = pd.read_parquet(out / "summary.parquet")
+    row = df[df["metric"] == "mean_score_diff"].iloc[0]
+    assert row["n"] == 400 and row["ci_low"] < row["value"] < row["ci_high"]
+    prov = read_provenance(out / "summary.parquet")
+    assert prov["a"] == "heuristic" and prov["b"] == "random" and prov["seed"] == 3
+    bad = subprocess.run(
+        [EXE, "arena", "--a", "nobody", "--b", "random"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert bad.returncode == 2 and "unknown play policy 'nobody'" in bad.stderr
+
+
+def test_analyse_cli(tmp_path, heuristic_deals):
+    log = tmp_path / "deals.jsonl"
+    log.write_text("".join(json.dumps(_inputs(d)) + "\n" for d in heuristic_deals[:2]))
+    proc = subprocess.run(
+        [EXE, "analyse", str(log)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [x["dd"] for x in lines] == [analyse(_inputs(d))["dd"] for d in heuristic_deals[:2]]
+    missing = subprocess.run(
+        [EXE, "analyse", str(tmp_path / "nope.jsonl")],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+# --- the dd bidder ------------------------------------------------------------------
+
+
+def test_dd_bidder_takes_by_its_make_chance():
+    """``dd:P`` takes when at least a share P of sampled completions make the contract
+    double-dummy: with P = 0 the first hand always takes the retourne, with P above 1
+    nobody could, and the deals replay."""
+    always = simulated_deals(Rules(), 2, 1, bid_policy="dd:0", play_policy="heuristic")
+    for deal in always:
+        assert deal["calls"] == ["take"]
+        assert replay(_inputs(deal))["card_points"] == deal["card_points"]
+    some = simulated_deals(Rules(), 3, 2, bid_policy="dd:0.5", play_policy="heuristic")
+    for deal in some:
+        assert replay(_inputs(deal)).get("taker") == deal.get("taker")
+    with pytest.raises(BeloteError, match="not in 0..1"):
+        simulated_deals(Rules(), 1, 1, bid_policy="dd:1.5")
+    with pytest.raises(BeloteError, match="retourne bidding only"):
+        simulated_deals(Rules.from_preset("coinche"), 1, 1, bid_policy="dd")
