@@ -28,6 +28,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_presets.py
+	$(BIN)/python benchmarks/bench_players.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check belote_sim tests benchmarks

@@ -28,7 +28,7 @@ from belote_sim.errors import IllegalPlayError
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.coinche import scale_to_162
 from belote_sim.kernels.dd import CAPOT_BONUS
-from belote_sim.kernels.game import analyse_deal
+from belote_sim.kernels.game import replay_deal
 from belote_sim.kernels.scoring import TOTALS
 from belote_sim.policies.solver_play import NO_VALUE
 from belote_sim.replay import _INPUT_FIELDS, _explain
@@ -47,9 +47,9 @@ def analyse(deal: dict[str, Any], *, number: int = 1) -> dict[str, Any]:
     the calls stop before the bidding is over.
     """
     inp = DealInput(deal, number)
-    rec, status, values = analyse_deal(
+    rec, status, values = replay_deal(
         inp.rules.to_array(), inp.pack, inp.dealer, inp.pot_before, inp.redeals_before,
-        inp.calls, inp.plays,
+        inp.calls, inp.plays, True,
     )
     status = int(status)
     if status not in (L.ST_OK, L.ST_MISSING_PLAYS):

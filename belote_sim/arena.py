@@ -32,16 +32,16 @@ import pandas as pd
 from belote_sim.errors import BeloteError
 from belote_sim.io import summary_frame, write_parquet, write_text_atomic
 from belote_sim.kernels import layout as L
-from belote_sim.kernels.arena import T_CYCLES, T_DECISIONS, arena_deals, arena_matches
 from belote_sim.kernels.clock import cycles
-from belote_sim.policies import policy_params
+from belote_sim.kernels.simulate import play_match, simulate_records
+from belote_sim.policies import PLAY_SIDES, policy_params
 from belote_sim.rules import Rules
 from belote_sim.runner import PolicySpec, check_policies, check_run_args
 from belote_sim.stats import mean_interval, wilson_interval
 
 #: Deals per kernel call: small for the solver players, so progress shows and Ctrl-C
 #: is answered quickly.
-CHUNK_FAST = 20_000
+CHUNK_FAST = 5_000
 CHUNK_SOLVER = 8
 
 
@@ -183,9 +183,8 @@ def arena(
         matches = deals // 10
     if isinstance(matches, bool) or not isinstance(matches, (int, np.integer)) or matches < 0:
         raise BeloteError(f"matches must be an integer >= 0, not {matches!r}")
-    params = policy_params(
-        spec_a.id, spec_a.params()[0], spec_b.id, spec_b.params()[0]
-    )
+    ab = policy_params(spec_a.id, spec_a.params()[0], spec_b.id, spec_b.params()[0])
+    ba = policy_params(spec_b.id, spec_b.params()[0], spec_a.id, spec_a.params()[0])
     arr = rules.to_array()
     slow = spec_a.uses_solver or spec_b.uses_solver
     chunk = CHUNK_SOLVER if slow else CHUNK_FAST
@@ -197,40 +196,48 @@ def arena(
     a_sum = 0
     b_sum = 0
     thrown = 0
-    timing = np.zeros(4, dtype=np.int64)
+    decisions = np.zeros(2, dtype=np.int64)  # A, B
+    ticks = np.zeros(2, dtype=np.int64)
     for start in range(0, deals, chunk):
         n = min(chunk, deals - start)
-        scores, thrown_in, t = arena_deals(
-            arr, bid.id, bid.params(), params, seed, start, n, min(n, 64)
-        )
-        diff = (scores[:, :, 0] - scores[:, :, 1]).sum(axis=1) / 2.0
+        # Pass p: A plays side p, so side p's scores and timing are A's.
+        first = simulate_records(arr, bid.id, bid.params(), PLAY_SIDES, ab, seed, start, n)
+        second = simulate_records(arr, bid.id, bid.params(), PLAY_SIDES, ba, seed, start, n)
+        a_scores = first[:, L.DEAL_SCORE] + second[:, L.DEAL_SCORE + 1]
+        b_scores = first[:, L.DEAL_SCORE + 1] + second[:, L.DEAL_SCORE]
+        diff = (a_scores - b_scores) / 2.0
         diff_sum += float(diff.sum())
         diff_sq += float((diff * diff).sum())
-        a_sum += int(scores[:, :, 0].sum())
-        b_sum += int(scores[:, :, 1].sum())
-        thrown += int(thrown_in.sum())
-        timing += t
+        a_sum += int(a_scores.sum())
+        b_sum += int(b_scores.sum())
+        thrown += int(first[:, L.THROWN_IN].sum())
+        for recs, side_a in ((first, 0), (second, 1)):
+            decisions[0] += int(recs[:, L.DECISIONS + side_a].sum())
+            ticks[0] += int(recs[:, L.DECISION_CYCLES + side_a].sum())
+            decisions[1] += int(recs[:, L.DECISIONS + 1 - side_a].sum())
+            ticks[1] += int(recs[:, L.DECISION_CYCLES + 1 - side_a].sum())
         if progress:
             progress(start + n, total)
     wins = draws = unfinished = 0
-    m_chunk = max(1, chunk // 8)
-    for start in range(0, matches, m_chunk):
-        n = min(m_chunk, matches - start)
-        winner, _ = arena_matches(
-            arr, bid.id, bid.params(), params, seed, start, n, min(n, 64), L.MAX_MATCH_DEALS
-        )
-        wins += int((winner == 0).sum())
-        draws += int((winner == 2).sum())
-        unfinished += int((winner == -1).sum())
+    out = np.zeros((L.MAX_MATCH_DEALS, L.REC_SIZE), dtype=np.int64)
+    for m in range(matches):
+        for p, params in enumerate((ab, ba)):
+            _, w, _ = play_match(
+                arr, bid.id, bid.params(), PLAY_SIDES, params, seed, m, L.MAX_MATCH_DEALS, out
+            )
+            if w < 0:
+                unfinished += 1
+            elif w == L.MATCH_DRAW:
+                draws += 1
+            elif w == p:  # A played side p
+                wins += 1
         if progress:
-            progress(deals + start + n, total)
+            progress(deals + m + 1, total)
     seconds = time.perf_counter() - t0
     per_second = (cycles() - c0) / seconds if seconds > 0 else math.nan
     mean, _, lo, hi = mean_interval(diff_sum, diff_sq, deals)
-    dec = (int(timing[T_DECISIONS]), int(timing[T_DECISIONS + 1]))
-    spd = tuple(
-        timing[T_CYCLES + i] / per_second / dec[i] if dec[i] else math.nan for i in range(2)
-    )
+    dec = (int(decisions[0]), int(decisions[1]))
+    spd = tuple(ticks[i] / per_second / dec[i] if dec[i] else math.nan for i in range(2))
     return ArenaResult(
         a=str(spec_a), b=str(spec_b), rules=rules, bid_policy=str(bid), seed=seed,
         deals=deals, matches=int(matches), mean_score_diff=mean, diff_low=lo, diff_high=hi,

@@ -32,9 +32,9 @@ def replay(deal: dict[str, Any], *, number: int = 1) -> dict[str, Any]:
     :class:`~belote_sim.errors.IllegalPlayError` for an illegal call or card.
     """
     inp = DealInput(deal, number)
-    rec, status = replay_deal(
+    rec, status, _ = replay_deal(
         inp.rules.to_array(), inp.pack, inp.dealer, inp.pot_before, inp.redeals_before,
-        inp.calls, inp.plays,
+        inp.calls, inp.plays, False,
     )
     if status != L.ST_OK:
         raise IllegalPlayError(_explain(rec, int(status), number))

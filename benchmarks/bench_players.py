@@ -9,7 +9,9 @@ Run with ``make bench`` (or ``python benchmarks/bench_players.py [--deals N]``):
 - time per decision of ``pimc:20`` (and of ``heuristic`` beside it), from the arena's
   in-kernel timing, over whole deals;
 - the same deals through the ``colver`` package when it is installed (a peer solver
-  for coinche), else a note that it is not.
+  for belote contrée, in Rust; not a dependency): the exact value of every card at the
+  first lead (``solve_scores``) against ours (``dd_move_values``), times and values,
+  under the coinche preset's play rules.
 
 Writes ``results/bench_players.json``.
 """
@@ -79,6 +81,52 @@ def solve_all(deals: list[np.ndarray], query: int | None) -> dict:
     }
 
 
+# Our card 8 * suit + rank (suits C D H S, ranks 7 8 9 T J Q K A) as colver numbers it
+# (suits S H D C, ranks 7 8 9 J Q K T A).
+_COLVER_RANK = (0, 1, 2, 6, 3, 4, 5, 7)
+
+
+def _to_colver(card: int) -> int:
+    return 8 * (3 - card // 8) + _COLVER_RANK[card % 8]
+
+
+def compare_colver(deals: list[np.ndarray]) -> dict:
+    """Every card's exact value at the first lead (seat 0 leads and takes): colver's
+    ``solve_scores`` against our ``dd_move_values``, on the same deals and trumps."""
+    import colver
+
+    rules = Rules.from_preset("coinche").to_array()
+    cx = dd.new_context()
+    tt = dd.new_table(20)
+    ws = dd.new_workspace()
+    trick = np.zeros(4, dtype=np.int64)
+    out = np.zeros(32, dtype=np.int64)
+    ours, theirs, equal = [], [], 0
+    for hands in deals:
+        seats = [[_to_colver(c) for c in range(32) if int(hands[s]) >> c & 1] for s in range(4)]
+        for trump in range(4):
+            env = colver.Env.deal_with_hands(3, seats)  # seat 0 leads
+            env.set_contract(3 - trump, 80, 0, 0)
+            env.set_phase_playing()
+            t0 = time.perf_counter()
+            res = env.solve_scores()
+            theirs.append(time.perf_counter() - t0)
+            dd.set_context(cx, rules, trump, 0, dd.OPT_ALL)
+            t0 = time.perf_counter()
+            best = dd.dd_move_values(rules, cx, tt, ws, hands, trick, 0, 0, 1, hands[0], out)
+            ours.append(time.perf_counter() - t0)
+            equal += int(best == max(v for _, v in res["scores"]))
+    return {
+        "solves": len(ours),
+        "equal": equal,
+        "colver": colver.__version__,
+        "ours_mean_ms": float(np.mean(ours) * 1e3),
+        "ours_median_ms": float(np.median(ours) * 1e3),
+        "colver_mean_ms": float(np.mean(theirs) * 1e3),
+        "colver_median_ms": float(np.median(theirs) * 1e3),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=25, help="deals for the solver timings")
@@ -105,7 +153,17 @@ def main() -> None:
         f" heuristic {heur_s * 1e6:.2f} µs"
     )
     peer = importlib.util.find_spec("colver") is not None
-    print("colver:", "installed, comparison not written yet" if peer else "not installed")
+    versus = compare_colver(deals) if peer else None
+    if versus is None:
+        print("colver: not installed (pip install colver to compare)")
+    else:
+        print(
+            f"every card's value at the first lead, {versus['solves']} (deal, trump), coinche "
+            f"play rules: belote_sim mean {versus['ours_mean_ms']:.1f} ms (median "
+            f"{versus['ours_median_ms']:.1f}), colver {versus['colver']} mean "
+            f"{versus['colver_mean_ms']:.1f} ms (median {versus['colver_median_ms']:.1f}); "
+            f"values equal on {versus['equal']} of {versus['solves']}"
+        )
     out = ROOT / "results" / "bench_players.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps({
@@ -114,6 +172,7 @@ def main() -> None:
         "pimc20_seconds_per_decision": pimc_s,
         "heuristic_seconds_per_decision": heur_s,
         "colver_installed": peer,
+        "colver_comparison": versus,
     }, indent=2) + "\n")
 
 

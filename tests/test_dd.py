@@ -86,8 +86,8 @@ def check_positions(
     """Every position of ``values`` through ``dd_value``, and every start of trick and
     one mid-trick position in two (at random) through the other entry points too:
     ``dd_reaches`` at three targets, ``dd_search`` in a random window, ``dd_move_values``
-    and ``dd_best_card`` (``full = False``: ``dd_value`` only). Returns the list of
-    disagreements."""
+    and ``dd_best_card`` (a best card and its value; ``full = False``: ``dd_value``
+    only). Returns the list of disagreements."""
     dd = solver.dd
     r, cx, tt, ws, out = solver.r, solver.cx, solver.tt, solver.ws, solver.out
     errors: list[str] = []
@@ -132,10 +132,12 @@ def check_positions(
                 f"dd_move_values {describe(game, name, pos)}: expected best {v} "
                 f"moves {expected}, got best {best} moves {got_moves}"
             )
-        card = int(
-            dd.dd_best_card(r, cx, tt, ws, hands, trick, k, pos.leader, pos.cap, mask_of(expected))
+        card, value = dd.dd_best_card(
+            r, cx, tt, ws, hands, trick, k, pos.leader, pos.cap, mask_of(expected),
+            rng.randint(0, 200),
         )
-        if card != min(c for c in expected if expected[c] == v):
+        card = int(card)
+        if expected.get(card) != v or value != v:
             errors.append(
                 f"dd_best_card {describe(game, name, pos)}: moves {expected}, "
                 f"got {format_card(card)}"

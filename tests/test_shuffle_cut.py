@@ -16,9 +16,9 @@ def _record(deal: dict) -> np.ndarray:
     rules = Rules.from_spec(deal["rules"])
     calls = np.array([parse_call(c) for c in deal["calls"]], dtype=np.int64)
     plays = np.array([parse_card(c) for c in deal["plays"]], dtype=np.int64)
-    rec, status = K.game.replay_deal(
+    rec, status, _ = K.game.replay_deal(
         rules.to_array(), pack_array(deal["pack"]), deal["dealer"], 0, 0,
-        calls, plays,
+        calls, plays, False,
     )
     assert status == 0
     return rec

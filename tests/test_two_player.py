@@ -78,9 +78,9 @@ def deal_of(rules, dealer, pack, calls, plays=(), **extra) -> dict:
 def kernel(deal: dict):
     """The replay kernel's record and status for ``deal``."""
     inp = DealInput(deal)
-    rec, status = replay_deal(
+    rec, status, _ = replay_deal(
         inp.rules.to_array(), inp.pack, inp.dealer, inp.pot_before, inp.redeals_before,
-        inp.calls, inp.plays,
+        inp.calls, inp.plays, False,
     )
     return rec, int(status)
 

@@ -11,7 +11,6 @@ from belote_sim._jit import kernel_cache
 
 with kernel_cache():
     from belote_sim.kernels import (  # noqa: F401
-        arena,
         bits,
         clock,
         coinche,

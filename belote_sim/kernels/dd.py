@@ -840,9 +840,10 @@ def dd_card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, bet
 
 @jit
 def dd_best_card(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, guess):
-    """A card of ``legal`` with the best double-dummy value for the seat to move, and
-    that value: the first candidate is solved exactly (first guess ``guess``), each
-    other one first tested with a null window against the best so far."""
+    """``(card, value)``: a card of ``legal`` with the best double-dummy value for the
+    seat to move, and that value. The first candidate is solved exactly (first guess
+    ``guess``), each other one first tested with a null window against the best so far
+    and solved only when it is better."""
     n = cx[CX_N]
     seat = seat_after(leader, k, n)
     in_play = 0

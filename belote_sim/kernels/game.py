@@ -17,6 +17,8 @@ from belote_sim.kernels.layout import (
     CAPOT_SIDE,
     DEALER,
     DEALT,
+    DECISION_CYCLES,
+    DECISIONS,
     DECL_WINNER_SEAT,
     EXCHANGE_SEAT,
     FIRST_HAND,
@@ -50,8 +52,11 @@ from belote_sim.kernels.twoplayer import deal_no_contract_2p, deal_stock
 from belote_sim.policies import PLAY_ANALYSE
 from belote_sim.policies.solver_play import (
     KNOW_HELD,
+    STAT_CYCLES,
+    STAT_DECISIONS,
     new_solver_kit,
     reset_knowledge,
+    show_declarations,
     solver_table_bits,
 )
 from belote_sim.rules import (
@@ -135,7 +140,23 @@ def play_deal(
     n = rules[R_PLAYERS]
     _start(rec, hands, pack, dealer, pot_before, redeals_before, n)
     reset_knowledge(sv[3])
+    stats = sv[4]
+    stats[:] = 0
+    status = _dispatch(
+        rules, rec, pack, dealer, bid_policy, bid_params, play_policy, play_params,
+        script_calls, n_script_calls, script_plays, n_script_plays, ws,
+    )
+    for side in range(2):
+        rec[DECISIONS + side] = stats[STAT_DECISIONS + side]
+        rec[DECISION_CYCLES + side] = stats[STAT_CYCLES + side]
+    return status
+
+
+@jit
+def _dispatch(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, play_params,
+              script_calls, n_script_calls, script_plays, n_script_plays, ws):
     contract = rules[R_CONTRACT]
+    n = rules[R_PLAYERS]
     if contract == CONTRACT_RETOURNE or (contract == CONTRACT_NONE and n == 4):
         return _deal_retourne(
             rules, rec, pack, dealer, bid_policy, bid_params, play_policy, play_params,
@@ -204,6 +225,7 @@ def _deal_retourne(rules, rec, pack, dealer, bid_policy, bid_params, play_policy
         sides[s] = side_of(s, n, taker)
 
     read_declarations(rules, rec, hands, n, fh, trump, sides, decl, n == 3, True)
+    show_declarations(rules, rec, hands, n, sides, sv[3], decl)
     status = play_tricks(
         rules, rec, hands, n, 8, fh, trump, taker, sides, scripted, script_plays,
         n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0, False, sv,
@@ -221,31 +243,21 @@ def _deal_retourne(rules, rec, pack, dealer, bid_policy, bid_params, play_policy
 
 
 @jit
-def replay_deal(rules, pack, dealer, pot_before, redeals_before, calls, plays):
-    """Play a deal-log deal from its calls and cards: ``(record, status)``.
+def replay_deal(rules, pack, dealer, pot_before, redeals_before, calls, plays, analyse):
+    """Play a deal-log deal from its calls and cards: ``(record, status, values)``.
 
-    Kernel of :func:`belote_sim.replay.replay`: :func:`play_deal` in scripted mode."""
-    none = np.zeros(4, dtype=np.float64)
-    ws = new_workspace(-1, -1, none)
-    status = play_deal(
-        rules, pack, dealer, pot_before, redeals_before, -1, none, -1, none, calls,
-        len(calls), plays, len(plays), ws,
-    )
-    return ws[0].copy(), status
-
-
-@jit
-def analyse_deal(rules, pack, dealer, pot_before, redeals_before, calls, plays):
-    """:func:`replay_deal` recording the double-dummy value of every position:
-    ``(record, status, values)``, ``values[0, i]`` the takers' trick points (capot bonus
+    Kernel of :func:`belote_sim.replay.replay`: :func:`play_deal` in scripted mode. With
+    ``analyse`` (:func:`belote_sim.analyse.analyse`) it also records the double-dummy
+    value of every position: ``values[0, i]`` the takers' trick points (capot bonus
     included) under perfect play from position ``i`` (before play ``i``; ``i =
     len(plays)`` after the last card given), ``values[1, i]`` the same after play ``i``
     was made; ``NO_VALUE`` where the solver does not apply (the stock game's free
-    tricks). Kernel of :func:`belote_sim.analyse.analyse`."""
+    tricks)."""
     none = np.zeros(4, dtype=np.float64)
-    ws = new_workspace(-1, PLAY_ANALYSE, none)
+    mode = PLAY_ANALYSE if analyse else -1
+    ws = new_workspace(-1, mode, none)
     status = play_deal(
-        rules, pack, dealer, pot_before, redeals_before, -1, none, PLAY_ANALYSE, none, calls,
+        rules, pack, dealer, pot_before, redeals_before, -1, none, mode, none, calls,
         len(calls), plays, len(plays), ws,
     )
     return ws[0].copy(), status, ws[7][5][:2].copy()

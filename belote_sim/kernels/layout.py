@@ -126,6 +126,8 @@ OUTCOME = _slot()
 POT = _slot()  # points this deal puts into the pot
 POT_WON_BY = _slot()  # side collecting pot_before, -1 none
 DEAL_SCORE = _slot(MAX_SEATS)  # per side: what the deal adds to the match score
+DECISIONS = _slot(2)  # arena (play policy PLAY_SIDES): cards chosen by side 0, side 1
+DECISION_CYCLES = _slot(2)  # ... and the cycle-counter ticks they took
 REC_SIZE = _n
 
 # --- counters of a run (kernels/counting.py, stats.py) ------------------------------

@@ -122,7 +122,7 @@ def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scr
                 )
             if analyse and t >= free_tricks:
                 sv[5][1, n_plays] = rec[TRICK_POINTS + t_side] + sv[5][2, card]
-            if play_policy >= PLAY_PIMC:
+            if play_policy >= PLAY_PIMC and t >= free_tricks:  # free tricks show nothing
                 learn_from_card(rules, sv[3], seat, card, trick, k, w, trump, rule)
             if belote_at_play and trump < 4 and card >> 3 == trump:
                 rank = card & 7

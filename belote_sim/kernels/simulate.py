@@ -41,8 +41,6 @@ from belote_sim.rules import (
     SHUFFLE_FULL,
 )
 
-_NO_SCRIPT = np.zeros(1, dtype=np.int64)
-
 
 @jit
 def simulate_deal(rules, bid_policy, bid_params, play_policy, play_params, seed, i, ws):
@@ -56,7 +54,7 @@ def simulate_deal(rules, bid_policy, bid_params, play_policy, play_params, seed,
     dealer = i % rules[R_PLAYERS]
     return play_deal(
         rules, ws[1], dealer, 0, 0, bid_policy, bid_params, play_policy, play_params,
-        _NO_SCRIPT, 0, _NO_SCRIPT, 0, ws,
+        ws[1], 0, ws[1], 0, ws,  # no script; see match_loop
     )
 
 
@@ -147,7 +145,9 @@ def match_loop(rules, bid_policy, bid_params, play_policy, play_params, seed, ma
             cut_pack(ws[1], ws[6])
         play_deal(
             rules, ws[1], dealer, pot, redeals if stock else 0, bid_policy, bid_params,
-            play_policy, play_params, _NO_SCRIPT, 0, _NO_SCRIPT, 0, ws,
+            # No script (count 0): the pack stands in for the script arrays, so that
+            # play_deal keeps the argument types of replay and compiles only once.
+            play_policy, play_params, ws[1], 0, ws[1], 0, ws,
         )
         rec = ws[0]
         if record:

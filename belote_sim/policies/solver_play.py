@@ -10,7 +10,8 @@ loop in the *knowledge* array (``KNOW_*``):
 - suits a player has shown to be void: a player who does not follow the suit led is
   void in it, and one who then plays neither a trump nor is excused by the rules (no
   partner exemption, no free undertrump) is void in trumps too;
-- cards known to be in a hand: the retourne with the taker, until played.
+- cards known to be in a hand, until played: the retourne with the taker, and the
+  cards of the declarations shown by the side that won the contest (RULES 5).
 
 Sampling is exact and never rejects: the unseen cards are dealt suit by suit with
 probabilities proportional to the number of completions of the remaining hands
@@ -31,11 +32,30 @@ from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, POINTS
 from belote_sim.kernels import dd
 from belote_sim.kernels.bits import nth_bit, popcount
-from belote_sim.kernels.layout import CALL_AT, CALL_NT, CALL_PASS, CALL_SUIT, CALL_TAKE, RULE_FREE
+from belote_sim.kernels.declarations import list_declarations
+from belote_sim.kernels.layout import (
+    CALL_AT,
+    CALL_NT,
+    CALL_PASS,
+    CALL_SUIT,
+    CALL_TAKE,
+    DECL_HELD,
+    DECL_WINNER_SEAT,
+    DK_CARRE,
+    RULE_FREE,
+)
 from belote_sim.kernels.rng import rand_below, rand_float, seed_stream
 from belote_sim.kernels.trick import seat_after
 from belote_sim.policies import BID_DD, PLAY_ANALYSE, PLAY_DD, PLAY_PIMC, PLAY_SIDES
-from belote_sim.rules import R_KING_VALUE, R_MUST_TRUMP, R_NT_VALUES, R_UNDERTRUMP, UNDERTRUMP_FREE
+from belote_sim.rules import (
+    R_DECLARATIONS,
+    R_KING_VALUE,
+    R_MUST_TRUMP,
+    R_NT_VALUES,
+    R_SPLIT_LONG_RUNS,
+    R_UNDERTRUMP,
+    UNDERTRUMP_FREE,
+)
 
 #: Knowledge array: suits each seat has shown void in (4-bit masks), cards known to be
 #: in each seat's hand.
@@ -72,6 +92,15 @@ def new_solver_kit(bits):
         np.zeros(STAT_SIZE, dtype=np.int64),
         np.full((3, MAX_POSITIONS), NO_VALUE, dtype=np.int64),
     )
+
+
+@jit
+def use_context(cx, rules, trump, taker):
+    """Point the solver context at ``trump`` and ``taker``. The table's entries depend
+    only on the rules (fixed for a workspace's life), trump and the taker, so they are
+    kept, across decisions and deals, as long as these stay the same."""
+    if cx[dd.CX_GEN] == 0 or cx[dd.CX_TRUMP] != trump or cx[dd.CX_TAKER] != taker:
+        dd.set_context(cx, rules, trump, taker, dd.OPT_ALL)
 
 
 @jit
@@ -248,7 +277,7 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
     if popcount(legal) == 1:
         return nth_bit(legal, 0)
     cx, tt, dws, know, _, _ = sv
-    dd.set_context(cx, rules, trump, taker, dd.OPT_ALL)
+    use_context(cx, rules, trump, taker)
     unseen, n_suit, allowed, need, holders, held, table = prepare_worlds(
         hands, seat, played, n, know
     )
@@ -304,7 +333,7 @@ def dd_card(rules, legal, hands, seat, trick, k, leader, trump, taker, sv, cap):
     if popcount(legal) == 1:
         return nth_bit(legal, 0)
     cx, tt, dws, _, _, _ = sv
-    dd.set_context(cx, rules, trump, taker, dd.OPT_ALL)
+    use_context(cx, rules, trump, taker)
     return dd.dd_best_card(rules, cx, tt, dws, hands.copy(), trick, k, leader, cap, legal, 81)[0]
 
 
@@ -331,8 +360,7 @@ def analyse_position(rules, sv, hands, trick, k, leader, trump, taker, cap, lega
     The context is set at the deal's first position, so that the table serves them all.
     """
     cx, tt, dws, _, _, aout = sv
-    if cx[dd.CX_TRUMP] != trump or cx[dd.CX_TAKER] != taker or cx[dd.CX_GEN] == 0:
-        dd.set_context(cx, rules, trump, taker, dd.OPT_ALL)
+    use_context(cx, rules, trump, taker)
     out = np.zeros(32, dtype=np.int64)
     best = dd.dd_move_values(rules, cx, tt, dws, hands, trick, k, leader, cap, legal, out)
     for c in range(32):
@@ -375,7 +403,7 @@ def make_chance(rules, sv, hand, retourne, seat, fh, n, trump, samples, rng):
     ``trump`` with ``hand`` and the retourne, reaches more than half the card points
     under double-dummy play (one null-window query each)."""
     cx, tt, dws, _, _, _ = sv
-    dd.set_context(cx, rules, trump, seat, dd.OPT_ALL)
+    use_context(cx, rules, trump, seat)
     target = _make_target(rules, trump)
     mine = hand | (1 << retourne)
     unseen = np.empty(32, dtype=np.int64)
@@ -435,3 +463,24 @@ def dd_call(rules, sv, params, rnd, hand, retourne, seat, fh, n, rng):
                 CALL_AT if t == ALL_TRUMPS else CALL_NT
             )
     return best_call if best >= params[0] else CALL_PASS
+
+
+@jit
+def show_declarations(rules, rec, hands, n, sides, know, decl):
+    """The declarations of the side that won the contest are shown at the first trick
+    (RULES 5): their cards become known to everyone."""
+    w = rec[DECL_WINNER_SEAT]
+    if rules[R_DECLARATIONS] == 0 or w < 0:
+        return
+    for s in range(n):
+        if sides[s] != sides[w] or rec[DECL_HELD + s] == 0:
+            continue
+        nd = list_declarations(hands[s], rules[R_SPLIT_LONG_RUNS], decl)
+        for i in range(nd):
+            if decl[i, 0] == DK_CARRE:
+                r = decl[i, 1]
+                know[KNOW_HELD + s] |= (1 << r) | (1 << (r + 8)) | (1 << (r + 16)) | (1 << (r + 24))
+            else:
+                top = decl[i, 1]
+                for j in range(decl[i, 2]):
+                    know[KNOW_HELD + s] |= 1 << (top - j)
