@@ -68,7 +68,7 @@ def _position(rules: Rules, hands: Sequence, trump: str | int, taker: int, leade
         want = left - 1 if i < len(cards) else left
         if size != want:
             raise BeloteError(
-                f"seat {seat} holds {size} cards; with {len(cards)} card(s) in the trick "
+                f"seat {seat} holds {size} card(s); with {len(cards)} card(s) in the trick "
                 f"led by seat {leader} it should hold {want}"
             )
     if left > dd.MAX_TRICKS:

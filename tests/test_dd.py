@@ -399,3 +399,36 @@ def test_full_deals_match_reference_configuration(dd, name, rules, trump, seed):
         solver.set(trump, taker, 0)
         expected = solver.value(pos)
         assert got == expected, f"{describe(Game(rules, trump, taker), name, pos)}"
+
+
+def test_values_agree_with_colver_when_installed(dd):
+    """An outside check: colver (a Rust engine of belote contrée, not a dependency)
+    gives every card at the first lead the same double-dummy value as this solver,
+    under its rule that a player unable to overtrump may play any card."""
+    colver = pytest.importorskip("colver")
+    rank = (0, 1, 2, 6, 3, 4, 5, 7)  # colver: suits S H D C, ranks 7 8 9 J Q K T A
+
+    def to_colver(card: int) -> int:
+        return 8 * (3 - card // 8) + rank[card % 8]
+
+    rng = np.random.default_rng(7)
+    rules = Rules.from_preset("coinche", undertrump="free").to_array()
+    cx, tt, ws = dd.new_context(), dd.new_table(18), dd.new_workspace()
+    trick = np.zeros(4, dtype=np.int64)
+    out = np.zeros(32, dtype=np.int64)
+    for _ in range(2):
+        order = rng.permutation(32)
+        hands = np.zeros(4, dtype=np.int64)
+        for s in range(4):
+            for c in order[8 * s : 8 * s + 8]:
+                hands[s] |= 1 << int(c)
+        seats = [[to_colver(c) for c in range(32) if int(hands[s]) >> c & 1] for s in range(4)]
+        for trump in range(4):
+            env = colver.Env.deal_with_hands(3, seats)
+            env.set_contract(3 - trump, 80, 0, 0)
+            env.set_phase_playing()
+            theirs = {c: v for c, v in env.solve_scores()["scores"]}
+            dd.set_context(cx, rules, trump, 0, dd.OPT_ALL)
+            dd.dd_move_values(rules, cx, tt, ws, hands, trick, 0, 0, 1, hands[0], out)
+            ours = {to_colver(c): int(out[c]) for c in range(32) if int(hands[0]) >> c & 1}
+            assert ours == theirs
