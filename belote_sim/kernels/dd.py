@@ -241,6 +241,20 @@ def _hash(k1, k2, meta, size):
     return np.int64(h & np.uint64(size - 1))
 
 
+@jit(inline="always")
+def _tt_victim(cx, tt, base, left):
+    """The entry of the 2-entry bucket at ``base`` where a new position with ``left``
+    tricks to play goes: the first one, whose entry moves to the second, unless it holds
+    a position of this generation with more tricks to play (more work to redo)."""
+    if base + 1 >= tt.shape[0]:
+        return base
+    if tt[base, TT_META] >> 3 == cx[CX_GEN] and tt[base, TT_BEST] >> 8 > left:
+        return base + 1
+    for i in range(TT_FIELDS):
+        tt[base + 1, i] = tt[base, i]
+    return base
+
+
 @jit
 def candidates(cx, legal, in_play):
     """The legal cards worth searching: one card of each run of equivalent cards (same
@@ -350,6 +364,24 @@ def _trump_bounds(cx, hands, n, trump):
     return lo, sure_d, dpts
 
 
+@jit(inline="always")
+def _trick_end(cx, row, n, leader, trump, last):
+    """(winner seat, points) of the complete trick ``row``."""
+    led = row[0] >> 3
+    w = 0
+    wp = card_power(row[0], led, trump)
+    pts = cx[CX_PTS + row[0]]
+    for i in range(1, n):
+        p = card_power(row[i], led, trump)
+        pts += cx[CX_PTS + row[i]]
+        if p > wp:
+            w = i
+            wp = p
+    if last:
+        pts += cx[CX_LAST_BONUS]
+    return seat_after(leader, w, n), pts
+
+
 # ---------------------------------------------------------------------------------------
 # The search, written as a loop over an explicit stack of frames (Numba cannot cache
 # recursive functions safely).
@@ -448,6 +480,15 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 v = CAPOT_BONUS if cp else 0
                 mode = M_RETURN
                 continue
+            if left == 1:
+                # The last trick: every card left is forced.
+                row = tb[1]
+                for i in range(kk, n):
+                    row[i] = nth_bit(hands[seat_after(ld, i, n)], 0)
+                winner, tp = _trick_end(cx, row, n, ld, trump, True)
+                v = tp + (CAPOT_BONUS if cp else 0) if cx[CX_TAKERS + winner] == 1 else 0
+                mode = M_RETURN
+                continue
             lo_bound = 0
             hi_bound = f[F_PTS] + last_bonus + (CAPOT_BONUS if cp else 0)
             if kk == 0 and trump < ALL_TRUMPS and (opts & OPT_BOUNDS) != 0:
@@ -480,12 +521,16 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 k1 = h0 | (h1 << 32)
                 k2 = h2 | (h3 << 32)
                 meta = ld | (cp << 2) | (cx[CX_GEN] << 3)
-                slot = _hash(k1, k2, meta, tt.shape[0])
-                f[F_SLOT] = slot
+                base = _hash(k1, k2, meta, tt.shape[0]) & ~1
+                slot = -1
+                for j in range(base, min(base + 2, tt.shape[0])):
+                    if tt[j, TT_K1] == k1 and tt[j, TT_K2] == k2 and tt[j, TT_META] == meta:
+                        slot = j
+                f[F_SLOT] = slot if slot >= 0 else -1 - base
                 f[F_K1] = k1
                 f[F_K2] = k2
                 f[F_META] = meta
-                if tt[slot, TT_K1] == k1 and tt[slot, TT_K2] == k2 and tt[slot, TT_META] == meta:
+                if slot >= 0:
                     lo = tt[slot, TT_LO]
                     hi = tt[slot, TT_HI]
                     if lo == hi or lo >= b:
@@ -502,7 +547,7 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                         b = hi
                     f[F_OLO] = lo
                     f[F_OHI] = hi
-                    hint = tt[slot, TT_BEST]
+                    hint = tt[slot, TT_BEST] & 0xFF
             f[F_A] = a
             f[F_B] = b
             f[F_A0] = a
@@ -562,6 +607,8 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 v = f[F_BEST]
                 if f[F_TT]:
                     slot = f[F_SLOT]
+                    if slot < 0:
+                        slot = _tt_victim(cx, tt, -1 - slot, f[F_LEFT])
                     lo = f[F_OLO]
                     hi = f[F_OHI]
                     if v <= f[F_A0]:
@@ -576,7 +623,7 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                     tt[slot, TT_META] = f[F_META]
                     tt[slot, TT_LO] = lo
                     tt[slot, TT_HI] = hi
-                    tt[slot, TT_BEST] = f[F_BESTC]
+                    tt[slot, TT_BEST] = f[F_BESTC] | (f[F_LEFT] << 8)
                 mode = M_RETURN
                 continue
             c = mv[d, i]
@@ -785,24 +832,6 @@ def dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out):
         m &= m - 1
         out[c] = out[_representative(cx, c, moves)]
     return best
-
-
-@jit(inline="always")
-def _trick_end(cx, row, n, leader, trump, last):
-    """(winner seat, points) of the complete trick ``row``."""
-    led = row[0] >> 3
-    w = 0
-    wp = card_power(row[0], led, trump)
-    pts = cx[CX_PTS + row[0]]
-    for i in range(1, n):
-        p = card_power(row[i], led, trump)
-        pts += cx[CX_PTS + row[i]]
-        if p > wp:
-            w = i
-            wp = p
-    if last:
-        pts += cx[CX_LAST_BONUS]
-    return seat_after(leader, w, n), pts
 
 
 @jit
