@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from belote_sim._jit import jit
-from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS, POINTS, TRUMP_ABOVE
+from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS, PLAIN_ABOVE, POINTS, TRUMP_ABOVE
 from belote_sim.kernels.bits import nth_bit, popcount
 from belote_sim.kernels.legal import legal_given_winner
 from belote_sim.kernels.trick import card_power, seat_after
@@ -316,6 +316,35 @@ def _order_score(cx, hist, seat, c, k, led, w_power, partner_wins, trump):
 
 
 @jit(inline="always")
+def _lead_score(cx, hist, seat, c, others, partners, trump):
+    """Order of the leads (higher first): a card no other hand can beat in its suit,
+    then a low card to a partner who holds the suit's best card, then a low card; ties
+    by history."""
+    suit = c >> 3
+    rank = c & 7
+    above = TRUMP_ABOVE[rank] if _is_trump_suit(suit, trump) else PLAIN_ABOVE[rank]
+    above <<= 8 * suit
+    h = hist[seat, c]
+    pts = cx[CX_PTS + c]
+    if others & above == 0:
+        return (3 << 50) + (pts << 40) + h
+    top = others & above
+    # the best card of the suit among the other hands
+    best = top
+    m = top
+    while m != 0:
+        d = nth_bit(m, 0)
+        m &= m - 1
+        r = d & 7
+        ab = TRUMP_ABOVE[r] if _is_trump_suit(suit, trump) else PLAIN_ABOVE[r]
+        if (ab << (8 * suit)) & top == 0:
+            best = 1 << d
+    if partners & best != 0:
+        return (2 << 50) - (pts << 40) + h
+    return (1 << 50) - (pts << 40) + h
+
+
+@jit(inline="always")
 def _mask_points(cx, m):
     pts = 0
     while m != 0:
@@ -572,6 +601,14 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 )[0]
                 partner_wins = cx[CX_TAKERS + seat_after(ld, w, n)] == cx[CX_TAKERS + seat]
             moves = candidates(cx, legal, f[F_INPLAY])
+            others = 0
+            partners = 0
+            if kk == 0:
+                for s in range(n):
+                    if s != seat:
+                        others |= hands[s]
+                        if cx[CX_TAKERS + s] == cx[CX_TAKERS + seat]:
+                            partners |= hands[s]
             maximize = cx[CX_TAKERS + seat] == 1
             f[F_MAX] = maximize
             # Order the moves (insertion sort of at most 9 cards by score).
@@ -585,9 +622,14 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 sc = 0
                 if opts & OPT_ORDER:
                     if c == hint:
-                        sc = 1 << 50
+                        sc = 1 << 58
                     else:
-                        sc = _order_score(cx, hist, seat, c, kk, led, w_power, partner_wins, trump)
+                        if kk == 0:
+                            sc = _lead_score(cx, hist, seat, c, others, partners, trump)
+                        else:
+                            sc = _order_score(
+                                cx, hist, seat, c, kk, led, w_power, partner_wins, trump
+                            )
                 j = n_moves
                 while j > 0 and scores[j - 1] < sc:
                     scores[j] = scores[j - 1]
