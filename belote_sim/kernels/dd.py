@@ -359,8 +359,8 @@ def _trump_bounds(cx, hands, n, trump):
     whether the defenders surely win a trick, defenders' sure points)``.
 
     A trump above every trump of the other side wins its trick for its own side (the
-    trick goes to the highest trump in it), and the cards of one hand fall in different
-    tricks: a side surely takes the points of any one of its hands' such trumps."""
+    trick goes to the highest trump in it, which is of that side): a side surely takes
+    the points of all its such trumps."""
     shift = 8 * trump
     tk = 0
     df = 0
@@ -370,27 +370,11 @@ def _trump_bounds(cx, hands, n, trump):
             tk |= t
         else:
             df |= t
-    above_d = ABOVE_TOP[df]
-    above_t = ABOVE_TOP[tk]
-    lo = 0
-    sure_d = False
-    dpts = 0
-    for s in range(n):
-        t = (hands[s] >> shift) & 0xFF
-        if cx[CX_TAKERS + s]:
-            hi_t = t & above_d
-            if hi_t != 0:
-                p = _mask_points(cx, hi_t << shift)
-                if p > lo:
-                    lo = p
-        else:
-            hi_t = t & above_t
-            if hi_t != 0:
-                sure_d = True
-                p = _mask_points(cx, hi_t << shift)
-                if p > dpts:
-                    dpts = p
-    return lo, sure_d, dpts
+    hi_t = tk & ABOVE_TOP[df]
+    hi_d = df & ABOVE_TOP[tk]
+    lo = _mask_points(cx, hi_t << shift) if hi_t != 0 else 0
+    dpts = _mask_points(cx, hi_d << shift) if hi_d != 0 else 0
+    return lo, hi_d != 0, dpts
 
 
 @jit(inline="always")
