@@ -137,17 +137,18 @@ PLAIN_POS = _positions(PLAIN_DESC)  # rank -> place in PLAIN_DESC (0 = strongest
 TRUMP_POS = _positions(TRUMP_DESC)
 
 
-def _above_top() -> np.ndarray:
-    """``ABOVE_TOP[ranks]``: the trump ranks above every rank of ``ranks`` (all eight
-    when ``ranks`` is empty)."""
+def _above_top(desc: np.ndarray, above: np.ndarray) -> np.ndarray:
+    """``table[ranks]``: the ranks above every rank of ``ranks`` in the order ``desc``
+    (all eight when ``ranks`` is empty)."""
     out = np.full(256, 0xFF, dtype=np.int64)
     for m in range(1, 256):
-        top = next(int(r) for r in TRUMP_DESC if m >> int(r) & 1)
-        out[m] = TRUMP_ABOVE[top]
+        top = next(int(r) for r in desc if m >> int(r) & 1)
+        out[m] = above[top]
     return out
 
 
-ABOVE_TOP = _above_top()
+ABOVE_TOP = _above_top(TRUMP_DESC, TRUMP_ABOVE)  # in trump order
+ABOVE_TOP_PLAIN = _above_top(PLAIN_DESC, PLAIN_ABOVE)
 
 
 
@@ -377,6 +378,42 @@ def _trump_bounds(cx, hands, n, trump):
     return lo, hi_d != 0, dpts
 
 
+@jit
+def _cash_bounds(cx, hands, n, trump, leader):
+    """What the leader at a trick boundary surely cashes: ``(points, tricks)``.
+
+    A card of the leader above every card of its suit in the other hands wins the trick
+    it leads when no other hand can ruff it (it is a trump, or the contract has no
+    trump suit, or no other hand holds a trump): the followers cannot beat it, so the
+    leader wins and leads again, and such cards stay such as the leader plays them.
+    ``tricks`` counts them all; ``points`` leaves out the trumps of a suit contract,
+    already counted by :func:`_trump_bounds`."""
+    mine = hands[leader]
+    others = 0
+    for s in range(n):
+        if s != leader:
+            others |= hands[s]
+    suit_contract = trump < ALL_TRUMPS
+    ruff = suit_contract and (others >> (8 * trump)) & 0xFF != 0
+    pts = 0
+    tricks = 0
+    for suit in range(4):
+        mb = (mine >> (8 * suit)) & 0xFF
+        if mb == 0:
+            continue
+        ob = (others >> (8 * suit)) & 0xFF
+        above = ABOVE_TOP[ob] if _is_trump_suit(suit, trump) else ABOVE_TOP_PLAIN[ob]
+        top = mb & above
+        if top == 0:
+            continue
+        if suit_contract and suit == trump:
+            tricks += popcount(top)
+        elif not ruff:
+            tricks += popcount(top)
+            pts += _mask_points(cx, top << (8 * suit))
+    return pts, tricks
+
+
 @jit(inline="always")
 def _trick_end(cx, row, n, leader, trump, last):
     """(winner seat, points) of the complete trick ``row``."""
@@ -504,8 +541,22 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 continue
             lo_bound = 0
             hi_bound = f[F_PTS] + last_bonus + (CAPOT_BONUS if cp else 0)
-            if kk == 0 and trump < ALL_TRUMPS and (opts & OPT_BOUNDS) != 0:
-                lo_bound, sure_d, def_pts = _trump_bounds(cx, hands, n, trump)
+            if kk == 0 and (opts & OPT_BOUNDS) != 0:
+                sure_d = False
+                def_pts = 0
+                if trump < ALL_TRUMPS:
+                    lo_bound, sure_d, def_pts = _trump_bounds(cx, hands, n, trump)
+                cash, tricks = _cash_bounds(cx, hands, n, trump, ld)
+                if tricks == left:
+                    # The leader's side takes every trick left.
+                    v = hi_bound if cx[CX_TAKERS + ld] == 1 else 0
+                    mode = M_RETURN
+                    continue
+                if cx[CX_TAKERS + ld] == 1:
+                    lo_bound += cash
+                elif tricks > 0:
+                    sure_d = True
+                    def_pts += cash
                 if sure_d:
                     cp = 0
                     f[F_CAP] = 0
