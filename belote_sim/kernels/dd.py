@@ -384,8 +384,9 @@ def _cash_bounds(cx, hands, n, trump, leader):
 
     A card of the leader above every card of its suit in the other hands wins the trick
     it leads when no other hand can ruff it (it is a trump, or the contract has no
-    trump suit, or no other hand holds a trump): the followers cannot beat it, so the
-    leader wins and leads again, and such cards stay such as the leader plays them.
+    trump suit, or no other hand holds a trump -- or will, once the leader's top trumps
+    have drawn them): the followers cannot beat it, so the leader wins and leads again,
+    and such cards stay such as the leader plays them.
     ``tricks`` counts them all; ``points`` leaves out the trumps of a suit contract,
     already counted by :func:`_trump_bounds`."""
     mine = hands[leader]
@@ -394,7 +395,14 @@ def _cash_bounds(cx, hands, n, trump, leader):
         if s != leader:
             others |= hands[s]
     suit_contract = trump < ALL_TRUMPS
-    ruff = suit_contract and (others >> (8 * trump)) & 0xFF != 0
+    ruff = False
+    if suit_contract:
+        # The leader's top trumps draw the others' trumps first when they are at least
+        # as many as the longest trump holding among the other hands (each must follow).
+        draw = popcount((mine >> (8 * trump)) & ABOVE_TOP[(others >> (8 * trump)) & 0xFF])
+        for s in range(n):
+            if s != leader and popcount((hands[s] >> (8 * trump)) & 0xFF) > draw:
+                ruff = True
     pts = 0
     tricks = 0
     for suit in range(4):
