@@ -386,7 +386,8 @@ def _cash_bounds(cx, hands, n, trump, leader):
     it leads when no other hand can ruff it (it is a trump, or the contract has no
     trump suit, or no other hand holds a trump -- or will, once the leader's top trumps
     have drawn them): the followers cannot beat it, so the leader wins and leads again,
-    and such cards stay such as the leader plays them.
+    and such cards stay such as the leader plays them. The other hands follow suit to
+    these leads with their cheapest cards at best.
     ``tricks`` counts them all; ``points`` leaves out the trumps of a suit contract,
     already counted by :func:`_trump_bounds`."""
     mine = hands[leader]
@@ -417,8 +418,25 @@ def _cash_bounds(cx, hands, n, trump, leader):
         if suit_contract and suit == trump:
             tricks += popcount(top)
         elif not ruff:
-            tricks += popcount(top)
+            j = popcount(top)
+            tricks += j
             pts += _mask_points(cx, top << (8 * suit))
+            # Each other hand follows suit to these leads with as many of its cards of
+            # the suit: at least its cheapest ones.
+            desc = TRUMP_DESC if _is_trump_suit(suit, trump) else PLAIN_DESC
+            for s in range(n):
+                if s == leader:
+                    continue
+                hs = (hands[s] >> (8 * suit)) & 0xFF
+                if hs == 0:
+                    continue
+                cnt = j
+                for i in range(7, -1, -1):
+                    if cnt == 0:
+                        break
+                    if (hs >> desc[i]) & 1:
+                        pts += cx[CX_PTS + 8 * suit + desc[i]]
+                        cnt -= 1
     return pts, tricks
 
 
