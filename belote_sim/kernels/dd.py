@@ -458,6 +458,111 @@ def _trick_end(cx, row, n, leader, trump, last):
     return seat_after(leader, w, n), pts
 
 
+@jit
+def _two_tricks(rules, cx, hands, row, k, leader, cap, alpha, beta, sc):
+    """Fail-soft alpha-beta when two tricks remain (``k`` cards of the first already in
+    ``row``): a plain depth-first search over the at most two cards of each hand in the
+    first trick, the last one being forced. ``sc`` is scratch (at least 20 slots)."""
+    n = cx[CX_N]
+    trump = cx[CX_TRUMP]
+    taker = cx[CX_TAKER]
+    m = n - k
+    # Per level j (the card k + j of the trick): sc[j] the cards left to try,
+    # sc[4 + j] the best so far, sc[8 + j] and sc[12 + j] the window, sc[16 + j] the
+    # position of the card winning the trick before the card of level j.
+    w = 0
+    if k > 0:
+        led = row[0] >> 3
+        wp = card_power(row[0], led, trump)
+        for i in range(1, k):
+            p = card_power(row[i], led, trump)
+            if p > wp:
+                w = i
+                wp = p
+    j = 0
+    a = alpha
+    b = beta
+    mode = 0  # 0: enter level j, 1: level j's card just tried is worth v, 2: next card
+    v = 0
+    while True:
+        if mode == 0:
+            if j > 0:
+                cx[CX_NODES] += 1
+            if j == m:
+                # Both tricks are complete once the forced last one is played.
+                w1, tp = _trick_end(cx, row, n, leader, trump, False)
+                led = -1
+                w2 = w1
+                wp = -1
+                tp2 = cx[CX_LAST_BONUS]
+                for i in range(n):
+                    s = seat_after(w1, i, n)
+                    c = nth_bit(hands[s], 0)
+                    if i == 0:
+                        led = c >> 3
+                    p = card_power(c, led, trump)
+                    tp2 += cx[CX_PTS + c]
+                    if p > wp:
+                        wp = p
+                        w2 = s
+                t1 = cx[CX_TAKERS + w1] == 1
+                t2 = cx[CX_TAKERS + w2] == 1
+                v = (tp if t1 else 0) + (tp2 if t2 else 0)
+                if cap and t1 and t2:
+                    v += CAPOT_BONUS
+                j -= 1
+                mode = 1
+                continue
+            kk = k + j
+            seat = seat_after(leader, kk, n)
+            if kk == 0:
+                legal = hands[seat]
+            else:
+                legal = legal_given_winner(rules, hands[seat], row, kk, leader, trump, taker, w)[0]
+            sc[j] = legal
+            sc[4 + j] = -INF if cx[CX_TAKERS + seat] == 1 else INF
+            sc[8 + j] = a
+            sc[12 + j] = b
+            sc[16 + j] = w
+            mode = 2
+        elif mode == 1:
+            kk = k + j
+            seat = seat_after(leader, kk, n)
+            hands[seat] ^= 1 << row[kk]
+            w = sc[16 + j]
+            if cx[CX_TAKERS + seat] == 1:
+                if v > sc[4 + j]:
+                    sc[4 + j] = v
+                    if v > sc[8 + j]:
+                        sc[8 + j] = v
+            elif v < sc[4 + j]:
+                sc[4 + j] = v
+                if v < sc[12 + j]:
+                    sc[12 + j] = v
+            mode = 2
+        else:
+            if sc[j] == 0 or sc[8 + j] >= sc[12 + j]:
+                v = sc[4 + j]
+                if j == 0:
+                    return v
+                j -= 1
+                mode = 1
+                continue
+            kk = k + j
+            c = nth_bit(sc[j], 0)
+            sc[j] &= sc[j] - 1
+            hands[seat_after(leader, kk, n)] ^= 1 << c
+            row[kk] = c
+            if kk > 0:
+                led = row[0] >> 3
+                if card_power(c, led, trump) > card_power(row[w], led, trump):
+                    w = kk
+            a = sc[8 + j]
+            b = sc[12 + j]
+            j += 1
+            mode = 0
+
+
 # ---------------------------------------------------------------------------------------
 # The search, written as a loop over an explicit stack of frames (Numba cannot cache
 # recursive functions safely).
@@ -642,6 +747,13 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
             f[F_B] = b
             f[F_A0] = a
             f[F_B0] = b
+            if left == 2:
+                f[F_BEST] = _two_tricks(rules, cx, hands, tb[2], kk, ld, cp, a, b, fr[d + 1])
+                f[F_BESTC] = 0
+                f[F_N] = 0
+                f[F_I] = 0
+                mode = M_NEXT
+                continue
             row = tb[left]
             if kk == 0:
                 legal = hands[seat]
