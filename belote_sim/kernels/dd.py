@@ -13,17 +13,28 @@ reference configuration of the tests (``OPT_*``):
 
 - a transposition table at trick boundaries, keyed by the four hands, the leader and
   whether a takers' capot is still possible, storing lower and upper bounds (so the
-  null-window searches that find an exact value share their work);
-- move ordering: the table's best lead first, then cheap rules of thumb (give points to
-  a partner who holds the trick, win as cheaply as possible, otherwise discard cheaply),
-  ties and leads by a history of cutoffs (per seat and place in the trick);
+  null-window searches that find an exact value share their work); its buckets hold two
+  entries, the first kept for the position with more tricks to play;
+- move ordering: the table's best lead first, then cheap rules of thumb (leads: a card
+  no other hand beats in its suit, then a low card to a partner holding the suit's best
+  card, then a low card; followers: give points to a partner who holds the trick, win
+  as cheaply as possible, otherwise discard cheaply), ties by a history of cutoffs (per
+  seat and place in the trick);
 - equivalent cards collapsed: two cards of one hand, adjacent in rank among the cards
   still in play (the current trick included) and worth the same points, lead to the
   same outcomes, so only one is searched;
-- bounds: the takers cannot get less than 0 nor more than the points left; at a trick
-  boundary of a suit contract, a side surely takes the points of the trumps of any one
-  of its hands that beat every trump of the other side, and a defenders' such trump
-  rules out the capot (the capot flag is then cleared, so the table merges positions).
+- bounds at trick boundaries: the takers cannot get less than 0 nor more than the points
+  left; in a suit contract a side surely takes the points of its trumps that beat every
+  trump of the other side, and a defenders' such trump rules out the capot (the capot
+  flag is then cleared, so the table merges positions); the leader surely cashes the
+  cards that beat every other card of their suit when nobody can ruff them (trumps, no
+  trump suit, or the others' trumps drawn first by the leader's top trumps), with the
+  others' cheapest cards of those suits -- and when such cards are all the leader
+  holds, the leader's side takes every trick left (an exact value).
+
+Besides, the last trick is played out directly, and with two tricks left (after the
+table and the bounds) a plain depth-first search without frames, table or ordering is
+cheaper than the general one.
 
 An exact value comes from null-window searches: one at the caller's guess, then
 bisection of the interval between the bounds found (fail-soft results narrow it).
