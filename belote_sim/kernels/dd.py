@@ -13,17 +13,28 @@ reference configuration of the tests (``OPT_*``):
 
 - a transposition table at trick boundaries, keyed by the four hands, the leader and
   whether a takers' capot is still possible, storing lower and upper bounds (so the
-  null-window searches that find an exact value share their work);
-- move ordering: the table's best lead first, then cheap rules of thumb (give points to
-  a partner who holds the trick, win as cheaply as possible, otherwise discard cheaply),
-  ties and leads by a history of cutoffs (per seat and place in the trick);
+  null-window searches that find an exact value share their work); its buckets hold two
+  entries, the first kept for the position with more tricks to play;
+- move ordering: the table's best lead first, then cheap rules of thumb (leads: a card
+  no other hand beats in its suit, then a low card to a partner holding the suit's best
+  card, then a low card; followers: give points to a partner who holds the trick, win
+  as cheaply as possible, otherwise discard cheaply), ties by a history of cutoffs (per
+  seat and place in the trick);
 - equivalent cards collapsed: two cards of one hand, adjacent in rank among the cards
   still in play (the current trick included) and worth the same points, lead to the
   same outcomes, so only one is searched;
-- bounds: the takers cannot get less than 0 nor more than the points left; at a trick
-  boundary of a suit contract, a side surely takes the points of the trumps of any one
-  of its hands that beat every trump of the other side, and a defenders' such trump
-  rules out the capot (the capot flag is then cleared, so the table merges positions).
+- bounds at trick boundaries: the takers cannot get less than 0 nor more than the points
+  left; in a suit contract a side surely takes the points of its trumps that beat every
+  trump of the other side, and a defenders' such trump rules out the capot (the capot
+  flag is then cleared, so the table merges positions); the leader surely cashes the
+  cards that beat every other card of their suit when nobody can ruff them (trumps, no
+  trump suit, or the others' trumps drawn first by the leader's top trumps), with the
+  others' cheapest cards of those suits -- and when such cards are all the leader
+  holds, the leader's side takes every trick left (an exact value).
+
+Besides, the last trick is played out directly, and with two tricks left (after the
+table and the bounds) a plain depth-first search without frames, table or ordering is
+cheaper than the general one.
 
 An exact value comes from null-window searches: one at the caller's guess, then
 bisection of the interval between the bounds found (fail-soft results narrow it).
@@ -38,7 +49,7 @@ from __future__ import annotations
 import numpy as np
 
 from belote_sim._jit import jit
-from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS, POINTS, TRUMP_ABOVE
+from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS, PLAIN_ABOVE, POINTS, TRUMP_ABOVE
 from belote_sim.kernels.bits import nth_bit, popcount
 from belote_sim.kernels.legal import legal_given_winner
 from belote_sim.kernels.trick import card_power, seat_after
@@ -137,17 +148,18 @@ PLAIN_POS = _positions(PLAIN_DESC)  # rank -> place in PLAIN_DESC (0 = strongest
 TRUMP_POS = _positions(TRUMP_DESC)
 
 
-def _above_top() -> np.ndarray:
-    """``ABOVE_TOP[ranks]``: the trump ranks above every rank of ``ranks`` (all eight
-    when ``ranks`` is empty)."""
+def _above_top(desc: np.ndarray, above: np.ndarray) -> np.ndarray:
+    """``table[ranks]``: the ranks above every rank of ``ranks`` in the order ``desc``
+    (all eight when ``ranks`` is empty)."""
     out = np.full(256, 0xFF, dtype=np.int64)
     for m in range(1, 256):
-        top = next(int(r) for r in TRUMP_DESC if m >> int(r) & 1)
-        out[m] = TRUMP_ABOVE[top]
+        top = next(int(r) for r in desc if m >> int(r) & 1)
+        out[m] = above[top]
     return out
 
 
-ABOVE_TOP = _above_top()
+ABOVE_TOP = _above_top(TRUMP_DESC, TRUMP_ABOVE)  # in trump order
+ABOVE_TOP_PLAIN = _above_top(PLAIN_DESC, PLAIN_ABOVE)
 
 
 
@@ -241,6 +253,20 @@ def _hash(k1, k2, meta, size):
     return np.int64(h & np.uint64(size - 1))
 
 
+@jit(inline="always")
+def _tt_victim(cx, tt, base, left):
+    """The entry of the 2-entry bucket at ``base`` where a new position with ``left``
+    tricks to play goes: the first one, whose entry moves to the second, unless it holds
+    a position of this generation with more tricks to play (more work to redo)."""
+    if base + 1 >= tt.shape[0]:
+        return base
+    if tt[base, TT_META] >> 3 == cx[CX_GEN] and tt[base, TT_BEST] >> 8 > left:
+        return base + 1
+    for i in range(TT_FIELDS):
+        tt[base + 1, i] = tt[base, i]
+    return base
+
+
 @jit
 def candidates(cx, legal, in_play):
     """The legal cards worth searching: one card of each run of equivalent cards (same
@@ -302,6 +328,35 @@ def _order_score(cx, hist, seat, c, k, led, w_power, partner_wins, trump):
 
 
 @jit(inline="always")
+def _lead_score(cx, hist, seat, c, others, partners, trump):
+    """Order of the leads (higher first): a card no other hand can beat in its suit,
+    then a low card to a partner who holds the suit's best card, then a low card; ties
+    by history."""
+    suit = c >> 3
+    rank = c & 7
+    above = TRUMP_ABOVE[rank] if _is_trump_suit(suit, trump) else PLAIN_ABOVE[rank]
+    above <<= 8 * suit
+    h = hist[seat, c]
+    pts = cx[CX_PTS + c]
+    if others & above == 0:
+        return (3 << 50) + (pts << 40) + h
+    top = others & above
+    # the best card of the suit among the other hands
+    best = top
+    m = top
+    while m != 0:
+        d = nth_bit(m, 0)
+        m &= m - 1
+        r = d & 7
+        ab = TRUMP_ABOVE[r] if _is_trump_suit(suit, trump) else PLAIN_ABOVE[r]
+        if (ab << (8 * suit)) & top == 0:
+            best = 1 << d
+    if partners & best != 0:
+        return (2 << 50) - (pts << 40) + h
+    return (1 << 50) - (pts << 40) + h
+
+
+@jit(inline="always")
 def _mask_points(cx, m):
     pts = 0
     while m != 0:
@@ -316,8 +371,8 @@ def _trump_bounds(cx, hands, n, trump):
     whether the defenders surely win a trick, defenders' sure points)``.
 
     A trump above every trump of the other side wins its trick for its own side (the
-    trick goes to the highest trump in it), and the cards of one hand fall in different
-    tricks: a side surely takes the points of any one of its hands' such trumps."""
+    trick goes to the highest trump in it, which is of that side): a side surely takes
+    the points of all its such trumps."""
     shift = 8 * trump
     tk = 0
     df = 0
@@ -327,27 +382,196 @@ def _trump_bounds(cx, hands, n, trump):
             tk |= t
         else:
             df |= t
-    above_d = ABOVE_TOP[df]
-    above_t = ABOVE_TOP[tk]
-    lo = 0
-    sure_d = False
-    dpts = 0
+    hi_t = tk & ABOVE_TOP[df]
+    hi_d = df & ABOVE_TOP[tk]
+    lo = _mask_points(cx, hi_t << shift) if hi_t != 0 else 0
+    dpts = _mask_points(cx, hi_d << shift) if hi_d != 0 else 0
+    return lo, hi_d != 0, dpts
+
+
+@jit
+def _cash_bounds(cx, hands, n, trump, leader):
+    """What the leader at a trick boundary surely cashes: ``(points, tricks)``.
+
+    A card of the leader above every card of its suit in the other hands wins the trick
+    it leads when no other hand can ruff it (it is a trump, or the contract has no
+    trump suit, or no other hand holds a trump -- or will, once the leader's top trumps
+    have drawn them): the followers cannot beat it, so the leader wins and leads again,
+    and such cards stay such as the leader plays them. The other hands follow suit to
+    these leads with their cheapest cards at best.
+    ``tricks`` counts them all; ``points`` leaves out the trumps of a suit contract,
+    already counted by :func:`_trump_bounds`."""
+    mine = hands[leader]
+    others = 0
     for s in range(n):
-        t = (hands[s] >> shift) & 0xFF
-        if cx[CX_TAKERS + s]:
-            hi_t = t & above_d
-            if hi_t != 0:
-                p = _mask_points(cx, hi_t << shift)
-                if p > lo:
-                    lo = p
+        if s != leader:
+            others |= hands[s]
+    suit_contract = trump < ALL_TRUMPS
+    ruff = False
+    if suit_contract:
+        # The leader's top trumps draw the others' trumps first when they are at least
+        # as many as the longest trump holding among the other hands (each must follow).
+        draw = popcount((mine >> (8 * trump)) & ABOVE_TOP[(others >> (8 * trump)) & 0xFF])
+        for s in range(n):
+            if s != leader and popcount((hands[s] >> (8 * trump)) & 0xFF) > draw:
+                ruff = True
+    pts = 0
+    tricks = 0
+    for suit in range(4):
+        mb = (mine >> (8 * suit)) & 0xFF
+        if mb == 0:
+            continue
+        ob = (others >> (8 * suit)) & 0xFF
+        above = ABOVE_TOP[ob] if _is_trump_suit(suit, trump) else ABOVE_TOP_PLAIN[ob]
+        top = mb & above
+        if top == 0:
+            continue
+        if suit_contract and suit == trump:
+            tricks += popcount(top)
+        elif not ruff:
+            j = popcount(top)
+            tricks += j
+            pts += _mask_points(cx, top << (8 * suit))
+            # Each other hand follows suit to these leads with as many of its cards of
+            # the suit: at least its cheapest ones.
+            desc = TRUMP_DESC if _is_trump_suit(suit, trump) else PLAIN_DESC
+            for s in range(n):
+                if s == leader:
+                    continue
+                hs = (hands[s] >> (8 * suit)) & 0xFF
+                if hs == 0:
+                    continue
+                cnt = j
+                for i in range(7, -1, -1):
+                    if cnt == 0:
+                        break
+                    if (hs >> desc[i]) & 1:
+                        pts += cx[CX_PTS + 8 * suit + desc[i]]
+                        cnt -= 1
+    return pts, tricks
+
+
+@jit(inline="always")
+def _trick_end(cx, row, n, leader, trump, last):
+    """(winner seat, points) of the complete trick ``row``."""
+    led = row[0] >> 3
+    w = 0
+    wp = card_power(row[0], led, trump)
+    pts = cx[CX_PTS + row[0]]
+    for i in range(1, n):
+        p = card_power(row[i], led, trump)
+        pts += cx[CX_PTS + row[i]]
+        if p > wp:
+            w = i
+            wp = p
+    if last:
+        pts += cx[CX_LAST_BONUS]
+    return seat_after(leader, w, n), pts
+
+
+@jit
+def _two_tricks(rules, cx, hands, row, k, leader, cap, alpha, beta, sc):
+    """Fail-soft alpha-beta when two tricks remain (``k`` cards of the first already in
+    ``row``): a plain depth-first search over the at most two cards of each hand in the
+    first trick, the last one being forced. ``sc`` is scratch (at least 20 slots)."""
+    n = cx[CX_N]
+    trump = cx[CX_TRUMP]
+    taker = cx[CX_TAKER]
+    m = n - k
+    # Per level j (the card k + j of the trick): sc[j] the cards left to try,
+    # sc[4 + j] the best so far, sc[8 + j] and sc[12 + j] the window, sc[16 + j] the
+    # position of the card winning the trick before the card of level j.
+    w = 0
+    if k > 0:
+        led = row[0] >> 3
+        wp = card_power(row[0], led, trump)
+        for i in range(1, k):
+            p = card_power(row[i], led, trump)
+            if p > wp:
+                w = i
+                wp = p
+    j = 0
+    a = alpha
+    b = beta
+    mode = 0  # 0: enter level j, 1: level j's card just tried is worth v, 2: next card
+    v = 0
+    while True:
+        if mode == 0:
+            if j > 0:
+                cx[CX_NODES] += 1
+            if j == m:
+                # Both tricks are complete once the forced last one is played.
+                w1, tp = _trick_end(cx, row, n, leader, trump, False)
+                led = -1
+                w2 = w1
+                wp = -1
+                tp2 = cx[CX_LAST_BONUS]
+                for i in range(n):
+                    s = seat_after(w1, i, n)
+                    c = nth_bit(hands[s], 0)
+                    if i == 0:
+                        led = c >> 3
+                    p = card_power(c, led, trump)
+                    tp2 += cx[CX_PTS + c]
+                    if p > wp:
+                        wp = p
+                        w2 = s
+                t1 = cx[CX_TAKERS + w1] == 1
+                t2 = cx[CX_TAKERS + w2] == 1
+                v = (tp if t1 else 0) + (tp2 if t2 else 0)
+                if cap and t1 and t2:
+                    v += CAPOT_BONUS
+                j -= 1
+                mode = 1
+                continue
+            kk = k + j
+            seat = seat_after(leader, kk, n)
+            if kk == 0:
+                legal = hands[seat]
+            else:
+                legal = legal_given_winner(rules, hands[seat], row, kk, leader, trump, taker, w)[0]
+            sc[j] = legal
+            sc[4 + j] = -INF if cx[CX_TAKERS + seat] == 1 else INF
+            sc[8 + j] = a
+            sc[12 + j] = b
+            sc[16 + j] = w
+            mode = 2
+        elif mode == 1:
+            kk = k + j
+            seat = seat_after(leader, kk, n)
+            hands[seat] ^= 1 << row[kk]
+            w = sc[16 + j]
+            if cx[CX_TAKERS + seat] == 1:
+                if v > sc[4 + j]:
+                    sc[4 + j] = v
+                    if v > sc[8 + j]:
+                        sc[8 + j] = v
+            elif v < sc[4 + j]:
+                sc[4 + j] = v
+                if v < sc[12 + j]:
+                    sc[12 + j] = v
+            mode = 2
         else:
-            hi_t = t & above_t
-            if hi_t != 0:
-                sure_d = True
-                p = _mask_points(cx, hi_t << shift)
-                if p > dpts:
-                    dpts = p
-    return lo, sure_d, dpts
+            if sc[j] == 0 or sc[8 + j] >= sc[12 + j]:
+                v = sc[4 + j]
+                if j == 0:
+                    return v
+                j -= 1
+                mode = 1
+                continue
+            kk = k + j
+            c = nth_bit(sc[j], 0)
+            sc[j] &= sc[j] - 1
+            hands[seat_after(leader, kk, n)] ^= 1 << c
+            row[kk] = c
+            if kk > 0:
+                led = row[0] >> 3
+                if card_power(c, led, trump) > card_power(row[w], led, trump):
+                    w = kk
+            a = sc[8 + j]
+            b = sc[12 + j]
+            j += 1
+            mode = 0
 
 
 # ---------------------------------------------------------------------------------------
@@ -448,10 +672,33 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 v = CAPOT_BONUS if cp else 0
                 mode = M_RETURN
                 continue
+            if left == 1:
+                # The last trick: every card left is forced.
+                row = tb[1]
+                for i in range(kk, n):
+                    row[i] = nth_bit(hands[seat_after(ld, i, n)], 0)
+                winner, tp = _trick_end(cx, row, n, ld, trump, True)
+                v = tp + (CAPOT_BONUS if cp else 0) if cx[CX_TAKERS + winner] == 1 else 0
+                mode = M_RETURN
+                continue
             lo_bound = 0
             hi_bound = f[F_PTS] + last_bonus + (CAPOT_BONUS if cp else 0)
-            if kk == 0 and trump < ALL_TRUMPS and (opts & OPT_BOUNDS) != 0:
-                lo_bound, sure_d, def_pts = _trump_bounds(cx, hands, n, trump)
+            if kk == 0 and (opts & OPT_BOUNDS) != 0:
+                sure_d = False
+                def_pts = 0
+                if trump < ALL_TRUMPS:
+                    lo_bound, sure_d, def_pts = _trump_bounds(cx, hands, n, trump)
+                cash, tricks = _cash_bounds(cx, hands, n, trump, ld)
+                if tricks == left:
+                    # The leader's side takes every trick left.
+                    v = hi_bound if cx[CX_TAKERS + ld] == 1 else 0
+                    mode = M_RETURN
+                    continue
+                if cx[CX_TAKERS + ld] == 1:
+                    lo_bound += cash
+                elif tricks > 0:
+                    sure_d = True
+                    def_pts += cash
                 if sure_d:
                     cp = 0
                     f[F_CAP] = 0
@@ -480,12 +727,16 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 k1 = h0 | (h1 << 32)
                 k2 = h2 | (h3 << 32)
                 meta = ld | (cp << 2) | (cx[CX_GEN] << 3)
-                slot = _hash(k1, k2, meta, tt.shape[0])
-                f[F_SLOT] = slot
+                base = _hash(k1, k2, meta, tt.shape[0]) & ~1
+                slot = -1
+                for j in range(base, min(base + 2, tt.shape[0])):
+                    if tt[j, TT_K1] == k1 and tt[j, TT_K2] == k2 and tt[j, TT_META] == meta:
+                        slot = j
+                f[F_SLOT] = slot if slot >= 0 else -1 - base
                 f[F_K1] = k1
                 f[F_K2] = k2
                 f[F_META] = meta
-                if tt[slot, TT_K1] == k1 and tt[slot, TT_K2] == k2 and tt[slot, TT_META] == meta:
+                if slot >= 0:
                     lo = tt[slot, TT_LO]
                     hi = tt[slot, TT_HI]
                     if lo == hi or lo >= b:
@@ -502,11 +753,18 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                         b = hi
                     f[F_OLO] = lo
                     f[F_OHI] = hi
-                    hint = tt[slot, TT_BEST]
+                    hint = tt[slot, TT_BEST] & 0xFF
             f[F_A] = a
             f[F_B] = b
             f[F_A0] = a
             f[F_B0] = b
+            if left == 2:
+                f[F_BEST] = _two_tricks(rules, cx, hands, tb[2], kk, ld, cp, a, b, fr[d + 1])
+                f[F_BESTC] = 0
+                f[F_N] = 0
+                f[F_I] = 0
+                mode = M_NEXT
+                continue
             row = tb[left]
             if kk == 0:
                 legal = hands[seat]
@@ -527,6 +785,14 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 )[0]
                 partner_wins = cx[CX_TAKERS + seat_after(ld, w, n)] == cx[CX_TAKERS + seat]
             moves = candidates(cx, legal, f[F_INPLAY])
+            others = 0
+            partners = 0
+            if kk == 0:
+                for s in range(n):
+                    if s != seat:
+                        others |= hands[s]
+                        if cx[CX_TAKERS + s] == cx[CX_TAKERS + seat]:
+                            partners |= hands[s]
             maximize = cx[CX_TAKERS + seat] == 1
             f[F_MAX] = maximize
             # Order the moves (insertion sort of at most 9 cards by score).
@@ -540,9 +806,14 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 sc = 0
                 if opts & OPT_ORDER:
                     if c == hint:
-                        sc = 1 << 50
+                        sc = 1 << 58
                     else:
-                        sc = _order_score(cx, hist, seat, c, kk, led, w_power, partner_wins, trump)
+                        if kk == 0:
+                            sc = _lead_score(cx, hist, seat, c, others, partners, trump)
+                        else:
+                            sc = _order_score(
+                                cx, hist, seat, c, kk, led, w_power, partner_wins, trump
+                            )
                 j = n_moves
                 while j > 0 and scores[j - 1] < sc:
                     scores[j] = scores[j - 1]
@@ -562,6 +833,8 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 v = f[F_BEST]
                 if f[F_TT]:
                     slot = f[F_SLOT]
+                    if slot < 0:
+                        slot = _tt_victim(cx, tt, -1 - slot, f[F_LEFT])
                     lo = f[F_OLO]
                     hi = f[F_OHI]
                     if v <= f[F_A0]:
@@ -576,7 +849,7 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                     tt[slot, TT_META] = f[F_META]
                     tt[slot, TT_LO] = lo
                     tt[slot, TT_HI] = hi
-                    tt[slot, TT_BEST] = f[F_BESTC]
+                    tt[slot, TT_BEST] = f[F_BESTC] | (f[F_LEFT] << 8)
                 mode = M_RETURN
                 continue
             c = mv[d, i]
@@ -785,24 +1058,6 @@ def dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out):
         m &= m - 1
         out[c] = out[_representative(cx, c, moves)]
     return best
-
-
-@jit(inline="always")
-def _trick_end(cx, row, n, leader, trump, last):
-    """(winner seat, points) of the complete trick ``row``."""
-    led = row[0] >> 3
-    w = 0
-    wp = card_power(row[0], led, trump)
-    pts = cx[CX_PTS + row[0]]
-    for i in range(1, n):
-        p = card_power(row[i], led, trump)
-        pts += cx[CX_PTS + row[i]]
-        if p > wp:
-            w = i
-            wp = p
-    if last:
-        pts += cx[CX_LAST_BONUS]
-    return seat_after(leader, w, n), pts
 
 
 @jit
