@@ -624,8 +624,20 @@ def new_workspace():
     )
 
 
-@jit
+@jit(inline="always")
 def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
+    """:func:`_alphabeta` with its integers passed as plain int64. Numba compiles a
+    separate copy of a function for every literal integer argument (``0``, ``INF``...),
+    and the search is the largest kernel of the package: pinning the types keeps it to
+    one compiled copy."""
+    return _alphabeta(
+        rules, cx, tt, ws, hands, np.int64(k), np.int64(leader), np.int64(cap),
+        np.int64(alpha), np.int64(beta),
+    )
+
+
+@jit
+def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
     """Fail-soft alpha-beta from the position whose current trick is already in
     ``ws[2][left]``; returns the value or a bound on the side of the window it fails."""
     fr, mv, tb, hist = ws
@@ -1060,8 +1072,19 @@ def dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out):
     return best
 
 
-@jit
+@jit(inline="always")
 def dd_card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta, guess):
+    """Value of the position after the seat to move plays ``c``: exact (from the first
+    ``guess``) when ``alpha >= beta``, otherwise a fail-soft search in ``(alpha, beta)``.
+    (Integers pinned to int64, see :func:`_solve`.)"""
+    return _card_value(
+        rules, cx, tt, ws, hands, trick, np.int64(k), np.int64(leader), np.int64(cap),
+        np.int64(c), np.int64(alpha), np.int64(beta), np.int64(guess),
+    )
+
+
+@jit
+def _card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta, guess):
     """Value of the position after the seat to move plays ``c``: exact (from the first
     ``guess``) when ``alpha >= beta``, otherwise a fail-soft search in ``(alpha, beta)``."""
     n = cx[CX_N]

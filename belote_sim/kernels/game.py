@@ -111,8 +111,35 @@ def _start(rec, hands, pack, dealer, pot_before, redeals_before, n):
         hands[s] = 0
 
 
-@jit
+@jit(inline="always")
 def play_deal(
+    rules,
+    pack,
+    dealer,
+    pot_before,
+    redeals_before,
+    bid_policy,
+    bid_params,
+    play_policy,
+    play_params,
+    script_calls,
+    n_script_calls,
+    script_plays,
+    n_script_plays,
+    ws,
+):
+    """Play one deal (see :func:`_play_deal`), the integers passed on as plain int64 so
+    that the deal is compiled once for the simulator and replay alike, not once per
+    literal argument."""
+    return _play_deal(
+        rules, pack, np.int64(dealer), np.int64(pot_before), np.int64(redeals_before),
+        np.int64(bid_policy), bid_params, np.int64(play_policy), play_params, script_calls,
+        np.int64(n_script_calls), script_plays, np.int64(n_script_plays), ws,
+    )
+
+
+@jit
+def _play_deal(
     rules,
     pack,
     dealer,

@@ -20,6 +20,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, JACK, NINE, PLAIN_ABOVE, POINTS, TRUMP_ABOVE
 from belote_sim.kernels.bits import nth_bit, popcount
@@ -179,9 +181,22 @@ def _one_policy(policy, param, rules, legal, hands, seat, trick, k, leader, play
     return nth_bit(legal, 0)
 
 
-@jit
+@jit(inline="always")
 def choose_card(policy, params, rules, legal, hands, seat, trick, k, leader, played, trump,
                 taker, n, rng, sv, cap, free):
+    """The card ``seat`` plays (see :func:`_choose_card`): the integers are passed on as
+    plain int64, so that the policies are compiled once, not once per literal argument
+    of the deal functions (``n = 4``, ``played = 0``...)."""
+    return _choose_card(
+        np.int64(policy), params, rules, np.int64(legal), hands, np.int64(seat), trick,
+        np.int64(k), np.int64(leader), np.int64(played), np.int64(trump), np.int64(taker),
+        np.int64(n), rng, sv, np.int64(cap), free,
+    )
+
+
+@jit
+def _choose_card(policy, params, rules, legal, hands, seat, trick, k, leader, played, trump,
+                 taker, n, rng, sv, cap, free):
     """The card ``seat`` plays: ``legal`` is its legal mask; a fair policy looks only at
     what the seat may see (its own hand ``hands[seat]``, the trick so far, every card
     played, trump, the taker, the number of players, and the knowledge ``sv[3]``); only
