@@ -57,6 +57,7 @@ from belote_sim.kernels.phases import close_bidding, read_declarations, total_po
 from belote_sim.kernels.play import fail, play_tricks
 from belote_sim.kernels.scoring import CAPOT_BONUS
 from belote_sim.kernels.trick import seat_after
+from belote_sim.policies import PLAY_PIMC
 from belote_sim.policies.coinche_bidding import choose_coinche_call
 from belote_sim.policies.solver_play import show_declarations
 from belote_sim.rules import R_ALL_NO_TRUMPS_ROUND, R_NT_VALUES, R_ROUND_TO_TEN
@@ -315,7 +316,8 @@ def deal_coinche(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, 
         sides[s] = s & 1
 
     read_declarations(rules, rec, hands, 4, fh, trump, sides, decl, False, True)
-    show_declarations(rules, rec, hands, 4, sides, sv[3], decl)
+    if play_policy >= PLAY_PIMC:  # only the solver players keep knowledge
+        show_declarations(rules, rec, hands, 4, sides, sv[3], decl)
     status = play_tricks(
         rules, rec, hands, 4, 8, fh, trump, taker, sides, scripted, script_plays,
         n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0, False, sv,

@@ -49,7 +49,7 @@ from belote_sim.kernels.play import play_tricks
 from belote_sim.kernels.scoring import score_no_contract, score_three_player, score_two_sides
 from belote_sim.kernels.trick import seat_after, side_of
 from belote_sim.kernels.twoplayer import deal_no_contract_2p, deal_stock
-from belote_sim.policies import PLAY_ANALYSE
+from belote_sim.policies import PLAY_ANALYSE, PLAY_PIMC, PLAY_SIDES
 from belote_sim.policies.solver_play import (
     KNOW_HELD,
     STAT_CYCLES,
@@ -166,20 +166,22 @@ def _play_deal(
     rec, _, hands, trick, decl, sides, rng, sv = ws
     n = rules[R_PLAYERS]
     _start(rec, hands, pack, dealer, pot_before, redeals_before, n)
-    reset_knowledge(sv[3])
     stats = sv[4]
-    stats[:] = 0
+    if play_policy >= PLAY_PIMC:  # the solver players' knowledge, the arena's timing
+        reset_knowledge(sv[3])
+        stats[:] = 0
     status = _dispatch(
         rules, rec, pack, dealer, bid_policy, bid_params, play_policy, play_params,
         script_calls, n_script_calls, script_plays, n_script_plays, ws,
     )
-    for side in range(2):
-        rec[DECISIONS + side] = stats[STAT_DECISIONS + side]
-        rec[DECISION_CYCLES + side] = stats[STAT_CYCLES + side]
+    if play_policy == PLAY_SIDES:
+        for side in range(2):
+            rec[DECISIONS + side] = stats[STAT_DECISIONS + side]
+            rec[DECISION_CYCLES + side] = stats[STAT_CYCLES + side]
     return status
 
 
-@jit
+@jit(inline="always")
 def _dispatch(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, play_params,
               script_calls, n_script_calls, script_plays, n_script_plays, ws):
     contract = rules[R_CONTRACT]
@@ -205,7 +207,7 @@ def _dispatch(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, pla
     )
 
 
-@jit
+@jit(inline="always")
 def _deal_retourne(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, play_params,
                    script_calls, n_script_calls, script_plays, n_script_plays, ws):
     """Retourne games (RULES 7.1), three or four players; also the four-player game
@@ -252,7 +254,8 @@ def _deal_retourne(rules, rec, pack, dealer, bid_policy, bid_params, play_policy
         sides[s] = side_of(s, n, taker)
 
     read_declarations(rules, rec, hands, n, fh, trump, sides, decl, n == 3, True)
-    show_declarations(rules, rec, hands, n, sides, sv[3], decl)
+    if play_policy >= PLAY_PIMC:  # only the solver players keep knowledge
+        show_declarations(rules, rec, hands, n, sides, sv[3], decl)
     status = play_tricks(
         rules, rec, hands, n, 8, fh, trump, taker, sides, scripted, script_plays,
         n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0, False, sv,

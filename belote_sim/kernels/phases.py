@@ -57,7 +57,7 @@ def call_is_legal(call, rnd, retourne):
     return call in (CALL_AT, CALL_NT)
 
 
-@jit
+@jit(inline="always")
 def bid_retourne(rules, rec, hands, n, fh, retourne, scripted, script_calls, n_script_calls,
                   bid_policy, bid_params, rng, n_rounds, forced_seat, sv):
     """Bidding rounds of RULES 7.1 (and 7.2/7.3, which use the same calls): round 1 takes

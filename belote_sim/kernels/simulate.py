@@ -42,7 +42,7 @@ from belote_sim.rules import (
 )
 
 
-@jit
+@jit(inline="always")
 def simulate_deal(rules, bid_policy, bid_params, play_policy, play_params, seed, i, ws):
     """Shuffle and play deal ``i`` of the run ``seed`` into ``ws``; return its status.
 

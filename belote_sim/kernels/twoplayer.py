@@ -34,6 +34,7 @@ from belote_sim.kernels.phases import (
 from belote_sim.kernels.play import play_tricks
 from belote_sim.kernels.scoring import score_no_contract, score_two_sides
 from belote_sim.kernels.trick import seat_after
+from belote_sim.policies import PLAY_PIMC
 from belote_sim.policies.solver_play import show_declarations
 from belote_sim.rules import R_TIE_RULE
 
@@ -114,7 +115,8 @@ def deal_stock(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, pl
     # Declarations (off in the preset) are read at the first trick; belote is not: it
     # scores during play (the trick loop's belote_at_play).
     read_declarations(rules, rec, hands, 2, fh, trump, sides, decl, False, False)
-    show_declarations(rules, rec, hands, 2, sides, sv[3], decl)
+    if play_policy >= PLAY_PIMC:  # only the solver players keep knowledge
+        show_declarations(rules, rec, hands, 2, sides, sv[3], decl)
 
     status = play_tricks(
         rules, rec, hands, 2, STOCK_TRICKS, fh, trump, taker, sides, scripted, script_plays,
@@ -165,7 +167,8 @@ def deal_no_contract_2p(rules, rec, pack, dealer, bid_policy, bid_params, play_p
         rec[HANDS + s] = hands[s]
 
     read_declarations(rules, rec, hands, 2, fh, trump, sides, decl, False, True)
-    show_declarations(rules, rec, hands, 2, sides, sv[3], decl)
+    if play_policy >= PLAY_PIMC:  # only the solver players keep knowledge
+        show_declarations(rules, rec, hands, 2, sides, sv[3], decl)
     status = play_tricks(
         rules, rec, hands, 2, NO_CONTRACT_TRICKS, fh, trump, taker, sides, scripted,
         script_plays, n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0,
