@@ -132,7 +132,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=25, help="deals for the solver timings")
     parser.add_argument(
-        "--pimc-deals", type=int, default=1, help="deals for the pimc timing (0: skip)"
+        "--pimc-deals", type=int, default=4, help="deals for the pimc timing (0: skip)"
     )
     args = parser.parse_args()
     solve_all(random_deals(1, 0), None)  # compile or load
