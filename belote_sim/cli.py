@@ -340,41 +340,9 @@ def odds(
         typer.echo(f"wrote {out}/summary.parquet", err=True)
 
 
-@app.command()
-def replay(
-    file: Annotated[str, typer.Argument(help="JSON Lines deal log ('-' for standard input)")],
-) -> None:
-    """Check and replay every deal of a deal log; print them with their result fields."""
-    from belote_sim.deallog import dumps, read_deals
-    from belote_sim.replay import replay as replay_deal
-
-    if file != "-" and not Path(file).is_file():
-        _fail(f"no such file: {file}")
-    errors = 0
-    try:
-        for number, deal in read_deals(file):
-            try:
-                typer.echo(dumps(replay_deal(deal, number=number)))
-            except BeloteError as e:
-                errors += 1
-                typer.echo(f"error: {e}", err=True)
-    except BeloteError as e:
-        errors += 1
-        typer.echo(f"error: {e}", err=True)
-    except OSError as e:
-        _fail(f"cannot read {file}: {e.strerror}")
-    if errors:
-        raise typer.Exit(2)
-
-
-@app.command()
-def analyse(
-    file: Annotated[str, typer.Argument(help="JSON Lines deal log ('-' for standard input)")],
-) -> None:
-    """Double-dummy analysis of every deal of a deal log: print each deal's input fields
-    with `dd` (the takers' card points under perfect play, before each card and after
-    the last) and `cost` (what each card cost its side against the best card)."""
-    from belote_sim.analyse import analyse as analyse_deal
+def _each_deal(file: str, process) -> None:
+    """Print ``process(deal, number=...)`` for every deal of a deal log, one JSON line
+    each; a bad deal is one line on stderr and the others still go through (exit 2)."""
     from belote_sim.deallog import dumps, read_deals
 
     if file != "-" and not Path(file).is_file():
@@ -383,7 +351,7 @@ def analyse(
     try:
         for number, deal in read_deals(file):
             try:
-                typer.echo(dumps(analyse_deal(deal, number=number)))
+                typer.echo(dumps(process(deal, number=number)))
             except BeloteError as e:
                 errors += 1
                 typer.echo(f"error: {e}", err=True)
@@ -397,6 +365,28 @@ def analyse(
         raise typer.Exit(130) from None
     if errors:
         raise typer.Exit(2)
+
+
+@app.command()
+def replay(
+    file: Annotated[str, typer.Argument(help="JSON Lines deal log ('-' for standard input)")],
+) -> None:
+    """Check and replay every deal of a deal log; print them with their result fields."""
+    from belote_sim.replay import replay as replay_deal
+
+    _each_deal(file, replay_deal)
+
+
+@app.command()
+def analyse(
+    file: Annotated[str, typer.Argument(help="JSON Lines deal log ('-' for standard input)")],
+) -> None:
+    """Double-dummy analysis of every deal of a deal log: print each deal's input fields
+    with `dd` (the takers' card points under perfect play, before each card and after
+    the last) and `cost` (what each card cost its side against the best card)."""
+    from belote_sim.analyse import analyse as analyse_deal
+
+    _each_deal(file, analyse_deal)
 
 
 @app.command()
