@@ -83,6 +83,10 @@ def _point_table() -> np.ndarray:
 
 POINTS = _point_table()
 
+#: ``LAST_TRICK_BONUS[nt_ace19, trump_code]``: the last trick's bonus (RULES 2): 10, and
+#: 20 in no-trumps counted doubled.
+LAST_TRICK_BONUS = np.array([[10, 10, 10, 10, 10, 20], [10] * 6], dtype=np.int64)
+
 
 def last_trick_bonus(trump: int, nt_ace19: bool = False) -> int:
     """The *dix de der*: 20 in no-trumps with doubled values, else 10.

@@ -87,7 +87,8 @@ def simulate(
     ] = None,
     seed: Annotated[int, typer.Option(help="random seed")] = 0,
     bid_policy: Annotated[
-        str, typer.Option(help="random[:TAKE_PROBABILITY] or threshold[:MIN_VALUE]")
+        str,
+        typer.Option(help="random[:TAKE_PROBABILITY], threshold[:MIN_VALUE] or dd[:MIN_CHANCE]"),
     ] = "random",
     play_policy: Annotated[
         str, typer.Option(help="random, heuristic, pimc[:WORLDS] or dd (see README)")

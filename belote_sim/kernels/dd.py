@@ -49,7 +49,13 @@ from __future__ import annotations
 import numpy as np
 
 from belote_sim._jit import jit
-from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS, PLAIN_ABOVE, POINTS, TRUMP_ABOVE
+from belote_sim.cards import (
+    ALL_TRUMPS,
+    LAST_TRICK_BONUS,
+    PLAIN_ABOVE,
+    POINTS,
+    TRUMP_ABOVE,
+)
 from belote_sim.kernels.bits import nth_bit, popcount
 from belote_sim.kernels.legal import legal_given_winner
 from belote_sim.kernels.trick import card_power, seat_after
@@ -112,7 +118,7 @@ def set_context(cx, rules, trump, taker, opts):
     ace19 = rules[R_NT_VALUES]
     cx[CX_TRUMP] = trump
     cx[CX_N] = n
-    cx[CX_LAST_BONUS] = 20 if trump == NO_TRUMPS and ace19 == 0 else 10
+    cx[CX_LAST_BONUS] = LAST_TRICK_BONUS[ace19, trump]
     cx[CX_GEN] += 1
     cx[CX_OPTS] = opts
     cx[CX_TAKER] = taker

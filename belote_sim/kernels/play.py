@@ -10,7 +10,7 @@ card played" are options of the same loop.
 from __future__ import annotations
 
 from belote_sim._jit import jit
-from belote_sim.cards import KING, POINTS, QUEEN
+from belote_sim.cards import KING, LAST_TRICK_BONUS, POINTS, QUEEN
 from belote_sim.kernels.dd import CAPOT_BONUS
 from belote_sim.kernels.layout import (
     BELOTE,
@@ -80,7 +80,7 @@ def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scr
     t_side = sides[taker]
     k10 = 1 if rules[R_KING_VALUE] == 10 else 0
     ace19 = rules[R_NT_VALUES]
-    last_bonus = 20 if trump == 5 and ace19 == 0 else 10
+    last_bonus = LAST_TRICK_BONUS[ace19, trump]
     played = 0
     n_plays = 0
     won = 0  # bit s: side s took a trick

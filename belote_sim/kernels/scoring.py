@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from belote_sim._jit import jit
-from belote_sim.cards import N_CARDS, POINTS
+from belote_sim.cards import LAST_TRICK_BONUS, N_CARDS, POINTS
 from belote_sim.kernels.layout import (
     BELOTE,
     CAPOT_SIDE,
@@ -40,7 +40,7 @@ def _deal_totals() -> np.ndarray:
     for k in range(2):
         for a in range(2):
             for t in range(6):
-                out[k, a, t] = POINTS[k, a, t, :N_CARDS].sum() + (20 if t == 5 and a == 0 else 10)
+                out[k, a, t] = POINTS[k, a, t, :N_CARDS].sum() + LAST_TRICK_BONUS[a, t]
     return out
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from belote_sim._jit import jit
-from belote_sim.cards import ALL_TRUMPS, POINTS
+from belote_sim.cards import ALL_TRUMPS
 from belote_sim.kernels import dd
 from belote_sim.kernels.bits import nth_bit, popcount
 from belote_sim.kernels.declarations import list_declarations
@@ -45,6 +45,7 @@ from belote_sim.kernels.layout import (
     RULE_FREE,
 )
 from belote_sim.kernels.rng import rand_below, rand_float, seed_stream
+from belote_sim.kernels.scoring import TOTALS
 from belote_sim.kernels.trick import seat_after
 from belote_sim.policies import BID_DD, PLAY_ANALYSE, PLAY_DD, PLAY_PIMC, PLAY_SIDES
 from belote_sim.rules import (
@@ -389,12 +390,7 @@ def _make_target(rules, trump):
     """Card points the takers need to beat the defenders on cards alone: more than half
     of the deal's total."""
     k10 = 1 if rules[R_KING_VALUE] == 10 else 0
-    ace19 = rules[R_NT_VALUES]
-    total = 0
-    for c in range(32):
-        total += POINTS[k10, ace19, trump, c]
-    total += 20 if trump == 5 and ace19 == 0 else 10
-    return total // 2 + 1
+    return TOTALS[k10, rules[R_NT_VALUES], trump] // 2 + 1
 
 
 @jit
