@@ -1034,9 +1034,6 @@ def dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out):
     ``c`` of ``legal`` (equivalent cards get the value of the one searched). Returns the
     best of these values for the seat to move."""
     n = cx[CX_N]
-    trump = cx[CX_TRUMP]
-    left = _load(ws, hands, trick, k, n)
-    row = ws[2][left]
     seat = seat_after(leader, k, n)
     in_play = 0
     for s in range(n):
@@ -1051,20 +1048,7 @@ def dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out):
     while m != 0:
         c = nth_bit(m, 0)
         m &= m - 1
-        hands[seat] ^= 1 << c
-        row[k] = c
-        if k + 1 < n:
-            v = _exact(rules, cx, tt, ws, hands, k + 1, leader, cap, guess)
-        else:
-            winner, pts = _trick_end(cx, row, n, leader, trump, left == 1)
-            takers = cx[CX_TAKERS + winner] == 1
-            gain = pts if takers else 0
-            ncap = cap if takers else 0
-            if left == 1:
-                v = gain + (CAPOT_BONUS if ncap else 0)
-            else:
-                v = gain + _exact(rules, cx, tt, ws, hands, 0, winner, ncap, guess - gain)
-        hands[seat] ^= 1 << c
+        v = dd_card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, 0, 0, guess)
         out[c] = v
         guess = v
         if (maximize and v > best) or (not maximize and v < best):
