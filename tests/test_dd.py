@@ -334,6 +334,21 @@ def test_table_shared_across_endgames(dd, name):
     assert not errors, report(errors)
 
 
+def test_new_generation_makes_entries_stale(dd):
+    """After :func:`new_generation` no entry of the table answers: a table whose entries
+    all claim a false exact value gives that value before, the true one after."""
+    hands, taker, leader = full_deal(CLASSIC, 7)
+    solver = Solver(dd, CLASSIC, 3, taker)
+    pos = Position(hands, (), leader, 0)
+    true = solver.value(pos, guess=80)
+    false = true + 7
+    solver.tt[:, dd.TT_LO] = false
+    solver.tt[:, dd.TT_HI] = false
+    assert solver.value(pos, guess=80) == false
+    dd.new_generation(solver.cx)
+    assert solver.value(pos, guess=80) == true
+
+
 @pytest.mark.parametrize("opts", [0, 1, 2, 4, 5])
 def test_each_device_alone_matches_reference(dd, opts):
     """The table, the ordering and the equivalent cards one at a time (and table with

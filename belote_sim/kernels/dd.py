@@ -98,6 +98,13 @@ TT_FIELDS = 6
 
 
 @jit
+def new_generation(cx):
+    """Make every entry of the table stale (cheaper than clearing it): for positions of
+    a new deal, whose entries would only crowd out the new ones."""
+    cx[CX_GEN] += 1
+
+
+@jit
 def new_table(bits):
     """A transposition table of ``2**bits`` entries (``bits = 0``: a 1-entry dummy)."""
     return np.zeros((1 << bits, TT_FIELDS), dtype=np.int64)
@@ -620,13 +627,16 @@ M_CHILD = 3
 
 @jit
 def new_workspace():
-    """Scratch of the search: ``(frames, moves, tricks, history)``. ``tricks[left]`` is
-    the trick being played when ``left`` tricks remain."""
+    """Scratch of the search: ``(frames, moves, tricks, history, killers)``.
+    ``tricks[left]`` is the trick being played when ``left`` tricks remain;
+    ``killers[left]`` the last two leads that caused a cutoff with ``left`` tricks to
+    play."""
     return (
         np.zeros((MAX_DEPTH, F_SIZE), dtype=np.int64),
         np.zeros((MAX_DEPTH, 16), dtype=np.int64),
         np.zeros((MAX_TRICKS + 1, 4), dtype=np.int64),
         np.zeros((16, 32), dtype=np.int64),
+        np.full((MAX_TRICKS + 1, 2), -1, dtype=np.int64),
     )
 
 
@@ -646,7 +656,7 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
 def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
     """Fail-soft alpha-beta from the position whose current trick is already in
     ``ws[2][left]``; returns the value or a bound on the side of the window it fails."""
-    fr, mv, tb, hist = ws
+    fr, mv, tb, hist, kil = ws
     n = cx[CX_N]
     trump = cx[CX_TRUMP]
     opts = cx[CX_OPTS]
@@ -825,6 +835,10 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 if opts & OPT_ORDER:
                     if c == hint:
                         sc = 1 << 58
+                    elif kk == 0 and c == kil[left, 0]:
+                        sc = 1 << 57
+                    elif kk == 0 and c == kil[left, 1]:
+                        sc = 1 << 56
                     else:
                         if kk == 0:
                             sc = _lead_score(cx, hist, seat, c, others, partners, trump)
@@ -944,6 +958,10 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                     f[F_B] = v
             if f[F_A] >= f[F_B]:
                 hist[4 * f[F_K] + f[F_SEAT], c] += f[F_LEFT] * f[F_LEFT]
+                if f[F_K] == 0 and kil[f[F_LEFT], 0] != c:
+                    # killer leads: the last two leads that caused a cutoff
+                    kil[f[F_LEFT], 1] = kil[f[F_LEFT], 0]
+                    kil[f[F_LEFT], 0] = c
             mode = M_NEXT
 
 

@@ -74,7 +74,7 @@ STAT_SIZE = 4
 MAX_POSITIONS = 40
 NO_VALUE = -1
 
-TABLE_BITS = 18  # 2**18 entries, 12.6 MB per workspace of a solver player
+TABLE_BITS = 20  # 2**20 entries, 50 MB per workspace of a solver player
 ANALYSE_TABLE_BITS = 20
 
 FACT = np.array([float(np.prod(np.arange(1, i + 1))) for i in range(33)], dtype=np.float64)
@@ -298,6 +298,7 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
         m &= m - 1
     guess //= 2
     for w in range(worlds):
+        dd.new_generation(cx)  # another world: the last one's entries would only crowd
         world[:] = 0
         world[seat] = hands[seat]
         _sample(n_suit, allowed, need, table, unseen, holders, held, world, rng)
@@ -412,6 +413,7 @@ def make_chance(rules, sv, hand, retourne, seat, fh, n, trump, samples, rng):
     trick = np.zeros(4, dtype=np.int64)
     made = 0
     for _ in range(samples):
+        dd.new_generation(cx)
         for i in range(n_unseen - 1, 0, -1):
             j = rand_below(rng, i + 1)
             t = unseen[i]
