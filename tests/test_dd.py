@@ -349,10 +349,11 @@ def test_new_generation_makes_entries_stale(dd):
     assert solver.value(pos, guess=80) == true
 
 
-@pytest.mark.parametrize("opts", [0, 1, 2, 4, 5])
+@pytest.mark.parametrize("opts", [0, 1, 2, 4, 5, 16, 19])
 def test_each_device_alone_matches_reference(dd, opts):
-    """The table, the ordering and the equivalent cards one at a time (and table with
-    equivalent cards: canonical keys), on all-trumps and king-10 endgames."""
+    """The table, the ordering, the equivalent cards and the principal variation search
+    one at a time (and table with equivalent cards: canonical keys; PVS with table and
+    ordering), on all-trumps and king-10 endgames."""
     errors, _, _ = run_endgames(
         dd, "all-trumps", TOUT_ATOUT, (ALL_TRUMPS,), 4, 10000, seed=opts, opts=opts, full=False
     )
