@@ -92,6 +92,45 @@ def test_sampler_draws_every_consistent_world_equally_often():
         assert abs(count - 1000) < 150, (world, count)
 
 
+def test_pimc_plays_the_best_average_over_its_worlds():
+    """``pimc_card`` with a seeded stream plays the card with the best total value over
+    the worlds ``sample_worlds`` draws from the same seed (the same draws), each card's
+    value recomputed by the solver's reference configuration (no table, no ordering, no
+    merged cards, no principal variation search). Four tricks left; seat 1 (a defender)
+    and seat 0 (the taker) on lead."""
+    from belote_sim.kernels import dd
+    from belote_sim.kernels.rng import seed_stream
+    from belote_sim.policies.solver_play import new_solver_kit, pimc_card
+
+    rules = Rules().to_array()
+    trump, taker, worlds, seed = 2, 0, 6, 17
+    rng0 = np.random.default_rng(4)
+    for deal in range(6):
+        order = rng0.permutation(32)
+        hands = np.zeros(4, dtype=np.int64)
+        for s in range(4):
+            for c in order[4 * s : 4 * s + 4]:
+                hands[s] |= 1 << int(c)
+        played = 0xFFFFFFFF & ~int(hands.sum())
+        seat = deal % 2
+        trick = np.zeros(4, dtype=np.int64)
+        sv = new_solver_kit(16)
+        rng = np.zeros(1, dtype=np.uint64)
+        seed_stream(rng, seed, 0, 0)
+        choice = pimc_card(rules, worlds, hands[seat], hands, seat, trick, 0, seat, played,
+                           trump, taker, 4, rng, sv, 1)
+        cx, tt, ws = dd.new_context(), dd.new_table(0), dd.new_workspace()
+        dd.set_context(cx, rules, trump, taker, 0)
+        total = {c: 0 for c in range(32) if int(hands[seat]) >> c & 1}
+        for world in sample_worlds(hands, seat, played, 4, sv[3], worlds, seed):
+            for c in total:
+                total[c] += int(dd.dd_card_value(
+                    rules, cx, tt, ws, world.copy(), trick, 0, seat, 1, c, 0, 0, 0
+                ))
+        best = max(total.values()) if seat % 2 == taker % 2 else min(total.values())
+        assert choice == min(c for c, v in total.items() if v == best), (deal, total, choice)
+
+
 def test_sampler_three_players_keeps_cards_out_of_play():
     """With three players 8 cards are out of play: samples give each opponent its hand
     size, never a card seen or played, and respect a void."""

@@ -286,18 +286,11 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
         return nth_bit(legal, 0)
     world = np.zeros(4, dtype=np.int64)
     total = np.zeros(32, dtype=np.int64)
-    last = np.zeros(32, dtype=np.int64)  # each card's value in the previous world
     in_play = 0xFFFFFFFF & ~played
     for i in range(k):
         in_play |= 1 << trick[i]
     moves = dd.candidates(cx, legal, in_play)  # equivalent in every world
-    guess = 0  # first guess: half the points still in play
-    m = in_play
-    while m != 0:
-        guess += cx[dd.CX_PTS + nth_bit(m, 0)]
-        m &= m - 1
-    guess //= 2
-    for w in range(worlds):
+    for _ in range(worlds):
         dd.new_generation(cx)  # another world: the last one's entries would only crowd
         world[:] = 0
         world[seat] = hands[seat]
@@ -306,11 +299,9 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
         while m != 0:
             c = nth_bit(m, 0)
             m &= m - 1
-            g = last[c] if w > 0 else guess
-            v = dd.dd_card_value(rules, cx, tt, dws, world, trick, k, leader, cap, c, 0, 0, g)
-            last[c] = v
-            guess = v
-            total[c] += v
+            # exact (one full-window search: no first guess needed)
+            total[c] += dd.dd_card_value(rules, cx, tt, dws, world, trick, k, leader, cap, c,
+                                         0, 0, 0)
     # Cards equivalent in every world (adjacent among the unplayed cards, same points)
     # share the value of the one searched.
     m = legal & ~moves
