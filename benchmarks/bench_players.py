@@ -6,6 +6,9 @@ Run with ``make bench`` (or ``python benchmarks/bench_players.py [--deals N]``):
   trumps (taker seat 0, seat 0 leads): mean, median and 95th percentile time, nodes per
   second;
 - the make/fail query "can the takers reach 82" on the same positions;
+- the same exact value, and every card's value at the first lead, on *bid* deals: deals
+  the threshold bidder took in a suit (taker and first leader as dealt), where the
+  takers' hands are stronger than random ones -- the positions ``pimc`` meets;
 - time per decision of ``pimc:20`` (and of ``heuristic`` beside it), from the arena's
   in-kernel timing, over whole deals;
 - the same deals through the ``colver`` package when it is installed (a peer solver
@@ -32,6 +35,9 @@ import numpy as np  # noqa: E402
 from belote_sim import Rules  # noqa: E402
 from belote_sim.arena import arena  # noqa: E402
 from belote_sim.kernels import dd  # noqa: E402
+from belote_sim.kernels import layout as L  # noqa: E402
+from belote_sim.kernels.simulate import simulate_records  # noqa: E402
+from belote_sim.runner import PolicySpec  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,27 +55,52 @@ def random_deals(n: int, seed: int) -> list[np.ndarray]:
     return out
 
 
-def solve_all(deals: list[np.ndarray], query: int | None) -> dict:
+def bid_deals(n: int, seed: int) -> list[tuple[np.ndarray, int, int, int]]:
+    """``(hands, trump, taker, leader)`` of the first ``n`` deals of run ``seed`` that
+    the threshold bidder took in a suit (random play; only the deal and bidding matter)."""
+    bid = PolicySpec.parse("threshold", "bid")
+    play = PolicySpec.parse("random", "play")
+    recs = simulate_records(
+        Rules().to_array(), bid.id, bid.params(), play.id, play.params(), seed, 0, 8 * n
+    )
+    out = []
+    for r in recs:
+        if 0 <= r[L.TRUMP] < 4 and len(out) < n:
+            hands = r[L.HANDS : L.HANDS + 4].copy()
+            out.append((hands, int(r[L.TRUMP]), int(r[L.TAKER]), int(r[L.TRICK_LEADER])))
+    return out
+
+
+def every_trump(deals: list[np.ndarray]) -> list[tuple[np.ndarray, int, int, int]]:
+    """Each random deal under each suit trump, seat 0 taking and leading."""
+    return [(hands, trump, 0, 0) for hands in deals for trump in range(4)]
+
+
+def solve_all(positions: list[tuple[np.ndarray, int, int, int]], query: int | None,
+              every_card: bool = False) -> dict:
     rules = Rules().to_array()
     cx = dd.new_context()
     tt = dd.new_table(20)
     ws = dd.new_workspace()
     trick = np.zeros(4, dtype=np.int64)
+    out = np.zeros(32, dtype=np.int64)
     times = []
     nodes = 0
     values = []
-    for hands in deals:
-        for trump in range(4):
-            dd.set_context(cx, rules, trump, 0, dd.OPT_ALL)
-            cx[dd.CX_NODES] = 0
-            t0 = time.perf_counter()
-            if query is None:
-                v = dd.dd_value(rules, cx, tt, ws, hands, trick, 0, 0, 1, 81)
-            else:
-                v = dd.dd_reaches(rules, cx, tt, ws, hands, trick, 0, 0, 1, query)
-            times.append(time.perf_counter() - t0)
-            nodes += int(cx[dd.CX_NODES])
-            values.append(int(v))
+    for hands, trump, taker, leader in positions:
+        hands = hands.copy()
+        dd.set_context(cx, rules, trump, taker, dd.OPT_ALL)
+        cx[dd.CX_NODES] = 0
+        t0 = time.perf_counter()
+        if every_card:
+            v = dd.dd_move_values(rules, cx, tt, ws, hands, trick, 0, leader, 1, hands[leader], out)
+        elif query is None:
+            v = dd.dd_value(rules, cx, tt, ws, hands, trick, 0, leader, 1, 81)
+        else:
+            v = dd.dd_reaches(rules, cx, tt, ws, hands, trick, 0, leader, 1, query)
+        times.append(time.perf_counter() - t0)
+        nodes += int(cx[dd.CX_NODES])
+        values.append(int(v))
     t = np.array(times)
     return {
         "solves": len(times),
@@ -132,13 +163,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=25, help="deals for the solver timings")
     parser.add_argument(
+        "--bid-deals", type=int, default=60, help="bid deals for the solver timings"
+    )
+    parser.add_argument(
         "--pimc-deals", type=int, default=4, help="deals for the pimc timing (0: skip)"
     )
     args = parser.parse_args()
-    solve_all(random_deals(1, 0), None)  # compile or load
+    solve_all(every_trump(random_deals(1, 0)), None)  # compile or load
     deals = random_deals(args.deals, 1)
-    exact = solve_all(deals, None)
-    query = solve_all(deals, 82)
+    exact = solve_all(every_trump(deals), None)
+    query = solve_all(every_trump(deals), 82)
+    bid = bid_deals(args.bid_deals, 99)
+    bid_exact = solve_all(bid, None)
+    bid_every = solve_all(bid, None, every_card=True)
     print(f"double-dummy exact value, {exact['solves']} (deal, trump) from the start, 1 core:")
     print(
         f"  mean {exact['mean_ms']:.1f} ms, median {exact['median_ms']:.1f} ms, "
@@ -148,6 +185,13 @@ def main() -> None:
         f"make/fail query (takers >= 82): mean {query['mean_ms']:.2f} ms, median "
         f"{query['median_ms']:.2f} ms, p95 {query['p95_ms']:.2f} ms "
         f"({exact['mean_ms'] / query['mean_ms']:.1f} x faster than the exact value)"
+    )
+    print(
+        f"bid deals ({bid_exact['solves']}, taker and leader as dealt): exact value mean "
+        f"{bid_exact['mean_ms']:.1f} ms (median {bid_exact['median_ms']:.1f}, p95 "
+        f"{bid_exact['p95_ms']:.0f}); every card's value at the first lead mean "
+        f"{bid_every['mean_ms']:.1f} ms (median {bid_every['median_ms']:.1f}, p95 "
+        f"{bid_every['p95_ms']:.0f})"
     )
     pimc_s = heur_s = float("nan")
     if args.pimc_deals > 0:
@@ -174,6 +218,8 @@ def main() -> None:
     out.write_text(json.dumps({
         "exact": {k: v for k, v in exact.items() if k != "values"},
         "query82": {k: v for k, v in query.items() if k != "values"},
+        "bid_deals_exact": {k: v for k, v in bid_exact.items() if k != "values"},
+        "bid_deals_every_card": {k: v for k, v in bid_every.items() if k != "values"},
         "pimc20_seconds_per_decision": pimc_s,
         "heuristic_seconds_per_decision": heur_s,
         "colver_installed": peer,

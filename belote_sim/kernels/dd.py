@@ -98,13 +98,14 @@ CX_SIZE = CX_PROFILE + 4
 PLAIN_DESC = np.array([7, 3, 6, 5, 4, 2, 1, 0], dtype=np.int64)  # A T K Q J 9 8 7
 TRUMP_DESC = np.array([4, 2, 7, 3, 6, 5, 1, 0], dtype=np.int64)  # J 9 A T K Q 8 7
 
+# A table entry: the position's key (two words of canonical hands and one of leader,
+# capot flag and generation) and one word packing what is known of its value (see
+# _tt_pack): 32 bytes, so that a two-entry bucket fills one 64-byte cache line.
 TT_K1 = 0
 TT_K2 = 1
 TT_META = 2
-TT_LO = 3
-TT_HI = 4
-TT_BEST = 5
-TT_FIELDS = 6
+TT_VAL = 3
+TT_FIELDS = 4
 
 
 @jit
@@ -277,13 +278,20 @@ def _hash(k1, k2, meta, size):
 
 
 @jit(inline="always")
+def _tt_pack(lo, hi, best, left):
+    """The ``TT_VAL`` word: bounds ``lo`` and ``hi`` (clamped to -1 and 4094: values lie
+    in 0..252, so this loses nothing), the best card and the tricks left."""
+    return (max(lo, -1) + 1) | ((min(hi, 4094) + 1) << 16) | (best << 32) | (left << 40)
+
+
+@jit(inline="always")
 def _tt_victim(cx, tt, base, left):
     """The entry of the 2-entry bucket at ``base`` where a new position with ``left``
     tricks to play goes: the first one, whose entry moves to the second, unless it holds
     a position of this generation with more tricks to play (more work to redo)."""
     if base + 1 >= tt.shape[0]:
         return base
-    if tt[base, TT_META] >> 3 == cx[CX_GEN] and tt[base, TT_BEST] >> 8 > left:
+    if tt[base, TT_META] >> 3 == cx[CX_GEN] and (tt[base, TT_VAL] >> 40) & 0xFF > left:
         return base + 1
     for i in range(TT_FIELDS):
         tt[base + 1, i] = tt[base, i]
@@ -667,7 +675,11 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
 @jit
 def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
     """Fail-soft alpha-beta from the position whose current trick is already in
-    ``ws[2][left]``; returns the value or a bound on the side of the window it fails."""
+    ``ws[2][left]``; returns the value or a bound on the side of the window it fails.
+
+    The frames, moves and tricks are indexed in place (``fr[d, F_K]``), never through a
+    row view (``f = fr[d]``): Numba reference-counts every view it makes, and in this
+    loop that took a third of the time."""
     fr, mv, tb, hist, kil = ws
     n = cx[CX_N]
     trump = cx[CX_TRUMP]
@@ -687,25 +699,23 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
         in_play |= 1 << tb[left0, i]
         pts += cx[CX_PTS + tb[left0, i]]
     d = 0
-    f = fr[0]
-    f[F_K] = k
-    f[F_LEADER] = leader
-    f[F_CAP] = cap
-    f[F_A] = alpha
-    f[F_B] = beta
-    f[F_PTS] = pts
-    f[F_INPLAY] = in_play
+    fr[d, F_K] = k
+    fr[d, F_LEADER] = leader
+    fr[d, F_CAP] = cap
+    fr[d, F_A] = alpha
+    fr[d, F_B] = beta
+    fr[d, F_PTS] = pts
+    fr[d, F_INPLAY] = in_play
     mode = M_ENTER
     v = 0
     while True:
-        f = fr[d]
         if mode == M_ENTER:
             cx[CX_NODES] += 1
-            kk = f[F_K]
-            ld = f[F_LEADER]
-            cp = f[F_CAP]
-            a = f[F_A]
-            b = f[F_B]
+            kk = fr[d, F_K]
+            ld = fr[d, F_LEADER]
+            cp = fr[d, F_CAP]
+            a = fr[d, F_A]
+            b = fr[d, F_B]
             seat = seat_after(ld, kk, n)
             left = popcount(hands[seat])
             if left == 0:
@@ -722,7 +732,7 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 mode = M_RETURN
                 continue
             lo_bound = 0
-            hi_bound = f[F_PTS] + last_bonus + (CAPOT_BONUS if cp else 0)
+            hi_bound = fr[d, F_PTS] + last_bonus + (CAPOT_BONUS if cp else 0)
             if kk == 0 and (opts & OPT_BOUNDS) != 0:
                 sure_d = False
                 def_pts = 0
@@ -741,8 +751,8 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                     def_pts += cash
                 if sure_d:
                     cp = 0
-                    f[F_CAP] = 0
-                    hi_bound = f[F_PTS] + last_bonus - def_pts
+                    fr[d, F_CAP] = 0
+                    hi_bound = fr[d, F_PTS] + last_bonus - def_pts
             if b <= lo_bound:
                 v = lo_bound
                 mode = M_RETURN
@@ -751,15 +761,15 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 v = hi_bound
                 mode = M_RETURN
                 continue
-            f[F_SEAT] = seat
-            f[F_LEFT] = left
-            f[F_OLO] = -INF
-            f[F_OHI] = INF
+            fr[d, F_SEAT] = seat
+            fr[d, F_LEFT] = left
+            fr[d, F_OLO] = -INF
+            fr[d, F_OHI] = INF
             hint = -1
             use_tt = kk == 0 and left > 1 and (opts & OPT_TT) != 0
-            f[F_TT] = use_tt
+            fr[d, F_TT] = use_tt
             if use_tt:
-                ip = f[F_INPLAY]
+                ip = fr[d, F_INPLAY]
                 h0 = _canonical(cx, hands[0], ip)
                 h1 = _canonical(cx, hands[1], ip)
                 h2 = _canonical(cx, hands[2], ip)
@@ -772,13 +782,14 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 for j in range(base, min(base + 2, tt.shape[0])):
                     if tt[j, TT_K1] == k1 and tt[j, TT_K2] == k2 and tt[j, TT_META] == meta:
                         slot = j
-                f[F_SLOT] = slot if slot >= 0 else -1 - base
-                f[F_K1] = k1
-                f[F_K2] = k2
-                f[F_META] = meta
+                fr[d, F_SLOT] = slot if slot >= 0 else -1 - base
+                fr[d, F_K1] = k1
+                fr[d, F_K2] = k2
+                fr[d, F_META] = meta
                 if slot >= 0:
-                    lo = tt[slot, TT_LO]
-                    hi = tt[slot, TT_HI]
+                    val = tt[slot, TT_VAL]
+                    lo = (val & 0xFFFF) - 1
+                    hi = ((val >> 16) & 0xFFFF) - 1
                     if lo == hi or lo >= b:
                         v = lo
                         mode = M_RETURN
@@ -791,40 +802,39 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                         a = lo
                     if hi < b:
                         b = hi
-                    f[F_OLO] = lo
-                    f[F_OHI] = hi
-                    hint = tt[slot, TT_BEST] & 0xFF
-            f[F_A] = a
-            f[F_B] = b
-            f[F_A0] = a
-            f[F_B0] = b
+                    fr[d, F_OLO] = lo
+                    fr[d, F_OHI] = hi
+                    hint = (val >> 32) & 0xFF
+            fr[d, F_A] = a
+            fr[d, F_B] = b
+            fr[d, F_A0] = a
+            fr[d, F_B0] = b
             if left == 2:
-                f[F_BEST] = _two_tricks(rules, cx, hands, tb[2], kk, ld, cp, a, b, fr[d + 1])
-                f[F_BESTC] = 0
-                f[F_N] = 0
-                f[F_I] = 0
+                fr[d, F_BEST] = _two_tricks(rules, cx, hands, tb[2], kk, ld, cp, a, b, fr[d + 1])
+                fr[d, F_BESTC] = 0
+                fr[d, F_N] = 0
+                fr[d, F_I] = 0
                 mode = M_NEXT
                 continue
-            row = tb[left]
             if kk == 0:
                 legal = hands[seat]
                 w_power = -1
                 led = -1
                 partner_wins = False
             else:
-                led = row[0] >> 3
+                led = tb[left, 0] >> 3
                 w = 0
-                w_power = card_power(row[0], led, trump)
+                w_power = card_power(tb[left, 0], led, trump)
                 for i in range(1, kk):
-                    p = card_power(row[i], led, trump)
+                    p = card_power(tb[left, i], led, trump)
                     if p > w_power:
                         w = i
                         w_power = p
                 legal = legal_given_winner(
-                    rules, hands[seat], row, kk, ld, trump, cx[CX_TAKER], w
+                    rules, hands[seat], tb[left], kk, ld, trump, cx[CX_TAKER], w
                 )[0]
                 partner_wins = cx[CX_TAKERS + seat_after(ld, w, n)] == cx[CX_TAKERS + seat]
-            moves = candidates(cx, legal, f[F_INPLAY])
+            moves = candidates(cx, legal, fr[d, F_INPLAY])
             others = 0
             partners = 0
             if kk == 0:
@@ -834,10 +844,9 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                         if cx[CX_TAKERS + s] == cx[CX_TAKERS + seat]:
                             partners |= hands[s]
             maximize = cx[CX_TAKERS + seat] == 1
-            f[F_MAX] = maximize
+            fr[d, F_MAX] = maximize
             # Order the moves (insertion sort of at most 9 cards by score).
-            ms = mv[d]
-            scores = fr[d + 1]  # the child frame is free until the first move is played
+            # Scores go to the child frame, free until the first move is played.
             n_moves = 0
             m = moves
             while m != 0:
@@ -859,110 +868,106 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                                 cx, hist, seat, c, kk, led, w_power, partner_wins, trump
                             )
                 j = n_moves
-                while j > 0 and scores[j - 1] < sc:
-                    scores[j] = scores[j - 1]
-                    ms[j] = ms[j - 1]
+                while j > 0 and fr[d + 1, j - 1] < sc:
+                    fr[d + 1, j] = fr[d + 1, j - 1]
+                    mv[d, j] = mv[d, j - 1]
                     j -= 1
-                scores[j] = sc
-                ms[j] = c
+                fr[d + 1, j] = sc
+                mv[d, j] = c
                 n_moves += 1
-            f[F_N] = n_moves
-            f[F_I] = 0
-            f[F_SCOUT] = 0
-            f[F_BEST] = -INF if maximize else INF
-            f[F_BESTC] = ms[0]
+            fr[d, F_N] = n_moves
+            fr[d, F_I] = 0
+            fr[d, F_SCOUT] = 0
+            fr[d, F_BEST] = -INF if maximize else INF
+            fr[d, F_BESTC] = mv[d, 0]
             mode = M_NEXT
         elif mode == M_NEXT:
-            i = f[F_I]
-            if i >= f[F_N] or f[F_A] >= f[F_B]:
-                v = f[F_BEST]
-                if f[F_TT]:
-                    slot = f[F_SLOT]
+            i = fr[d, F_I]
+            if i >= fr[d, F_N] or fr[d, F_A] >= fr[d, F_B]:
+                v = fr[d, F_BEST]
+                if fr[d, F_TT]:
+                    slot = fr[d, F_SLOT]
                     if slot < 0:
-                        slot = _tt_victim(cx, tt, -1 - slot, f[F_LEFT])
-                    lo = f[F_OLO]
-                    hi = f[F_OHI]
-                    if v <= f[F_A0]:
+                        slot = _tt_victim(cx, tt, -1 - slot, fr[d, F_LEFT])
+                    lo = fr[d, F_OLO]
+                    hi = fr[d, F_OHI]
+                    if v <= fr[d, F_A0]:
                         hi = min(hi, v)
-                    elif v >= f[F_B0]:
+                    elif v >= fr[d, F_B0]:
                         lo = max(lo, v)
                     else:
                         lo = v
                         hi = v
-                    tt[slot, TT_K1] = f[F_K1]
-                    tt[slot, TT_K2] = f[F_K2]
-                    tt[slot, TT_META] = f[F_META]
-                    tt[slot, TT_LO] = lo
-                    tt[slot, TT_HI] = hi
-                    tt[slot, TT_BEST] = f[F_BESTC] | (f[F_LEFT] << 8)
+                    tt[slot, TT_K1] = fr[d, F_K1]
+                    tt[slot, TT_K2] = fr[d, F_K2]
+                    tt[slot, TT_META] = fr[d, F_META]
+                    tt[slot, TT_VAL] = _tt_pack(lo, hi, fr[d, F_BESTC], fr[d, F_LEFT])
                 mode = M_RETURN
                 continue
             c = mv[d, i]
-            f[F_I] = i + 1
-            seat = f[F_SEAT]
-            kk = f[F_K]
-            ld = f[F_LEADER]
-            left = f[F_LEFT]
-            row = tb[left]
+            fr[d, F_I] = i + 1
+            seat = fr[d, F_SEAT]
+            kk = fr[d, F_K]
+            ld = fr[d, F_LEADER]
+            left = fr[d, F_LEFT]
             hands[seat] ^= 1 << c
-            row[kk] = c
-            g = fr[d + 1]
-            ca = f[F_A]
-            cb = f[F_B]
-            if f[F_SCOUT] == 2:
-                if f[F_MAX]:
-                    ca = f[F_RW]
+            tb[left, kk] = c
+            ca = fr[d, F_A]
+            cb = fr[d, F_B]
+            if fr[d, F_SCOUT] == 2:
+                if fr[d, F_MAX]:
+                    ca = fr[d, F_RW]
                 else:
-                    cb = f[F_RW]
-                f[F_SCOUT] = 0
+                    cb = fr[d, F_RW]
+                fr[d, F_SCOUT] = 0
             elif i > 0 and (opts & OPT_PVS) != 0 and cb - ca > 1:
-                if f[F_MAX]:
+                if fr[d, F_MAX]:
                     cb = ca + 1
                 else:
                     ca = cb - 1
-                f[F_SCOUT] = 1
+                fr[d, F_SCOUT] = 1
             else:
-                f[F_SCOUT] = 0
+                fr[d, F_SCOUT] = 0
             if kk + 1 < n:
-                f[F_GAIN] = 0
-                g[F_K] = kk + 1
-                g[F_LEADER] = ld
-                g[F_CAP] = f[F_CAP]
-                g[F_A] = ca
-                g[F_B] = cb
-                g[F_PTS] = f[F_PTS]
-                g[F_INPLAY] = f[F_INPLAY]
+                fr[d, F_GAIN] = 0
+                fr[d + 1, F_K] = kk + 1
+                fr[d + 1, F_LEADER] = ld
+                fr[d + 1, F_CAP] = fr[d, F_CAP]
+                fr[d + 1, F_A] = ca
+                fr[d + 1, F_B] = cb
+                fr[d + 1, F_PTS] = fr[d, F_PTS]
+                fr[d + 1, F_INPLAY] = fr[d, F_INPLAY]
                 d += 1
                 mode = M_ENTER
                 continue
             # The trick is complete.
-            lead_suit = row[0] >> 3
+            lead_suit = tb[left, 0] >> 3
             wi = 0
-            wp = card_power(row[0], lead_suit, trump)
-            tp = cx[CX_PTS + row[0]]
-            played = 1 << row[0]
+            wp = card_power(tb[left, 0], lead_suit, trump)
+            tp = cx[CX_PTS + tb[left, 0]]
+            played = 1 << tb[left, 0]
             for q in range(1, n):
-                p = card_power(row[q], lead_suit, trump)
-                tp += cx[CX_PTS + row[q]]
-                played |= 1 << row[q]
+                p = card_power(tb[left, q], lead_suit, trump)
+                tp += cx[CX_PTS + tb[left, q]]
+                played |= 1 << tb[left, q]
                 if p > wp:
                     wi = q
                     wp = p
             winner = seat_after(ld, wi, n)
             takers = cx[CX_TAKERS + winner] == 1
             if left == 1:
-                v = tp + last_bonus + (CAPOT_BONUS if f[F_CAP] else 0) if takers else 0
+                v = tp + last_bonus + (CAPOT_BONUS if fr[d, F_CAP] else 0) if takers else 0
                 mode = M_CHILD
                 continue
             gain = tp if takers else 0
-            f[F_GAIN] = gain
-            g[F_K] = 0
-            g[F_LEADER] = winner
-            g[F_CAP] = f[F_CAP] if takers else 0
-            g[F_A] = ca - gain
-            g[F_B] = cb - gain
-            g[F_PTS] = f[F_PTS] - tp
-            g[F_INPLAY] = f[F_INPLAY] & ~played
+            fr[d, F_GAIN] = gain
+            fr[d + 1, F_K] = 0
+            fr[d + 1, F_LEADER] = winner
+            fr[d + 1, F_CAP] = fr[d, F_CAP] if takers else 0
+            fr[d + 1, F_A] = ca - gain
+            fr[d + 1, F_B] = cb - gain
+            fr[d + 1, F_PTS] = fr[d, F_PTS] - tp
+            fr[d + 1, F_INPLAY] = fr[d, F_INPLAY] & ~played
             d += 1
             mode = M_ENTER
         elif mode == M_RETURN:
@@ -972,33 +977,33 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
             v += fr[d, F_GAIN]
             mode = M_CHILD
         else:  # M_CHILD: the move just tried at depth d is worth v
-            c = mv[d, f[F_I] - 1]
-            hands[f[F_SEAT]] ^= 1 << c
-            if f[F_SCOUT] == 1 and f[F_A] < v < f[F_B]:
+            c = mv[d, fr[d, F_I] - 1]
+            hands[fr[d, F_SEAT]] ^= 1 << c
+            if fr[d, F_SCOUT] == 1 and fr[d, F_A] < v < fr[d, F_B]:
                 # The scout says this move is better than the best so far: search it
                 # again in the part of the window its result leaves.
-                f[F_SCOUT] = 2
-                f[F_RW] = v - 1 if f[F_MAX] else v + 1
-                f[F_I] -= 1
+                fr[d, F_SCOUT] = 2
+                fr[d, F_RW] = v - 1 if fr[d, F_MAX] else v + 1
+                fr[d, F_I] -= 1
                 mode = M_NEXT
                 continue
-            if f[F_MAX]:
-                if v > f[F_BEST]:
-                    f[F_BEST] = v
-                    f[F_BESTC] = c
-                    if v > f[F_A]:
-                        f[F_A] = v
-            elif v < f[F_BEST]:
-                f[F_BEST] = v
-                f[F_BESTC] = c
-                if v < f[F_B]:
-                    f[F_B] = v
-            if f[F_A] >= f[F_B]:
-                hist[4 * f[F_K] + f[F_SEAT], c] += f[F_LEFT] * f[F_LEFT]
-                if f[F_K] == 0 and kil[f[F_LEFT], 0] != c:
+            if fr[d, F_MAX]:
+                if v > fr[d, F_BEST]:
+                    fr[d, F_BEST] = v
+                    fr[d, F_BESTC] = c
+                    if v > fr[d, F_A]:
+                        fr[d, F_A] = v
+            elif v < fr[d, F_BEST]:
+                fr[d, F_BEST] = v
+                fr[d, F_BESTC] = c
+                if v < fr[d, F_B]:
+                    fr[d, F_B] = v
+            if fr[d, F_A] >= fr[d, F_B]:
+                hist[4 * fr[d, F_K] + fr[d, F_SEAT], c] += fr[d, F_LEFT] * fr[d, F_LEFT]
+                if fr[d, F_K] == 0 and kil[fr[d, F_LEFT], 0] != c:
                     # killer leads: the last two leads that caused a cutoff
-                    kil[f[F_LEFT], 1] = kil[f[F_LEFT], 0]
-                    kil[f[F_LEFT], 0] = c
+                    kil[fr[d, F_LEFT], 1] = kil[fr[d, F_LEFT], 0]
+                    kil[fr[d, F_LEFT], 0] = c
             mode = M_NEXT
 
 

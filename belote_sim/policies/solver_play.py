@@ -74,7 +74,7 @@ STAT_SIZE = 4
 MAX_POSITIONS = 40
 NO_VALUE = -1
 
-TABLE_BITS = 20  # 2**20 entries, 50 MB per workspace of a solver player
+TABLE_BITS = 20  # 2**20 entries, 32 MB per workspace of a solver player
 ANALYSE_TABLE_BITS = 20
 
 FACT = np.array([float(np.prod(np.arange(1, i + 1))) for i in range(33)], dtype=np.float64)
