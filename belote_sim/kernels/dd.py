@@ -2,7 +2,7 @@
 
 With every hand known, :func:`dd_search` is an alpha-beta search over the cards still
 to play, from any position (mid-trick included), under the play rules of any preset
-(the legal cards are those of :func:`belote_sim.kernels.legal.legal_given_winner`, the
+(the legal cards are those of :func:`belote_sim.kernels.legal.legal_given_top`, the
 same kernel the deals use). Its value is what the takers' side still takes: the card
 points of the tricks it wins, the last-trick bonus, and the capot bonus when the takers
 have taken, and go on to take, every trick. Points already won add on top; they do not
@@ -66,7 +66,7 @@ from belote_sim.cards import (
     TRUMP_ABOVE,
 )
 from belote_sim.kernels.bits import nth_bit, popcount
-from belote_sim.kernels.legal import legal_given_winner
+from belote_sim.kernels.legal import legal_given_top
 from belote_sim.kernels.trick import card_power, seat_after
 from belote_sim.rules import R_KING_VALUE, R_NT_VALUES, R_PLAYERS
 
@@ -483,15 +483,15 @@ def _cash_bounds(cx, hands, n, trump, leader):
 
 
 @jit(inline="always")
-def _trick_end(cx, row, n, leader, trump, last):
-    """(winner seat, points) of the complete trick ``row``."""
-    led = row[0] >> 3
+def _trick_end(cx, tb, left, n, leader, trump, last):
+    """(winner seat, points) of the complete trick ``tb[left]``."""
+    led = tb[left, 0] >> 3
     w = 0
-    wp = card_power(row[0], led, trump)
-    pts = cx[CX_PTS + row[0]]
+    wp = card_power(tb[left, 0], led, trump)
+    pts = cx[CX_PTS + tb[left, 0]]
     for i in range(1, n):
-        p = card_power(row[i], led, trump)
-        pts += cx[CX_PTS + row[i]]
+        p = card_power(tb[left, i], led, trump)
+        pts += cx[CX_PTS + tb[left, i]]
         if p > wp:
             w = i
             wp = p
@@ -501,23 +501,23 @@ def _trick_end(cx, row, n, leader, trump, last):
 
 
 @jit
-def _two_tricks(rules, cx, hands, row, k, leader, cap, alpha, beta, sc):
+def _two_tricks(rules, cx, hands, tb, k, leader, cap, alpha, beta, fr, d):
     """Fail-soft alpha-beta when two tricks remain (``k`` cards of the first already in
-    ``row``): a plain depth-first search over the at most two cards of each hand in the
-    first trick, the last one being forced. ``sc`` is scratch (at least 20 slots)."""
+    ``tb[2]``): a plain depth-first search over the at most two cards of each hand in the
+    first trick, the last one being forced. Frame ``fr[d]`` is its scratch (20 slots)."""
     n = cx[CX_N]
     trump = cx[CX_TRUMP]
     taker = cx[CX_TAKER]
     m = n - k
-    # Per level j (the card k + j of the trick): sc[j] the cards left to try,
-    # sc[4 + j] the best so far, sc[8 + j] and sc[12 + j] the window, sc[16 + j] the
+    # Per level j (the card k + j of the trick): fr[d, j] the cards left to try,
+    # fr[d, 4 + j] the best so far, fr[d, 8 + j] and fr[d, 12 + j] the window, fr[d, 16 + j] the
     # position of the card winning the trick before the card of level j.
     w = 0
     if k > 0:
-        led = row[0] >> 3
-        wp = card_power(row[0], led, trump)
+        led = tb[2, 0] >> 3
+        wp = card_power(tb[2, 0], led, trump)
         for i in range(1, k):
-            p = card_power(row[i], led, trump)
+            p = card_power(tb[2, i], led, trump)
             if p > wp:
                 w = i
                 wp = p
@@ -532,7 +532,7 @@ def _two_tricks(rules, cx, hands, row, k, leader, cap, alpha, beta, sc):
                 cx[CX_NODES] += 1
             if j == m:
                 # Both tricks are complete once the forced last one is played.
-                w1, tp = _trick_end(cx, row, n, leader, trump, False)
+                w1, tp = _trick_end(cx, tb, 2, n, leader, trump, False)
                 led = -1
                 w2 = w1
                 wp = -1
@@ -560,47 +560,49 @@ def _two_tricks(rules, cx, hands, row, k, leader, cap, alpha, beta, sc):
             if kk == 0:
                 legal = hands[seat]
             else:
-                legal = legal_given_winner(rules, hands[seat], row, kk, leader, trump, taker, w)[0]
-            sc[j] = legal
-            sc[4 + j] = -INF if cx[CX_TAKERS + seat] == 1 else INF
-            sc[8 + j] = a
-            sc[12 + j] = b
-            sc[16 + j] = w
+                legal = legal_given_top(
+                    rules, hands[seat], tb[2, 0] >> 3, tb[2, w], kk, leader, trump, taker, w
+                )[0]
+            fr[d, j] = legal
+            fr[d, 4 + j] = -INF if cx[CX_TAKERS + seat] == 1 else INF
+            fr[d, 8 + j] = a
+            fr[d, 12 + j] = b
+            fr[d, 16 + j] = w
             mode = 2
         elif mode == 1:
             kk = k + j
             seat = seat_after(leader, kk, n)
-            hands[seat] ^= 1 << row[kk]
-            w = sc[16 + j]
+            hands[seat] ^= 1 << tb[2, kk]
+            w = fr[d, 16 + j]
             if cx[CX_TAKERS + seat] == 1:
-                if v > sc[4 + j]:
-                    sc[4 + j] = v
-                    if v > sc[8 + j]:
-                        sc[8 + j] = v
-            elif v < sc[4 + j]:
-                sc[4 + j] = v
-                if v < sc[12 + j]:
-                    sc[12 + j] = v
+                if v > fr[d, 4 + j]:
+                    fr[d, 4 + j] = v
+                    if v > fr[d, 8 + j]:
+                        fr[d, 8 + j] = v
+            elif v < fr[d, 4 + j]:
+                fr[d, 4 + j] = v
+                if v < fr[d, 12 + j]:
+                    fr[d, 12 + j] = v
             mode = 2
         else:
-            if sc[j] == 0 or sc[8 + j] >= sc[12 + j]:
-                v = sc[4 + j]
+            if fr[d, j] == 0 or fr[d, 8 + j] >= fr[d, 12 + j]:
+                v = fr[d, 4 + j]
                 if j == 0:
                     return v
                 j -= 1
                 mode = 1
                 continue
             kk = k + j
-            c = nth_bit(sc[j], 0)
-            sc[j] &= sc[j] - 1
+            c = nth_bit(fr[d, j], 0)
+            fr[d, j] &= fr[d, j] - 1
             hands[seat_after(leader, kk, n)] ^= 1 << c
-            row[kk] = c
+            tb[2, kk] = c
             if kk > 0:
-                led = row[0] >> 3
-                if card_power(c, led, trump) > card_power(row[w], led, trump):
+                led = tb[2, 0] >> 3
+                if card_power(c, led, trump) > card_power(tb[2, w], led, trump):
                     w = kk
-            a = sc[8 + j]
-            b = sc[12 + j]
+            a = fr[d, 8 + j]
+            b = fr[d, 12 + j]
             j += 1
             mode = 0
 
@@ -724,10 +726,9 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 continue
             if left == 1:
                 # The last trick: every card left is forced.
-                row = tb[1]
                 for i in range(kk, n):
-                    row[i] = nth_bit(hands[seat_after(ld, i, n)], 0)
-                winner, tp = _trick_end(cx, row, n, ld, trump, True)
+                    tb[1, i] = nth_bit(hands[seat_after(ld, i, n)], 0)
+                winner, tp = _trick_end(cx, tb, 1, n, ld, trump, True)
                 v = tp + (CAPOT_BONUS if cp else 0) if cx[CX_TAKERS + winner] == 1 else 0
                 mode = M_RETURN
                 continue
@@ -810,7 +811,7 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
             fr[d, F_A0] = a
             fr[d, F_B0] = b
             if left == 2:
-                fr[d, F_BEST] = _two_tricks(rules, cx, hands, tb[2], kk, ld, cp, a, b, fr[d + 1])
+                fr[d, F_BEST] = _two_tricks(rules, cx, hands, tb, kk, ld, cp, a, b, fr, d + 1)
                 fr[d, F_BESTC] = 0
                 fr[d, F_N] = 0
                 fr[d, F_I] = 0
@@ -830,8 +831,8 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                     if p > w_power:
                         w = i
                         w_power = p
-                legal = legal_given_winner(
-                    rules, hands[seat], tb[left], kk, ld, trump, cx[CX_TAKER], w
+                legal = legal_given_top(
+                    rules, hands[seat], led, tb[left, w], kk, ld, trump, cx[CX_TAKER], w
                 )[0]
                 partner_wins = cx[CX_TAKERS + seat_after(ld, w, n)] == cx[CX_TAKERS + seat]
             moves = candidates(cx, legal, fr[d, F_INPLAY])
@@ -1145,10 +1146,9 @@ def _card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta,
     :func:`_exact`."""
     n = cx[CX_N]
     left = _load(ws, hands, trick, k, n)
-    row = ws[2][left]
     seat = seat_after(leader, k, n)
     hands[seat] ^= 1 << c
-    row[k] = c
+    ws[2][left, k] = c
     exact = alpha >= beta
     bisect = exact and (cx[CX_OPTS] & OPT_PVS) == 0
     if exact:
@@ -1160,7 +1160,7 @@ def _card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta,
         else:
             v = _solve(rules, cx, tt, ws, hands, k + 1, leader, cap, alpha, beta)
     else:
-        winner, pts = _trick_end(cx, row, n, leader, cx[CX_TRUMP], left == 1)
+        winner, pts = _trick_end(cx, ws[2], left, n, leader, cx[CX_TRUMP], left == 1)
         takers = cx[CX_TAKERS + winner] == 1
         gain = pts if takers else 0
         ncap = cap if takers else 0

@@ -43,9 +43,15 @@ def legal_cards_rule(rules, hand, trick, k, leader, trump, taker):
 def legal_given_winner(rules, hand, trick, k, leader, trump, taker, w):
     """:func:`legal_cards_rule` for ``k >= 1`` when the position ``w`` of the card winning
     the trick so far is already known (the deal kernel tracks it card by card)."""
+    return legal_given_top(rules, hand, trick[0] >> 3, trick[w], k, leader, trump, taker, w)
+
+
+@jit(inline="always")
+def legal_given_top(rules, hand, led, top, k, leader, trump, taker, w):
+    """:func:`legal_given_winner` from the two cards of the trick that matter: the suit
+    ``led`` and the card ``top`` winning so far (at position ``w``)."""
     n = rules[R_PLAYERS]
     seat = seat_after(leader, k, n)
-    led = trick[0] >> 3
     follow = hand & (0xFF << (8 * led))
     partner_winning = are_partners(seat, seat_after(leader, w, n), n, taker)
     if follow != 0:
@@ -53,7 +59,7 @@ def legal_given_winner(rules, hand, trick, k, leader, trump, taker, w):
             if partner_winning and rules[R_OVERTRUMP_PARTNER] == 0:
                 return follow, RULE_FOLLOW
             # On a trump lead the winning card is the highest card of the suit led.
-            higher = follow & (TRUMP_ABOVE[trick[w] & 7] << (8 * led))
+            higher = follow & (TRUMP_ABOVE[top & 7] << (8 * led))
             if higher != 0:
                 return higher, RULE_OVERTRUMP_LEAD
         return follow, RULE_FOLLOW
@@ -62,7 +68,6 @@ def legal_given_winner(rules, hand, trick, k, leader, trump, taker, w):
     if rules[R_MUST_TRUMP] != 0 and trump < ALL_TRUMPS:
         trumps = hand & (0xFF << (8 * trump))
         if trumps != 0:
-            top = trick[w]
             if top >> 3 == trump:  # a trump is in the trick, and it is winning
                 higher = trumps & (TRUMP_ABOVE[top & 7] << (8 * trump))
                 if higher != 0:
@@ -72,6 +77,7 @@ def legal_given_winner(rules, hand, trick, k, leader, trump, taker, w):
                 return trumps, RULE_UNDERTRUMP
             return trumps, RULE_MUST_TRUMP
     return hand, RULE_FREE
+
 
 
 @jit(inline="always")
