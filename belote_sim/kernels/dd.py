@@ -1089,20 +1089,25 @@ def dd_reaches(rules, cx, tt, ws, hands, trick, k, leader, cap, target):
     return _solve(rules, cx, tt, ws, hands, k, leader, cap, target - 1, target) >= target
 
 
-@jit
-def dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out):
-    """``out[c]``: the exact value of the position after the seat to move plays card
-    ``c`` of ``legal`` (equivalent cards get the value of the one searched). Returns the
-    best of these values for the seat to move."""
+@jit(inline="always")
+def _root_moves(cx, hands, trick, k, leader, legal):
+    """``(moves, maximize)`` at the root of a card query: the cards of ``legal`` worth
+    searching (see :func:`candidates`) and whether the seat to move is a taker."""
     n = cx[CX_N]
-    seat = seat_after(leader, k, n)
     in_play = 0
     for s in range(n):
         in_play |= hands[s]
     for i in range(k):
         in_play |= 1 << trick[i]
-    moves = candidates(cx, legal, in_play)
-    maximize = cx[CX_TAKERS + seat] == 1
+    return candidates(cx, legal, in_play), cx[CX_TAKERS + seat_after(leader, k, n)] == 1
+
+
+@jit
+def dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out):
+    """``out[c]``: the exact value of the position after the seat to move plays card
+    ``c`` of ``legal`` (equivalent cards get the value of the one searched). Returns the
+    best of these values for the seat to move."""
+    moves, maximize = _root_moves(cx, hands, trick, k, leader, legal)
     best = -INF if maximize else INF
     guess = 0
     m = moves
@@ -1182,15 +1187,7 @@ def dd_best_card(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, guess):
     seat to move, and that value. The first candidate is solved exactly (first guess
     ``guess``), each other one first tested with a null window against the best so far
     and solved only when it is better."""
-    n = cx[CX_N]
-    seat = seat_after(leader, k, n)
-    in_play = 0
-    for s in range(n):
-        in_play |= hands[s]
-    for i in range(k):
-        in_play |= 1 << trick[i]
-    moves = candidates(cx, legal, in_play)
-    maximize = cx[CX_TAKERS + seat] == 1
+    moves, maximize = _root_moves(cx, hands, trick, k, leader, legal)
     best_card = -1
     best = 0
     m = moves
