@@ -70,15 +70,19 @@ class _StopFlag:
         return signal.signal(signal.SIGINT, handler)
 
 
+# Options shared by the commands that play deals.
+RulesOption = Annotated[str, typer.Option("--rules", "-r", help="preset (see `belote-sim rules`)")]
+SetOption = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="override one option: option=value (repeatable)"),
+]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
+
+
 @app.command()
 def simulate(
-    rules: Annotated[str, typer.Option("--rules", "-r", help="preset (see `belote-sim rules`)")] = (
-        "classic"
-    ),
-    set_: Annotated[
-        list[str] | None,
-        typer.Option("--set", help="override one option: option=value (repeatable)"),
-    ] = None,
+    rules: RulesOption = "classic",
+    set_: SetOption = None,
     deals: Annotated[
         int | None, typer.Option(help="independent deals to play (underscores allowed)")
     ] = None,
@@ -117,7 +121,7 @@ def simulate(
     workers: Annotated[
         int | None, typer.Option(help="workers of the LocalCluster started by --executor dask")
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Play deals (or matches), print the headline figures and write the run directory."""
     from belote_sim.runner import PolicySpec, RunInterrupted, check_run_args
@@ -394,13 +398,8 @@ def analyse(
 def arena(
     a: Annotated[str, typer.Option("--a", help="player A: random, heuristic, pimc[:N], dd")],
     b: Annotated[str, typer.Option("--b", help="player B")],
-    rules: Annotated[str, typer.Option("--rules", "-r", help="preset (see `belote-sim rules`)")] = (
-        "classic"
-    ),
-    set_: Annotated[
-        list[str] | None,
-        typer.Option("--set", help="override one option: option=value (repeatable)"),
-    ] = None,
+    rules: RulesOption = "classic",
+    set_: SetOption = None,
     deals: Annotated[int, typer.Option(help="deals, each played twice with sides swapped")] = (
         1000
     ),
@@ -415,7 +414,7 @@ def arena(
     out: Annotated[
         Path | None, typer.Option(help="directory for summary.parquet and arena.json")
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Play A against B on the same cards, sides swapped; print the mean score
     difference per deal with its 95% interval, A's match win rate and the time per

@@ -8,7 +8,9 @@ Run with ``make bench`` (or ``python benchmarks/bench_players.py [--deals N]``):
 - the make/fail query "can the takers reach 82" on the same positions;
 - the same exact value, and every card's value at the first lead, on *bid* deals: deals
   the threshold bidder took in a suit (taker and first leader as dealt), where the
-  takers' hands are stronger than random ones -- the positions ``pimc`` meets;
+  takers' hands are stronger than random ones -- the positions ``pimc`` meets
+  every card's value is also timed by bisection instead of the principal variation
+  search (nodes compared);
 - time per decision of ``pimc:20`` (and of ``heuristic`` beside it), from the arena's
   in-kernel timing, over whole deals;
 - the same deals through the ``colver`` package when it is installed (a peer solver
@@ -77,7 +79,7 @@ def every_trump(deals: list[np.ndarray]) -> list[tuple[np.ndarray, int, int, int
 
 
 def solve_all(positions: list[tuple[np.ndarray, int, int, int]], query: int | None,
-              every_card: bool = False) -> dict:
+              every_card: bool = False, opts: int = dd.OPT_ALL) -> dict:
     rules = Rules().to_array()
     cx = dd.new_context()
     tt = dd.new_table(20)
@@ -89,7 +91,7 @@ def solve_all(positions: list[tuple[np.ndarray, int, int, int]], query: int | No
     values = []
     for hands, trump, taker, leader in positions:
         hands = hands.copy()
-        dd.set_context(cx, rules, trump, taker, dd.OPT_ALL)
+        dd.set_context(cx, rules, trump, taker, opts)
         cx[dd.CX_NODES] = 0
         t0 = time.perf_counter()
         if every_card:
@@ -108,6 +110,7 @@ def solve_all(positions: list[tuple[np.ndarray, int, int, int]], query: int | No
         "median_ms": float(np.median(t) * 1e3),
         "p95_ms": float(np.percentile(t, 95) * 1e3),
         "nodes_per_second": nodes / float(t.sum()),
+        "nodes": nodes,
         "values": values,
     }
 
@@ -176,6 +179,8 @@ def main() -> None:
     bid = bid_deals(args.bid_deals, 99)
     bid_exact = solve_all(bid, None)
     bid_every = solve_all(bid, None, every_card=True)
+    # the same without the principal variation search: each card's value by bisection
+    bid_every_bisect = solve_all(bid, None, every_card=True, opts=dd.OPT_ALL & ~dd.OPT_PVS)
     print(f"double-dummy exact value, {exact['solves']} (deal, trump) from the start, 1 core:")
     print(
         f"  mean {exact['mean_ms']:.1f} ms, median {exact['median_ms']:.1f} ms, "
@@ -191,7 +196,9 @@ def main() -> None:
         f"{bid_exact['mean_ms']:.1f} ms (median {bid_exact['median_ms']:.1f}, p95 "
         f"{bid_exact['p95_ms']:.0f}); every card's value at the first lead mean "
         f"{bid_every['mean_ms']:.1f} ms (median {bid_every['median_ms']:.1f}, p95 "
-        f"{bid_every['p95_ms']:.0f})"
+        f"{bid_every['p95_ms']:.0f}); by bisection instead of one full-window search per "
+        f"card {bid_every_bisect['mean_ms']:.1f} ms, "
+        f"{bid_every_bisect['nodes'] / bid_every['nodes']:.2f} x the nodes"
     )
     pimc_s = heur_s = float("nan")
     if args.pimc_deals > 0:
@@ -220,6 +227,9 @@ def main() -> None:
         "query82": {k: v for k, v in query.items() if k != "values"},
         "bid_deals_exact": {k: v for k, v in bid_exact.items() if k != "values"},
         "bid_deals_every_card": {k: v for k, v in bid_every.items() if k != "values"},
+        "bid_deals_every_card_bisection": {
+            k: v for k, v in bid_every_bisect.items() if k != "values"
+        },
         "pimc20_seconds_per_decision": pimc_s,
         "heuristic_seconds_per_decision": heur_s,
         "colver_installed": peer,

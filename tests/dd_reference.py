@@ -32,11 +32,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
 from naive import card_value, last_trick_bonus, naive_legal_cards, naive_trick_winner
 
 from belote_sim.rules import Rules
 
-__all__ = ["CAPOT_BONUS", "Game", "Position", "solve", "move_values", "play", "legal", "positions"]
+__all__ = [
+    "CAPOT_BONUS", "Game", "Position", "deal_hands", "legal", "move_values", "play", "positions",
+    "solve",
+]
 
 CAPOT_BONUS = 90
 
@@ -76,6 +80,16 @@ class Game:
 
 def cards_in(mask: int) -> list[int]:
     return [c for c in range(32) if mask >> c & 1]
+
+
+def deal_hands(order, size: int):
+    """Four hands of ``size`` cards (``int64`` masks, as the kernels take them) dealt in
+    turn from the card order ``order`` (a permutation of 0..31)."""
+    hands = np.zeros(4, dtype=np.int64)
+    for s in range(4):
+        for c in order[size * s : size * (s + 1)]:
+            hands[s] |= 1 << int(c)
+    return hands
 
 
 def legal(game: Game, pos: Position) -> list[int]:

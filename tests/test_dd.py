@@ -17,7 +17,16 @@ import random
 
 import numpy as np
 import pytest
-from dd_reference import CAPOT_BONUS, Game, Position, legal, move_values, positions, solve
+from dd_reference import (
+    CAPOT_BONUS,
+    Game,
+    Position,
+    deal_hands,
+    legal,
+    move_values,
+    positions,
+    solve,
+)
 
 from belote_sim import Rules
 from belote_sim.cards import format_card, format_cards, mask_of, parse_cards
@@ -432,11 +441,7 @@ def test_values_agree_with_colver_when_installed(dd):
     trick = np.zeros(4, dtype=np.int64)
     out = np.zeros(32, dtype=np.int64)
     for _ in range(2):
-        order = rng.permutation(32)
-        hands = np.zeros(4, dtype=np.int64)
-        for s in range(4):
-            for c in order[8 * s : 8 * s + 8]:
-                hands[s] |= 1 << int(c)
+        hands = deal_hands(rng.permutation(32), 8)
         seats = [[to_colver(c) for c in range(32) if int(hands[s]) >> c & 1] for s in range(4)]
         for trump in range(4):
             env = colver.Env.deal_with_hands(3, seats)

@@ -98,6 +98,8 @@ def test_pimc_plays_the_best_average_over_its_worlds():
     value recomputed by the solver's reference configuration (no table, no ordering, no
     merged cards, no principal variation search). Four tricks left; seat 1 (a defender)
     and seat 0 (the taker) on lead."""
+    from dd_reference import deal_hands
+
     from belote_sim.kernels import dd
     from belote_sim.kernels.rng import seed_stream
     from belote_sim.policies.solver_play import new_solver_kit, pimc_card
@@ -106,11 +108,7 @@ def test_pimc_plays_the_best_average_over_its_worlds():
     trump, taker, worlds, seed = 2, 0, 6, 17
     rng0 = np.random.default_rng(4)
     for deal in range(6):
-        order = rng0.permutation(32)
-        hands = np.zeros(4, dtype=np.int64)
-        for s in range(4):
-            for c in order[4 * s : 4 * s + 4]:
-                hands[s] |= 1 << int(c)
+        hands = deal_hands(rng0.permutation(32), 4)
         played = 0xFFFFFFFF & ~int(hands.sum())
         seat = deal % 2
         trick = np.zeros(4, dtype=np.int64)
