@@ -66,6 +66,14 @@ def kernel_cache() -> Iterator[None]:
 #: The decorator of every kernel: nopython, cached, no GIL, numpy error model
 #: (no Python exceptions from integer division: kernels never raise).
 jit = functools.partial(numba.njit, cache=True, nogil=True, error_model="numpy")
+#: The same for kernels that allocate nothing, only read and write the arrays they are
+#: given: Numba then emits no reference counting for those arrays. Otherwise every
+#: array handed to a callee (inlined or not) costs an atomic increment and decrement,
+#: about 10% of the solver's search time. (A kernel that allocates does not compile
+#: with it: Numba's runtime, the ``_nrt`` option, is off.)
+jit_no_refcount = functools.partial(
+    numba.njit, cache=True, nogil=True, error_model="numpy", _nrt=False
+)
 #: The same for the parallel (prange) chunk kernels.
 jit_parallel = functools.partial(
     numba.njit, cache=True, nogil=True, error_model="numpy", parallel=True

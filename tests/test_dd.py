@@ -21,12 +21,14 @@ from dd_reference import (
     CAPOT_BONUS,
     Game,
     Position,
+    cards_in,
     deal_hands,
     legal,
     move_values,
     positions,
     solve,
 )
+from naive import strength
 
 from belote_sim import Rules
 from belote_sim.cards import format_card, format_cards, mask_of, parse_cards
@@ -341,6 +343,49 @@ def test_table_shared_across_endgames(dd, name):
             solve(game, Position(hands, (), rng.randrange(n), cap), values)
         errors += check_positions(solver, game, name, values, rng, full=False)
     assert not errors, report(errors)
+
+
+def reference_candidates(game: Game, legal_mask: int, in_play: int) -> int:
+    """The cards of ``legal_mask`` worth searching, by definition: a legal card is left
+    out when the nearest stronger card of its suit still in play is also legal and worth
+    the same points (the two are equivalent, and the stronger one is searched)."""
+    keep = 0
+    for c in cards_in(legal_mask):
+        above = [
+            d for d in cards_in(in_play)
+            if d // 8 == c // 8 and strength(d, game.trump) > strength(c, game.trump)
+        ]
+        if above:
+            nearest = min(above, key=lambda d: strength(d, game.trump))
+            if legal_mask >> nearest & 1 and game.points[nearest] == game.points[c]:
+                continue
+        keep |= 1 << c
+    return keep
+
+
+@pytest.mark.parametrize("preset", ["classic", "tout-atout", "no-contract-4p"])
+def test_candidates_keep_one_card_of_each_equivalent_run(dd, preset):
+    """``candidates`` (a table lookup per suit) against the definition, for every trump
+    under the point tables of classic, all-trumps/no-trumps and king-10 games, on random
+    cards in play and random legal cards among them."""
+    rules = Rules.from_preset(preset)
+    rng = random.Random(5)
+    errors = []
+    for trump in range(6):
+        solver = Solver(dd, rules, trump, taker=0)
+        game = Game(rules, trump, 0)
+        for _ in range(300):
+            in_play = rng.getrandbits(32)
+            legal_mask = in_play & rng.getrandbits(32)
+            got = int(dd.candidates(solver.cx, np.int64(legal_mask), np.int64(in_play)))
+            want = reference_candidates(game, legal_mask, in_play)
+            if got != want:
+                errors.append(
+                    f"{preset} trump {trump}: legal {format_cards(legal_mask)}, in play "
+                    f"{format_cards(in_play)}: got {format_cards(got)}, want "
+                    f"{format_cards(want)}"
+                )
+    assert not errors, "\n".join(errors[:10])
 
 
 def test_new_generation_makes_entries_stale(dd):

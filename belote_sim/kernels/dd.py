@@ -48,6 +48,12 @@ fewer nodes than bisection (``benchmarks/bench_players.py`` compares them), whil
 from a rough guess stays cheaper for a single value (the full window's worst cases are
 capot deals).
 
+The search kernels allocate nothing and are compiled without Numba's reference
+counting (:data:`belote_sim._jit.jit_no_refcount`): with it, each array handed to an
+inlined helper cost two atomic operations, about 10% of the time. Per-suit lookup tables
+replace loops over ranks where a node needs them (the cards worth searching, the best
+card of a suit).
+
 The solver context ``cx`` (see ``CX_*``) holds what the search reads besides the hands;
 ``tt`` is the table of :func:`new_table`, reusable across positions and deals (entries
 carry the context's generation).
@@ -57,7 +63,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from belote_sim._jit import jit
+from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import (
     ALL_TRUMPS,
     LAST_TRICK_BONUS,
@@ -186,6 +192,17 @@ ABOVE_TOP = _above_top(TRUMP_DESC, TRUMP_ABOVE)  # in trump order
 ABOVE_TOP_PLAIN = _above_top(PLAIN_DESC, PLAIN_ABOVE)
 
 
+def _top_rank(desc: np.ndarray) -> np.ndarray:
+    """``table[ranks]``: the strongest rank of ``ranks`` (non-empty) in the order ``desc``."""
+    out = np.zeros(256, dtype=np.int64)
+    for m in range(1, 256):
+        out[m] = next(int(r) for r in desc if m >> int(r) & 1)
+    return out
+
+
+TOP_RANK = _top_rank(TRUMP_DESC)  # in trump order
+TOP_RANK_PLAIN = _top_rank(PLAIN_DESC)
+
 
 # ---------------------------------------------------------------------------------------
 # Canonical hands for the transposition table.
@@ -225,11 +242,32 @@ def _canon_table(desc: np.ndarray, signature: int) -> np.ndarray:
     return table
 
 
-def _all_profiles() -> tuple[np.ndarray, np.ndarray]:
+def _keep_table(desc: np.ndarray, signature: int) -> np.ndarray:
+    """``table[R, L]``: the cards of ``L`` (rank mask of a suit, the legal cards of one
+    hand) worth searching when the suit's cards still in play are ``R``: the strongest
+    of each run of cards of ``L`` adjacent in rank among ``R`` and of one group of equal
+    points (:func:`candidates`). Points never increase down ``desc``, so two cards of a
+    group have the same points and cards of different groups do not."""
+    group = np.cumsum([0] + [0 if signature >> i & 1 else 1 for i in range(7)])
+    remaining = np.arange(256)[:, None]
+    legal = np.arange(256)[None, :]
+    out = np.zeros((256, 256), dtype=np.int64)
+    prev = np.full((256, 256), -1)  # group of the last legal card, -1 after a card in play
+    for i in range(8):
+        r = int(desc[i])
+        is_legal = (legal >> r) & 1 == 1
+        keep = is_legal & (prev != group[i])
+        out |= keep.astype(np.int64) << r
+        prev = np.where(is_legal, group[i], np.where((remaining >> r) & 1 == 1, -1, prev))
+    return out.astype(np.uint8)
+
+
+def _all_profiles() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every (strength order, same-point groups) a suit can have under the point tables
-    of :data:`belote_sim.cards.POINTS`, and the canonical table of each."""
+    of :data:`belote_sim.cards.POINTS`, and the canonical and candidate tables of each."""
     keys = []
     tables = []
+    keep = []
     for k10 in range(2):
         for ace19 in range(2):
             for trump in range(6):
@@ -237,15 +275,19 @@ def _all_profiles() -> tuple[np.ndarray, np.ndarray]:
                     is_trump = trump == ALL_TRUMPS or suit == trump
                     desc = TRUMP_DESC if is_trump else PLAIN_DESC
                     pts = [POINTS[k10, ace19, trump, 8 * suit + r] for r in desc]
+                    if any(pts[i] < pts[i + 1] for i in range(7)):
+                        # the canonical and candidate tables rely on this
+                        raise ValueError(f"card points rise with strength: {pts}")
                     signature = sum(1 << i for i in range(7) if pts[i] == pts[i + 1])
                     key = signature | (256 if is_trump else 0)
                     if key not in keys:
                         keys.append(key)
                         tables.append(_canon_table(desc, signature))
-    return np.array(keys, dtype=np.int64), np.stack(tables)
+                        keep.append(_keep_table(desc, signature))
+    return np.array(keys, dtype=np.int64), np.stack(tables), np.stack(keep)
 
 
-PROFILE_KEYS, CANON = _all_profiles()
+PROFILE_KEYS, CANON, KEEP = _all_profiles()
 
 
 @jit
@@ -298,28 +340,19 @@ def _tt_victim(cx, tt, base, left):
     return base
 
 
-@jit
+@jit_no_refcount
 def candidates(cx, legal, in_play):
     """The legal cards worth searching: one card of each run of equivalent cards (same
     hand, adjacent in rank among ``in_play`` -- the cards of every hand and of the
     current trick -- and worth the same points). Without ``OPT_COLLAPSE``: ``legal``."""
     if cx[CX_OPTS] & OPT_COLLAPSE == 0:
         return legal
-    trump = cx[CX_TRUMP]
     out = 0
     for suit in range(4):
-        if (legal >> (8 * suit)) & 0xFF == 0:
-            continue
-        desc = TRUMP_DESC if _is_trump_suit(suit, trump) else PLAIN_DESC
-        prev = -1  # the last legal card seen with no other card in play in between
-        for i in range(8):
-            c = 8 * suit + desc[i]
-            if (legal >> c) & 1:
-                if prev < 0 or cx[CX_PTS + c] != cx[CX_PTS + prev]:
-                    out |= 1 << c
-                prev = c
-            elif (in_play >> c) & 1:
-                prev = -1
+        bits = (legal >> (8 * suit)) & 0xFF
+        if bits != 0:
+            r = (in_play >> (8 * suit)) & 0xFF
+            out |= np.int64(KEEP[cx[CX_PROFILE + suit], r, bits]) << (8 * suit)
     return out
 
 
@@ -365,24 +398,18 @@ def _lead_score(cx, hist, seat, c, others, partners, trump):
     by history."""
     suit = c >> 3
     rank = c & 7
-    above = TRUMP_ABOVE[rank] if _is_trump_suit(suit, trump) else PLAIN_ABOVE[rank]
-    above <<= 8 * suit
     h = hist[seat, c]
     pts = cx[CX_PTS + c]
-    if others & above == 0:
+    theirs = (others >> (8 * suit)) & 0xFF
+    if _is_trump_suit(suit, trump):
+        top = theirs & TRUMP_ABOVE[rank]
+        best = TOP_RANK[top]  # the best card of the suit among the other hands
+    else:
+        top = theirs & PLAIN_ABOVE[rank]
+        best = TOP_RANK_PLAIN[top]
+    if top == 0:
         return (3 << 50) + (pts << 40) + h
-    top = others & above
-    # the best card of the suit among the other hands
-    best = top
-    m = top
-    while m != 0:
-        d = nth_bit(m, 0)
-        m &= m - 1
-        r = d & 7
-        ab = TRUMP_ABOVE[r] if _is_trump_suit(suit, trump) else PLAIN_ABOVE[r]
-        if (ab << (8 * suit)) & top == 0:
-            best = 1 << d
-    if partners & best != 0:
+    if (partners >> (8 * suit + best)) & 1:
         return (2 << 50) - (pts << 40) + h
     return (1 << 50) - (pts << 40) + h
 
@@ -396,7 +423,7 @@ def _mask_points(cx, m):
     return pts
 
 
-@jit
+@jit_no_refcount
 def _trump_bounds(cx, hands, n, trump):
     """Sure points at a trick boundary of a suit contract: ``(takers' lower bound,
     whether the defenders surely win a trick, defenders' sure points)``.
@@ -420,7 +447,7 @@ def _trump_bounds(cx, hands, n, trump):
     return lo, hi_d != 0, dpts
 
 
-@jit
+@jit_no_refcount
 def _cash_bounds(cx, hands, n, trump, leader):
     """What the leader at a trick boundary surely cashes: ``(points, tricks)``.
 
@@ -500,7 +527,7 @@ def _trick_end(cx, tb, left, n, leader, trump, last):
     return seat_after(leader, w, n), pts
 
 
-@jit
+@jit_no_refcount
 def _two_tricks(rules, cx, hands, tb, k, leader, cap, alpha, beta, fr, d):
     """Fail-soft alpha-beta when two tricks remain (``k`` cards of the first already in
     ``tb[2]``): a plain depth-first search over the at most two cards of each hand in the
@@ -674,7 +701,7 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
     )
 
 
-@jit
+@jit_no_refcount
 def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
     """Fail-soft alpha-beta from the position whose current trick is already in
     ``ws[2][left]``; returns the value or a bound on the side of the window it fails.
