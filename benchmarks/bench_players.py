@@ -11,6 +11,7 @@ Run with ``make bench`` (or ``python benchmarks/bench_players.py [--deals N]``):
   takers' hands are stronger than random ones -- the positions ``pimc`` meets
   every card's value is also timed by bisection instead of the principal variation
   search (nodes compared);
+- time of a ``pimc:20`` decision at the first lead of bid deals (the hardest one);
 - time per decision of ``pimc:20`` (and of ``heuristic`` beside it), from the arena's
   in-kernel timing, over whole deals;
 - the same deals through the ``colver`` package when it is installed (a peer solver
@@ -38,7 +39,9 @@ from belote_sim import Rules  # noqa: E402
 from belote_sim.arena import arena  # noqa: E402
 from belote_sim.kernels import dd  # noqa: E402
 from belote_sim.kernels import layout as L  # noqa: E402
+from belote_sim.kernels.rng import seed_stream  # noqa: E402
 from belote_sim.kernels.simulate import simulate_records  # noqa: E402
+from belote_sim.policies import solver_play  # noqa: E402
 from belote_sim.runner import PolicySpec  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,6 +127,38 @@ def _to_colver(card: int) -> int:
     return 8 * (3 - card // 8) + _COLVER_RANK[card % 8]
 
 
+def pimc_first_lead(positions: list[tuple[np.ndarray, int, int, int]], worlds: int) -> dict:
+    """Time of the ``pimc:worlds`` decision at the first lead of each bid deal (nothing
+    known yet but the leader's hand): the hardest decision of a deal, every card valued
+    in every sampled world with eight cards in each hand."""
+    rules = Rules().to_array()
+    sv = solver_play.new_solver_kit(20)
+    trick = np.zeros(4, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    times = []
+    nodes = 0
+    for i, (hands, trump, taker, leader) in enumerate(positions):
+        solver_play.reset_knowledge(sv[3])
+        seed_stream(rng, 2026, i, 0)
+        sv[0][dd.CX_NODES] = 0
+        t0 = time.perf_counter()
+        solver_play.pimc_card(
+            rules, worlds, hands[leader], hands, leader, trick, 0, leader, 0, trump, taker, 4,
+            rng, sv, 1,
+        )
+        times.append(time.perf_counter() - t0)
+        nodes += int(sv[0][dd.CX_NODES])
+    t = np.array(times)
+    return {
+        "decisions": len(times),
+        "mean_ms": float(t.mean() * 1e3),
+        "median_ms": float(np.median(t) * 1e3),
+        "max_ms": float(t.max() * 1e3),
+        "nodes_per_second": nodes / float(t.sum()),
+        "nodes": nodes,
+    }
+
+
 def compare_colver(deals: list[np.ndarray]) -> dict:
     """Every card's exact value at the first lead (seat 0 leads and takes): colver's
     ``solve_scores`` against our ``dd_move_values``, on the same deals and trumps."""
@@ -171,6 +206,10 @@ def main() -> None:
     parser.add_argument(
         "--pimc-deals", type=int, default=4, help="deals for the pimc timing (0: skip)"
     )
+    parser.add_argument(
+        "--first-leads", type=int, default=12,
+        help="bid deals for the pimc:20 first-lead timing (0: skip)",
+    )
     args = parser.parse_args()
     solve_all(every_trump(random_deals(1, 0)), None)  # compile or load
     deals = random_deals(args.deals, 1)
@@ -200,6 +239,14 @@ def main() -> None:
         f"card {bid_every_bisect['mean_ms']:.1f} ms, "
         f"{bid_every_bisect['nodes'] / bid_every['nodes']:.2f} x the nodes"
     )
+    first = pimc_first_lead(bid[: args.first_leads], 20) if args.first_leads > 0 else None
+    if first is not None:
+        print(
+            f"pimc:20 decision at the first lead of {first['decisions']} bid deals: mean "
+            f"{first['mean_ms']:.0f} ms (median {first['median_ms']:.0f}, max "
+            f"{first['max_ms']:.0f}), {first['nodes'] / first['decisions'] / 1e6:.1f} M nodes "
+            "per decision"
+        )
     pimc_s = heur_s = float("nan")
     if args.pimc_deals > 0:
         res = arena("pimc:20", "heuristic", deals=args.pimc_deals, matches=0, seed=1)
@@ -230,6 +277,7 @@ def main() -> None:
         "bid_deals_every_card_bisection": {
             k: v for k, v in bid_every_bisect.items() if k != "values"
         },
+        "pimc20_first_lead": first,
         "pimc20_seconds_per_decision": pimc_s,
         "heuristic_seconds_per_decision": heur_s,
         "colver_installed": peer,
