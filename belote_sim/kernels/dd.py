@@ -19,8 +19,9 @@ configuration of the tests (``OPT_*``):
   cutoff with as many tricks left (killer moves), then cheap rules of thumb (leads: a
   card no other hand beats in its suit, then a low card to a partner holding the suit's
   best card, then a low card; followers: give points to a partner who holds the trick,
-  win as cheaply as possible, otherwise discard cheaply), ties by a history of cutoffs
-  (per seat and place in the trick);
+  unless an opponent still to play can beat it and our card cannot be beaten; win as
+  cheaply as possible, first with a card no opponent still to play can beat; otherwise
+  discard cheaply), ties by a history of cutoffs (per seat and place in the trick);
 - principal variation search: in a window wider than a null window, every move after
   the first is first tested with a null window (a scout) and searched again only when
   the scout says it is better;
@@ -40,13 +41,14 @@ Besides, the last trick is played out directly, and with two tricks left (after 
 table and the bounds) a plain depth-first search without frames, table or ordering is
 cheaper than the general one.
 
-An exact value comes from null-window searches: one at the caller's guess, then
-bisection of the interval between the bounds found (fail-soft results narrow it). The
-exact value of each card of a hand (:func:`dd_move_values`, the ``pimc`` player) comes
-instead from one full-window principal variation search per card: on bid deals 40%
-fewer nodes than bisection (``benchmarks/bench_players.py`` compares them), while bisection
-from a rough guess stays cheaper for a single value (the full window's worst cases are
-capot deals).
+An exact value (:func:`dd_value`) comes from a null-window search at the caller's guess,
+then one principal variation search on the side of the guess it found, in the window its
+fail-soft result leaves. It replaced a bisection by null-window searches, several of
+which fell close to the value, where they are expensive: ``benchmarks/bench_players.py``
+times both, and on its bid deals the bisection takes 1.95x the nodes. The exact value of
+each card of a hand (:func:`dd_move_values`, the ``pimc`` player) comes from one
+full-window principal variation search per card: on the same deals, bisection takes
+2.8x the nodes (measured there too).
 
 The search kernels allocate nothing and are compiled without Numba's reference
 counting (:data:`belote_sim._jit.jit_no_refcount`): with it, each array handed to an
@@ -375,19 +377,47 @@ def _representative(cx, c, moves):
 
 
 @jit(inline="always")
-def _order_score(cx, hist, seat, c, k, led, w_power, partner_wins, trump):
+def _opponents_reach(cx, hands, leader, k, n, seat, led, trump):
+    """The highest power (:func:`card_power`) the opponents of ``seat`` who play after
+    it in the trick can reach with a card they may play: their best card of the suit
+    led, or their best trump when they have none (-1: none can)."""
+    reach = -1
+    for i in range(k + 1, n):
+        s = seat_after(leader, i, n)
+        if cx[CX_TAKERS + s] == cx[CX_TAKERS + seat]:
+            continue
+        suit = led
+        bits = (hands[s] >> (8 * led)) & 0xFF
+        if bits == 0 and trump < ALL_TRUMPS:
+            suit = trump
+            bits = (hands[s] >> (8 * trump)) & 0xFF
+        if bits != 0:
+            top = TOP_RANK[bits] if _is_trump_suit(suit, trump) else TOP_RANK_PLAIN[bits]
+            reach = max(reach, card_power(8 * suit + top, led, trump))
+    return reach
+
+
+@jit(inline="always")
+def _order_score(cx, hist, seat, c, k, led, w_power, partner_wins, trump, reach):
     """Higher first: a cheap guess at the best card (only the search order depends on
-    it): give points to a partner who holds the trick, win as cheaply as possible,
-    otherwise discard cheaply; ties (and leads) by their history of cutoffs."""
+    it); ``reach`` is what the opponents still to play can beat (see
+    :func:`_opponents_reach`). When a partner holds the trick: secure it with a card
+    they cannot beat if they can beat the partner's, otherwise give points. Else: win as
+    cheaply as possible with a card they cannot beat, then with one they can, otherwise
+    discard cheaply. Ties (and leads) by their history of cutoffs."""
     h = hist[4 * k + seat, c]
     if k == 0:
         return h
     pts = cx[CX_PTS + c]
     power = card_power(c, led, trump)
     if partner_wins:
+        if w_power <= reach < power:
+            return (3 << 50) - (power << 40) + h  # secure the trick
         return (1 << 50) + (pts << 40) + h  # give points
+    if power > w_power and power > reach:
+        return (3 << 50) - (power << 40) + h  # win for sure, cheaply
     if power > w_power:
-        return (2 << 50) - (power << 40) + h  # win cheaply
+        return (2 << 50) - (power << 40) + h  # win for now, cheaply
     return (1 << 49) - (pts << 40) + h  # discard cheaply
 
 
@@ -864,6 +894,9 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 )[0]
                 partner_wins = cx[CX_TAKERS + seat_after(ld, w, n)] == cx[CX_TAKERS + seat]
             moves = candidates(cx, legal, fr[d, F_INPLAY])
+            reach = -1
+            if kk > 0 and (opts & OPT_ORDER) != 0:
+                reach = _opponents_reach(cx, hands, ld, kk, n, seat, led, trump)
             others = 0
             partners = 0
             if kk == 0:
@@ -894,7 +927,8 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                             sc = _lead_score(cx, hist, seat, c, others, partners, trump)
                         else:
                             sc = _order_score(
-                                cx, hist, seat, c, kk, led, w_power, partner_wins, trump
+                                cx, hist, seat, c, kk, led, w_power, partner_wins, trump,
+                                reach,
                             )
                 j = n_moves
                 while j > 0 and fr[d + 1, j - 1] < sc:
@@ -1056,9 +1090,10 @@ def _load(ws, hands, trick, k, n):
 
 @jit
 def _exact(rules, cx, tt, ws, hands, k, leader, cap, guess):
-    """Exact value by null-window searches: the first one tests ``guess``, the next ones
-    bisect the interval left between the bounds found so far (fail-soft results narrow
-    it further)."""
+    """Exact value: a null-window search tests ``guess``, then a principal variation
+    search finds the value on the side of ``guess`` the test gave (in the window its
+    fail-soft result leaves). Without ``OPT_PVS``, further null-window searches bisect
+    the interval left between the bounds found so far."""
     if cx[CX_OPTS] & OPT_TT == 0:
         return _solve(rules, cx, tt, ws, hands, k, leader, cap, -INF, INF)
     n = cx[CX_N]
@@ -1075,7 +1110,12 @@ def _exact(rules, cx, tt, ws, hands, k, leader, cap, guess):
         pts += cx[CX_PTS + tb[left, i]]
     lo = 0
     hi = pts + cx[CX_LAST_BONUS] + (CAPOT_BONUS if cap else 0)
-    b = guess
+    b = min(max(guess, lo + 1), hi)
+    if cx[CX_OPTS] & OPT_PVS != 0 and lo < hi:
+        g = _solve(rules, cx, tt, ws, hands, k, leader, cap, b - 1, b)
+        if g >= b:
+            return _solve(rules, cx, tt, ws, hands, k, leader, cap, g - 1, hi + 1)
+        return _solve(rules, cx, tt, ws, hands, k, leader, cap, lo - 1, g + 1)
     while lo < hi:
         if b <= lo:
             b = lo + 1
@@ -1104,7 +1144,7 @@ def dd_search(rules, cx, tt, ws, hands, trick, k, leader, cap, alpha, beta):
 @jit
 def dd_value(rules, cx, tt, ws, hands, trick, k, leader, cap, guess):
     """Exact value of a position (see :func:`dd_search`): a null-window search at
-    ``guess``, then bisection of the remaining interval by null-window searches."""
+    ``guess``, then a principal variation search on the side it found."""
     _load(ws, hands, trick, k, cx[CX_N])
     return _exact(rules, cx, tt, ws, hands, k, leader, cap, guess)
 
@@ -1173,10 +1213,9 @@ def _card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta,
     ``alpha >= beta``, otherwise a fail-soft search in ``(alpha, beta)``.
 
     The exact value of a card comes from one full-window principal variation search
-    (the cards of the seats to move are often worth the same or a few points apart, and
-    one search shares its work between them better than the null-window bisection of
-    :func:`_exact`, which needs a good ``guess``); without ``OPT_PVS``, from
-    :func:`_exact`."""
+    (measured cheaper here than :func:`_exact`'s test at ``guess`` first: the cards of
+    a hand often differ by a few points, so each test only confirms what the search
+    would find anyway); without ``OPT_PVS``, from :func:`_exact`'s bisection."""
     n = cx[CX_N]
     left = _load(ws, hands, trick, k, n)
     seat = seat_after(leader, k, n)
