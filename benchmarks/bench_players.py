@@ -251,7 +251,6 @@ def main() -> None:
     if args.first_leads > 0:
         pimc_first_lead(bid[:1], 1)  # compile or load
         first = pimc_first_lead(bid[: args.first_leads], 20)
-    if first is not None:
         print(
             f"pimc:20 decision at the first lead of {first['decisions']} bid deals: mean "
             f"{first['mean_ms']:.0f} ms (median {first['median_ms']:.0f}, max "
