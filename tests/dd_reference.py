@@ -38,8 +38,8 @@ from naive import card_value, last_trick_bonus, naive_legal_cards, naive_trick_w
 from belote_sim.rules import Rules
 
 __all__ = [
-    "CAPOT_BONUS", "Game", "Position", "deal_hands", "legal", "move_values", "play", "positions",
-    "solve",
+    "CAPOT_BONUS", "Game", "Position", "cards_in", "deal_hands", "legal", "move_values", "play",
+    "positions", "solve",
 ]
 
 CAPOT_BONUS = 90

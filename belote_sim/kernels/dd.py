@@ -1213,10 +1213,11 @@ def _card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta,
     """Value of the position after the seat to move plays ``c``: exact when
     ``alpha >= beta``, otherwise a fail-soft search in ``(alpha, beta)``.
 
-    The exact value of a card comes from one full-window principal variation search
-    (measured cheaper here than :func:`_exact`'s test at ``guess`` first: the cards of
-    a hand often differ by a few points, so each test only confirms what the search
-    would find anyway); without ``OPT_PVS``, from :func:`_exact`'s bisection."""
+    The exact value of a card comes from one full-window principal variation search;
+    :func:`_exact`'s test at ``guess`` first (the previous card's value) was tried here
+    and cost more nodes on bid deals (closing note of issue 5, 2026-11-30): the cards of
+    a hand often differ by a few points, so the test mostly confirms what the search
+    finds anyway. Without ``OPT_PVS``, from :func:`_exact`'s bisection."""
     n = cx[CX_N]
     left = _load(ws, hands, trick, k, n)
     seat = seat_after(leader, k, n)

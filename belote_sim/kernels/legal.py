@@ -79,7 +79,6 @@ def legal_given_top(rules, hand, led, top, k, leader, trump, taker, w):
     return hand, RULE_FREE
 
 
-
 @jit(inline="always")
 def legal_cards(rules, hand, trick, k, leader, trump, taker):
     """Legal card mask only; see :func:`legal_cards_rule`."""
