@@ -95,7 +95,8 @@ def simulate(
         typer.Option(help="random[:TAKE_PROBABILITY], threshold[:MIN_VALUE] or dd[:MIN_CHANCE]"),
     ] = "random",
     play_policy: Annotated[
-        str, typer.Option(help="random, heuristic, pimc[:WORLDS] or dd (see README)")
+        str,
+        typer.Option(help="random, heuristic, pimc[:WORLDS], fastpimc[:WORLDS] or dd (see README)"),
     ] = "random",
     threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
     out: Annotated[
@@ -396,7 +397,9 @@ def analyse(
 
 @app.command()
 def arena(
-    a: Annotated[str, typer.Option("--a", help="player A: random, heuristic, pimc[:N], dd")],
+    a: Annotated[
+        str, typer.Option("--a", help="player A: random, heuristic, pimc[:N], fastpimc[:N], dd")
+    ],
     b: Annotated[str, typer.Option("--b", help="player B")],
     rules: RulesOption = "classic",
     set_: SetOption = None,

@@ -83,12 +83,12 @@ class PolicySpec:
                 raise BeloteError(f"take probability {param} of {text!r} is not in 0..1")
             if name == "dd" and not 0.0 <= param <= 1.0:
                 raise BeloteError(f"minimum chance {param} of {text!r} is not in 0..1")
-        elif name == "pimc":
+        elif name in ("pimc", "fastpimc"):
             if param is None:
                 param = float(DEFAULT_WORLDS)
             if param != int(param) or not 1 <= param <= MAX_WORLDS:
                 raise BeloteError(
-                    f"pimc needs a whole number of worlds in 1..{MAX_WORLDS}, not {raw!r} "
+                    f"{name} needs a whole number of worlds in 1..{MAX_WORLDS}, not {raw!r} "
                     f"({text!r})"
                 )
         elif param is not None:
@@ -108,7 +108,7 @@ class PolicySpec:
     @property
     def uses_solver(self) -> bool:
         """True for the players that run the double-dummy solver (slow, see README)."""
-        return self.kind == "play" and self.name in ("pimc", "dd")
+        return self.kind == "play" and self.name in ("pimc", "fastpimc", "dd")
 
 
 def _spec(policy: str | PolicySpec, kind: str) -> PolicySpec:

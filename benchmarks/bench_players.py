@@ -11,9 +11,11 @@ Run with ``make bench`` (or ``python benchmarks/bench_players.py [--deals N]``):
   takers' hands are stronger than random ones -- the positions ``pimc`` meets; both
   are also timed by bisection instead of the principal variation search (nodes
   compared);
-- time of a ``pimc:20`` decision at the first lead of bid deals (the hardest one);
-- time per decision of ``pimc:20`` (and of ``heuristic`` beside it), from the arena's
-  in-kernel timing, over whole deals;
+- time of a ``pimc:20`` decision at the first lead of bid deals (the hardest one), and
+  of a ``fastpimc:20`` decision there;
+- time per decision of ``pimc:20`` and ``fastpimc:20`` (and of ``heuristic`` beside
+  them), from the arena's in-kernel timing, over whole deals: the same few deals for
+  both, then ``fastpimc:20`` over more;
 - the same deals through the ``colver`` package when it is installed (a peer solver
   for belote contrée, in Rust; not a dependency): the exact value of every card at the
   first lead (``solve_scores``) against ours (``dd_move_values``), times and values,
@@ -127,10 +129,12 @@ def _to_colver(card: int) -> int:
     return 8 * (3 - card // 8) + _COLVER_RANK[card % 8]
 
 
-def pimc_first_lead(positions: list[tuple[np.ndarray, int, int, int]], worlds: int) -> dict:
+def pimc_first_lead(positions: list[tuple[np.ndarray, int, int, int]], worlds: int,
+                    exact_tricks: int = 32) -> dict:
     """Time of the ``pimc:worlds`` decision at the first lead of each bid deal (nothing
     known yet but the leader's hand): the hardest decision of a deal, every card valued
-    in every sampled world with eight cards in each hand."""
+    in every sampled world with eight cards in each hand (``exact_tricks =
+    EXACT_TRICKS``: the ``fastpimc`` decision, each world played out instead)."""
     rules = Rules().to_array()
     sv = solver_play.new_solver_kit(20)
     trick = np.zeros(4, dtype=np.int64)
@@ -144,7 +148,7 @@ def pimc_first_lead(positions: list[tuple[np.ndarray, int, int, int]], worlds: i
         t0 = time.perf_counter()
         solver_play.pimc_card(
             rules, worlds, hands[leader], hands, leader, trick, 0, leader, 0, trump, taker, 4,
-            rng, sv, 1,
+            rng, sv, 1, exact_tricks,
         )
         times.append(time.perf_counter() - t0)
         nodes += int(sv[0][dd.CX_NODES])
@@ -207,6 +211,10 @@ def main() -> None:
         "--pimc-deals", type=int, default=4, help="deals for the pimc timing (0: skip)"
     )
     parser.add_argument(
+        "--fastpimc-deals", type=int, default=100,
+        help="more deals for the fastpimc timing (0: skip)",
+    )
+    parser.add_argument(
         "--first-leads", type=int, default=12,
         help="bid deals for the pimc:20 first-lead timing (0: skip)",
     )
@@ -247,7 +255,7 @@ def main() -> None:
         f"card {bid_every_bisect['mean_ms']:.1f} ms, "
         f"{bid_every_bisect['nodes'] / bid_every['nodes']:.2f} x the nodes"
     )
-    first = None
+    first = fast_first = None
     if args.first_leads > 0:
         pimc_first_lead(bid[:1], 1)  # compile or load
         first = pimc_first_lead(bid[: args.first_leads], 20)
@@ -257,13 +265,29 @@ def main() -> None:
             f"{first['max_ms']:.0f}), {first['nodes'] / first['decisions'] / 1e6:.1f} M nodes "
             "per decision"
         )
-    pimc_s = heur_s = float("nan")
+        pimc_first_lead(bid[:1], 1, solver_play.EXACT_TRICKS)  # compile or load
+        fast_first = pimc_first_lead(bid[: args.first_leads], 20, solver_play.EXACT_TRICKS)
+        print(
+            f"fastpimc:20 decision at the same first leads: mean {fast_first['mean_ms']:.2f} "
+            f"ms (median {fast_first['median_ms']:.2f}, max {fast_first['max_ms']:.2f})"
+        )
+    pimc_s = heur_s = fast_s = fast_more_s = float("nan")
     if args.pimc_deals > 0:
         res = arena("pimc:20", "heuristic", deals=args.pimc_deals, matches=0, seed=1)
         pimc_s, heur_s = res.seconds_per_decision
+        fast = arena("fastpimc:20", "heuristic", deals=args.pimc_deals, matches=0, seed=1)
+        fast_s = fast.seconds_per_decision[0]
         print(
-            f"time per decision: pimc:20 {pimc_s * 1e3:.1f} ms over {res.decisions[0]} "
-            f"decisions, heuristic {heur_s * 1e6:.2f} µs"
+            f"time per decision over {args.pimc_deals} deals: pimc:20 {pimc_s * 1e3:.1f} ms "
+            f"over {res.decisions[0]} decisions, fastpimc:20 {fast_s * 1e3:.2f} ms "
+            f"({pimc_s / fast_s:.0f} x faster), heuristic {heur_s * 1e6:.2f} µs"
+        )
+    if args.fastpimc_deals > 0:
+        more = arena("fastpimc:20", "heuristic", deals=args.fastpimc_deals, matches=0, seed=2)
+        fast_more_s = more.seconds_per_decision[0]
+        print(
+            f"time per decision of fastpimc:20 over {args.fastpimc_deals} more deals: "
+            f"{fast_more_s * 1e3:.2f} ms over {more.decisions[0]} decisions"
         )
     peer = importlib.util.find_spec("colver") is not None
     versus = compare_colver(deals) if peer else None
@@ -291,7 +315,10 @@ def main() -> None:
             k: v for k, v in bid_every_bisect.items() if k != "values"
         },
         "pimc20_first_lead": first,
+        "fastpimc20_first_lead": fast_first,
         "pimc20_seconds_per_decision": pimc_s,
+        "fastpimc20_seconds_per_decision_same_deals": fast_s,
+        "fastpimc20_seconds_per_decision": fast_more_s,
         "heuristic_seconds_per_decision": heur_s,
         "colver_installed": peer,
         "colver_comparison": versus,

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from belote_sim import Rules, replay
+from belote_sim import PRESETS, Rules, replay
 from belote_sim.analyse import analyse
 from belote_sim.arena import arena
 from belote_sim.cards import CardSet, parse_card
@@ -116,7 +116,7 @@ def test_pimc_plays_the_best_average_over_its_worlds():
         rng = np.zeros(1, dtype=np.uint64)
         seed_stream(rng, seed, 0, 0)
         choice = pimc_card(rules, worlds, hands[seat], hands, seat, trick, 0, seat, played,
-                           trump, taker, 4, rng, sv, 1)
+                           trump, taker, 4, rng, sv, 1, 32)
         cx, tt, ws = dd.new_context(), dd.new_table(0), dd.new_workspace()
         dd.set_context(cx, rules, trump, taker, 0)
         total = {c: 0 for c in range(32) if int(hands[seat]) >> c & 1}
@@ -127,6 +127,84 @@ def test_pimc_plays_the_best_average_over_its_worlds():
                 ))
         best = max(total.values()) if seat % 2 == taker % 2 else min(total.values())
         assert choice == min(c for c, v in total.items() if v == best), (deal, total, choice)
+
+
+def _pimc_choice(rules, hands, seat, trump, taker, worlds, seed, exact_tricks):
+    from belote_sim.kernels.rng import seed_stream
+    from belote_sim.policies.solver_play import new_solver_kit, pimc_card
+
+    played = 0xFFFFFFFF & ~int(hands.sum())
+    sv = new_solver_kit(16)
+    rng = np.zeros(1, dtype=np.uint64)
+    seed_stream(rng, seed, 0, 0)
+    return pimc_card(rules, worlds, hands[seat], hands, seat, np.zeros(4, dtype=np.int64), 0,
+                     seat, played, trump, taker, 4, rng, sv, 1, exact_tricks)
+
+
+def test_fastpimc_plays_out_the_first_tricks_with_the_heuristic():
+    """While the seat holds more than ``EXACT_TRICKS`` cards, ``fastpimc`` values a card
+    in each world by the deal played out by the heuristic in every seat
+    (``heuristic_playout``), and plays the best total; cards the solver merges as
+    equivalent share the value of the one it keeps. Seven and eight cards in hand."""
+    from dd_reference import deal_hands
+
+    from belote_sim.kernels import dd
+    from belote_sim.policies.heuristic import heuristic_playout
+    from belote_sim.policies.solver_play import EXACT_TRICKS, sample_worlds
+
+    rules = Rules().to_array()
+    trump, taker, worlds, seed = 1, 0, 5, 23
+    rng0 = np.random.default_rng(8)
+    cx = dd.new_context()
+    dd.set_context(cx, rules, trump, taker, 0)
+    for deal in range(8):
+        size = 8 - deal % 2
+        assert size > EXACT_TRICKS
+        hands = deal_hands(rng0.permutation(32), size)
+        seat = deal // 2
+        played = 0xFFFFFFFF & ~int(hands.sum())
+        choice = _pimc_choice(rules, hands, seat, trump, taker, worlds, seed, EXACT_TRICKS)
+        legal = int(hands[seat])
+        moves = int(dd.candidates(cx, legal, 0xFFFFFFFF & ~played))
+        know = np.zeros(KNOW_SIZE, dtype=np.int64)
+        total = {c: 0 for c in range(32) if moves >> c & 1}
+        for world in sample_worlds(hands, seat, played, 4, know, worlds, seed):
+            for c in total:
+                h = world.copy()
+                h[seat] ^= 1 << c
+                trick = np.zeros(4, dtype=np.int64)
+                trick[0] = c
+                total[c] += int(heuristic_playout(rules, h, trick, 1, seat, played | 1 << c,
+                                                  trump, taker, 4, 1))
+        for c in range(32):
+            if legal >> c & 1 and c not in total:
+                total[c] = total[int(dd._representative(cx, c, moves))]
+        best = max(total.values()) if seat % 2 == taker % 2 else min(total.values())
+        assert choice == min(c for c, v in total.items() if v == best), (deal, total, choice)
+
+
+def test_fastpimc_is_pimc_from_exact_tricks_on():
+    """With ``EXACT_TRICKS`` cards in hand ``fastpimc`` solves its worlds exactly: the
+    same card as ``pimc`` from the same stream; with one more card it plays them out,
+    and on some of these deals chooses otherwise."""
+    from dd_reference import deal_hands
+
+    from belote_sim.policies.solver_play import EXACT_TRICKS
+
+    rules = Rules().to_array()
+    rng0 = np.random.default_rng(5)
+    differ = 0
+    for deal in range(12):
+        trump, taker, seat = deal % 4, deal % 3, deal % 4
+        for size, same in ((EXACT_TRICKS, True), (EXACT_TRICKS + 1, False)):
+            hands = deal_hands(rng0.permutation(32), size)
+            fast = _pimc_choice(rules, hands, seat, trump, taker, 4, deal, EXACT_TRICKS)
+            exact = _pimc_choice(rules, hands, seat, trump, taker, 4, deal, 32)
+            if same:
+                assert fast == exact, (deal, hands)
+            else:
+                differ += fast != exact
+    assert differ > 0
 
 
 def test_sampler_three_players_keeps_cards_out_of_play():
@@ -187,6 +265,42 @@ def _sides(deal):
     return [s & 1 for s in range(4)]
 
 
+def test_heuristic_playout_finishes_heuristic_deals_as_played(heuristic_deals):
+    """From every position of a deal the heuristic played in every seat, the playout
+    plays the rest of it again: the takers' card points still to come, that is the
+    deal's ``card_points`` (last trick and capot included) less the tricks they already
+    won."""
+    from naive import TRUMP_NAMES, card_value
+
+    from belote_sim.policies.heuristic import heuristic_playout
+
+    rules = Rules().to_array()
+    for deal in heuristic_deals:
+        full = replay(_inputs(deal))
+        trump, taker = TRUMP_NAMES.index(full["trump"]), full["taker"]
+        takers = taker & 1
+        start = np.array([_mask(" ".join(h)) for h in full["hands"]], dtype=np.int64)
+        plays = [parse_card(c) for c in deal["plays"]]
+        won, cap = 0, 1
+        for i in range(len(plays)):
+            t, k = divmod(i, 4)
+            if k == 0 and t > 0:
+                prev = full["tricks"][t - 1]
+                if prev["winner"] & 1 == takers:
+                    won += sum(card_value(parse_card(c), trump) for c in prev["cards"])
+                else:
+                    cap = 0
+            hands = start.copy()
+            for c in plays[:i]:
+                hands[[s for s in range(4) if hands[s] >> c & 1][0]] ^= 1 << c
+            trick = np.zeros(4, dtype=np.int64)
+            trick[:k] = plays[4 * t : i]
+            played = sum(1 << c for c in plays[:i])
+            value = heuristic_playout(rules, hands, trick, k, full["tricks"][t]["leader"],
+                                      played, trump, taker, 4, cap)
+            assert value == full["card_points"][takers] - won, (i, deal["plays"])
+
+
 def test_analyse_values_follow_the_plays(heuristic_deals):
     """``dd`` has one value per position; the last is the takers' card points of the
     deal; each card moves the value by its cost, against its own side."""
@@ -242,18 +356,32 @@ def test_dd_player_never_loses_a_point():
         assert replay(_inputs(deal))["card_points"] == deal["card_points"]
 
 
-def test_pimc_deals_replay_legally():
-    """``pimc`` chooses legal cards whatever it samples (every card re-checked)."""
-    deals = simulated_deals(Rules(), 2, 8, bid_policy="threshold", play_policy="pimc:2")
+@pytest.mark.parametrize("player", ["pimc:2", "fastpimc:2"])
+def test_pimc_deals_replay_legally(player):
+    """``pimc`` and ``fastpimc`` choose legal cards whatever they sample (every card
+    re-checked)."""
+    deals = simulated_deals(Rules(), 2, 8, bid_policy="threshold", play_policy=player)
     for deal in deals:
         assert replay(_inputs(deal))["card_points"] == deal.get("card_points")
 
 
-def test_pimc_parameter_is_checked():
-    with pytest.raises(BeloteError, match="whole number of worlds"):
-        arena("pimc:0", "random", deals=1)
-    with pytest.raises(BeloteError, match="whole number of worlds"):
-        arena("pimc:2.5", "random", deals=1)
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_fastpimc_plays_legally_in_every_preset(preset):
+    """``fastpimc``'s playouts and exact worlds in every preset's play rules (every card
+    re-checked by replay)."""
+    deals = simulated_deals(Rules.from_preset(preset), 4, 6, play_policy="fastpimc:2")
+    assert any(deal.get("plays") for deal in deals)
+    for deal in deals:
+        inputs = {k: deal[k] for k in INPUTS + ("redeals_before",) if k in deal}
+        assert replay(inputs) == deal
+
+
+@pytest.mark.parametrize("player", ["pimc", "fastpimc"])
+def test_pimc_parameter_is_checked(player):
+    with pytest.raises(BeloteError, match=f"{player} needs a whole number of worlds"):
+        arena(f"{player}:0", "random", deals=1)
+    with pytest.raises(BeloteError, match="whole number of worlds.*'2.5'"):
+        arena(f"{player}:2.5", "random", deals=1)
 
 
 # --- arena --------------------------------------------------------------------------

@@ -20,6 +20,7 @@ PLAY_RANDOM = 0
 PLAY_HEURISTIC = 1
 PLAY_PIMC = 2
 PLAY_DD = 3
+PLAY_FASTPIMC = 4
 #: Internal: a different play policy for each side (the arena), see ``choose_card``.
 PLAY_SIDES = 10
 #: Internal: replay a deal log and record the double-dummy value of every position.
@@ -37,6 +38,7 @@ BID_FORCED = 99
 
 PLAY_POLICIES = {
     "random": PLAY_RANDOM, "heuristic": PLAY_HEURISTIC, "pimc": PLAY_PIMC, "dd": PLAY_DD,
+    "fastpimc": PLAY_FASTPIMC,
 }
 BID_POLICIES = {"random": BID_RANDOM, "threshold": BID_THRESHOLD, "dd": BID_DD}
 
@@ -45,7 +47,7 @@ BID_POLICIES = {"random": BID_RANDOM, "threshold": BID_THRESHOLD, "dd": BID_DD}
 #: chance of making the contract (see :mod:`belote_sim.policies.solver_play`).
 DEFAULT_BID_PARAM = {"random": 0.25, "threshold": 50.0, "dd": 0.5}
 
-#: ``pimc``'s default and largest number of sampled worlds per decision.
+#: ``pimc``'s and ``fastpimc``'s default and largest number of sampled worlds per decision.
 DEFAULT_WORLDS = 20
 MAX_WORLDS = 1000
 

@@ -1,4 +1,5 @@
-"""Card play with the double-dummy solver: ``dd`` (sees every hand) and ``pimc:N``.
+"""Card play with the double-dummy solver: ``dd`` (sees every hand), ``pimc:N`` and
+``fastpimc:N``.
 
 ``pimc:N`` (perfect-information Monte Carlo) is the strong honest player: at each
 decision it samples ``N`` complete deals consistent with everything its seat knows,
@@ -12,6 +13,12 @@ loop in the *knowledge* array (``KNOW_*``):
   partner exemption, no free undertrump) is void in trumps too;
 - cards known to be in a hand, until played: the retourne with the taker, and the
   cards of the declarations shown by the side that won the contest (RULES 5).
+
+``fastpimc:N`` is ``pimc:N`` but for the value of a card in a world while the seat
+holds more than :data:`EXACT_TRICKS` cards: there it is what the takers get when every
+seat then plays the heuristic card (:func:`belote_sim.policies.heuristic.heuristic_playout`),
+not the double-dummy value. Nearly all of ``pimc``'s time goes into the first two
+tricks, which the playouts play nearly as well.
 
 Sampling is exact and never rejects: the unseen cards are dealt suit by suit with
 probabilities proportional to the number of completions of the remaining hands
@@ -47,7 +54,15 @@ from belote_sim.kernels.layout import (
 from belote_sim.kernels.rng import rand_below, rand_float, seed_stream
 from belote_sim.kernels.scoring import TOTALS
 from belote_sim.kernels.trick import seat_after
-from belote_sim.policies import BID_DD, PLAY_ANALYSE, PLAY_DD, PLAY_PIMC, PLAY_SIDES
+from belote_sim.policies import (
+    BID_DD,
+    PLAY_ANALYSE,
+    PLAY_DD,
+    PLAY_FASTPIMC,
+    PLAY_PIMC,
+    PLAY_SIDES,
+)
+from belote_sim.policies.heuristic import heuristic_playout
 from belote_sim.rules import (
     R_DECLARATIONS,
     R_KING_VALUE,
@@ -73,6 +88,12 @@ STAT_SIZE = 4
 #: after the card played there, row 2 scratch (the value after each card, by card).
 MAX_POSITIONS = 40
 NO_VALUE = -1
+
+#: ``fastpimc`` solves its worlds exactly once the seat holds at most this many cards
+#: (from the third trick of a classic deal); before, it plays each world out with the
+#: heuristic (closing note of issue 5, 2026-11-30: the first two tricks cost 96% of a
+#: ``pimc:20`` deal's decision time).
+EXACT_TRICKS = 6
 
 TABLE_BITS = 20  # 2**20 entries, 32 MB per workspace of a solver player
 ANALYSE_TABLE_BITS = 20
@@ -272,9 +293,12 @@ def prepare_worlds(hands, seat, played, n, know):
 
 @jit
 def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump, taker, n,
-              rng, sv, cap):
-    """The ``pimc`` card: the best average double-dummy value over ``worlds`` sampled
-    deals consistent with the seat's knowledge ``sv[3]`` (ties: the lowest card)."""
+              rng, sv, cap, exact_tricks):
+    """The ``pimc`` card: the best average value over ``worlds`` sampled deals
+    consistent with the seat's knowledge ``sv[3]`` (ties: the lowest card). A card's
+    value in a world is its double-dummy value while the seat holds at most
+    ``exact_tricks`` cards, otherwise the deal played out by the heuristic in every seat
+    (``fastpimc``: :data:`EXACT_TRICKS`; ``pimc``: 32, always exact)."""
     if popcount(legal) == 1:
         return nth_bit(legal, 0)
     cx, tt, dws, know, _, _ = sv
@@ -290,18 +314,30 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
     for i in range(k):
         in_play |= 1 << trick[i]
     moves = dd.candidates(cx, legal, in_play)  # equivalent in every world
+    exact = popcount(hands[seat]) <= exact_tricks
+    out_hands = np.zeros(4, dtype=np.int64)
+    out_trick = np.zeros(4, dtype=np.int64)
     for _ in range(worlds):
-        dd.new_generation(cx)  # another world: the last one's entries would only crowd
         world[:] = 0
         world[seat] = hands[seat]
         _sample(n_suit, allowed, need, table, unseen, holders, held, world, rng)
+        if exact:
+            dd.new_generation(cx)  # another world: the last one's entries would only crowd
         m = moves
         while m != 0:
             c = nth_bit(m, 0)
             m &= m - 1
-            # exact (one full-window search: no first guess needed)
-            total[c] += dd.dd_card_value(rules, cx, tt, dws, world, trick, k, leader, cap, c,
-                                         0, 0, 0)
+            if exact:
+                # exact (one full-window search: no first guess needed)
+                total[c] += dd.dd_card_value(rules, cx, tt, dws, world, trick, k, leader, cap,
+                                             c, 0, 0, 0)
+            else:
+                out_hands[:] = world
+                out_hands[seat] ^= 1 << c
+                out_trick[:] = trick
+                out_trick[k] = c
+                total[c] += heuristic_playout(rules, out_hands, out_trick, k + 1, leader,
+                                              played | (1 << c), trump, taker, n, cap)
     # Cards equivalent in every world (adjacent among the unplayed cards, same points)
     # share the value of the one searched.
     m = legal & ~moves
@@ -337,10 +373,11 @@ def solver_table_bits(bid_policy, play_policy, play_params):
         return TABLE_BITS
     if play_policy == PLAY_ANALYSE:
         return ANALYSE_TABLE_BITS
-    if play_policy in (PLAY_PIMC, PLAY_DD):
+    if play_policy in (PLAY_PIMC, PLAY_FASTPIMC, PLAY_DD):
         return TABLE_BITS
     if play_policy == PLAY_SIDES and (
-        int(play_params[0]) in (PLAY_PIMC, PLAY_DD) or int(play_params[2]) in (PLAY_PIMC, PLAY_DD)
+        int(play_params[0]) in (PLAY_PIMC, PLAY_FASTPIMC, PLAY_DD)
+        or int(play_params[2]) in (PLAY_PIMC, PLAY_FASTPIMC, PLAY_DD)
     ):
         return TABLE_BITS
     return 0

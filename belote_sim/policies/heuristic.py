@@ -1,0 +1,211 @@
+"""The ``heuristic`` card player, and a whole deal played out by it.
+
+``heuristic`` plays deterministic rules of thumb of a club player, from what the seat
+may see (its hand, the trick, every card played, trump, the taker). A card is *master*
+when no unseen card of its suit beats it. "Cheapest" means fewest points, then lowest
+rank, keeping trumps; "richest" means most points, keeping the jack and nine of trumps.
+
+- **Leading**: the taker's side leads its master trump while the opponents may still
+  hold trumps (to draw them); otherwise the richest master card of a plain suit;
+  otherwise its cheapest card.
+- **Partner winning**: when the partner's card is master, or the seat plays last, it
+  gives the richest legal card; otherwise it plays its cheapest.
+- **Opponent winning**: the cheapest legal card that wins the trick so far, if any;
+  otherwise the cheapest card.
+
+:func:`heuristic_playout` plays the rest of a deal with this player in every seat, each
+seeing only its own hand: ``fastpimc`` values a card in a sampled world by it while the
+deal is young (:mod:`belote_sim.policies.solver_play`).
+"""
+
+from __future__ import annotations
+
+from belote_sim._jit import jit
+from belote_sim.cards import (
+    ALL_TRUMPS,
+    JACK,
+    LAST_TRICK_BONUS,
+    NINE,
+    PLAIN_ABOVE,
+    POINTS,
+    TRUMP_ABOVE,
+)
+from belote_sim.kernels.bits import nth_bit
+from belote_sim.kernels.dd import CAPOT_BONUS
+from belote_sim.kernels.legal import legal_given_winner
+from belote_sim.kernels.trick import are_partners, card_power, seat_after, side_of, trick_winner
+from belote_sim.rules import R_KING_VALUE, R_NT_VALUES
+
+_FULL = 0xFFFFFFFF
+
+
+@jit(inline="always")
+def _is_trump(card, trump):
+    return trump == ALL_TRUMPS or (trump < ALL_TRUMPS and card >> 3 == trump)
+
+
+@jit
+def _is_master(card, unseen, trump):
+    suit = card >> 3
+    above = TRUMP_ABOVE[card & 7] if _is_trump(card, trump) else PLAIN_ABOVE[card & 7]
+    return unseen & (above << (8 * suit)) == 0
+
+
+@jit
+def _cheapest(cards, trump):
+    """Fewest points, then not a trump, then lowest rank; -1 for an empty set."""
+    best = -1
+    best_key = 1 << 30
+    m = cards
+    while m != 0:
+        c = nth_bit(m, 0)
+        m &= m - 1
+        key = POINTS[0, 0, trump, c] * 1000 + (500 if _is_trump(c, trump) else 0)
+        key += card_power(c, c >> 3, trump)
+        if key < best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@jit
+def _richest(cards, trump):
+    """Most points, keeping the jack and nine of trumps when anything else is legal."""
+    best = -1
+    best_key = -(1 << 30)
+    m = cards
+    while m != 0:
+        c = nth_bit(m, 0)
+        m &= m - 1
+        key = POINTS[0, 0, trump, c] * 100 - card_power(c, c >> 3, trump)
+        if _is_trump(c, trump) and ((c & 7) == JACK or (c & 7) == NINE):
+            key -= 100_000
+        if key > best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@jit
+def heuristic_card(legal, hand, trick, k, leader, played, trump, taker, n):
+    """The ``heuristic`` policy's card (see the module docstring)."""
+    seat = seat_after(leader, k, n)
+    unseen = _FULL ^ (played | hand)
+    if k == 0:
+        if trump < ALL_TRUMPS and side_of(seat, n, taker) == side_of(taker, n, taker):
+            mine = legal & (0xFF << (8 * trump))
+            if mine != 0 and unseen & (0xFF << (8 * trump)) != 0:
+                top = -1
+                top_power = -1
+                m = mine
+                while m != 0:
+                    c = nth_bit(m, 0)
+                    m &= m - 1
+                    if card_power(c, trump, trump) > top_power:
+                        top_power = card_power(c, trump, trump)
+                        top = c
+                if _is_master(top, unseen, trump):
+                    return top
+        masters = 0
+        m = legal
+        while m != 0:
+            c = nth_bit(m, 0)
+            m &= m - 1
+            if not _is_trump(c, trump) and _is_master(c, unseen, trump):
+                masters |= 1 << c
+        if masters != 0:
+            return _richest(masters, trump)
+        return _cheapest(legal, trump)
+    led = trick[0] >> 3
+    w = trick_winner(trick, k, trump)
+    w_power = card_power(trick[w], led, trump)
+    if are_partners(seat, seat_after(leader, w, n), n, taker):
+        if k == n - 1 or _is_master(trick[w], unseen, trump):
+            return _richest(legal, trump)
+        return _cheapest(legal, trump)
+    winners = 0
+    m = legal
+    while m != 0:
+        c = nth_bit(m, 0)
+        m &= m - 1
+        if card_power(c, led, trump) > w_power:
+            winners |= 1 << c
+    if winners != 0:
+        best = -1
+        best_power = 1 << 30
+        m = winners
+        while m != 0:
+            c = nth_bit(m, 0)
+            m &= m - 1
+            p = card_power(c, led, trump)
+            if p < best_power:
+                best_power = p
+                best = c
+        return best
+    return _cheapest(legal, trump)
+
+
+@jit
+def heuristic_playout(rules, hands, trick, k, leader, played, trump, taker, n, cap):
+    """The takers' card points still to take when every seat plays the heuristic card
+    from this position on: ``trick[:k]`` on the table, led by ``leader``; ``played``
+    every card played, the trick's included; ``cap`` 1 while the takers have won every
+    trick. Counted as the solver counts them (:mod:`belote_sim.kernels.dd`): the cards
+    of the tricks they win (this one included), the last trick's bonus, and the capot
+    bonus when ``cap`` and they win every trick left. ``hands`` and ``trick`` are played
+    out in place; free tricks (stock game) are not modelled.
+
+    The last trick, hearts trumps, seat 0 (a taker) on lead with the jack; the capot
+    bonus counts when the takers have won every trick so far:
+
+    >>> import numpy as np
+    >>> from belote_sim import Rules
+    >>> from belote_sim.cards import mask_of, parse_cards
+    >>> def last_trick(cap):
+    ...     hands = np.array([mask_of(parse_cards(h)) for h in ("JH", "7S", "8S", "AS")])
+    ...     played = 0xFFFFFFFF & ~int(hands.sum())
+    ...     return heuristic_playout(Rules().to_array(), hands, np.zeros(4, dtype=np.int64),
+    ...                              0, 0, played, 2, 0, 4, cap)
+    >>> last_trick(cap=0), last_trick(cap=1)
+    (41, 131)
+    """
+    k10 = 1 if rules[R_KING_VALUE] == 10 else 0
+    ace19 = rules[R_NT_VALUES]
+    takers = side_of(taker, n, taker)
+    value = 0
+    w = trick_winner(trick, k, trump) if k > 0 else 0
+    w_power = card_power(trick[w], trick[0] >> 3, trump) if k > 0 else -1
+    while True:
+        for j in range(k, n):
+            seat = seat_after(leader, j, n)
+            if j == 0:
+                legal = hands[seat]
+            else:
+                legal, _ = legal_given_winner(
+                    rules, hands[seat], trick, j, leader, trump, taker, w
+                )
+            c = heuristic_card(legal, hands[seat], trick, j, leader, played, trump, taker, n)
+            trick[j] = c
+            hands[seat] ^= 1 << c
+            played |= 1 << c
+            p = card_power(c, trick[0] >> 3, trump)
+            if p > w_power:
+                w = j
+                w_power = p
+        winner = seat_after(leader, w, n)
+        pts = 0
+        for j in range(n):
+            pts += POINTS[k10, ace19, trump, trick[j]]
+        last = hands[winner] == 0
+        if last:
+            pts += LAST_TRICK_BONUS[ace19, trump]
+        if side_of(winner, n, taker) == takers:
+            value += pts
+        else:
+            cap = 0
+        if last:
+            return value + (CAPOT_BONUS if cap else 0)
+        leader = winner
+        k = 0
+        w = 0
+        w_power = -1
