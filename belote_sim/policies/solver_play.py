@@ -18,7 +18,7 @@ loop in the *knowledge* array (``KNOW_*``):
 holds more than :data:`EXACT_TRICKS` cards: there it is what the takers get when every
 seat then plays the heuristic card (:func:`belote_sim.policies.heuristic.heuristic_playout`),
 not the double-dummy value. Nearly all of ``pimc``'s time goes into the first two
-tricks, which the playouts play nearly as well.
+tricks, and the playouts play them almost as well (README, *How strong, how fast*).
 
 Sampling is exact and never rejects: the unseen cards are dealt suit by suit with
 probabilities proportional to the number of completions of the remaining hands
@@ -27,8 +27,8 @@ a fixed amount of work. The rank inferences a player's refusal to overtrump allo
 are not used.
 
 ``dd`` is a yardstick, not a fair player: it plays the double-dummy best card seeing
-all hands. Both fall back to the heuristic player during the free tricks of the stock
-game, whose draws from the stock the solver does not model.
+all hands. All three fall back to the heuristic player during the free tricks of the
+stock game, whose draws from the stock the solver does not model.
 """
 
 from __future__ import annotations
