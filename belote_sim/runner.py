@@ -39,6 +39,7 @@ from belote_sim.policies import (
     DEFAULT_BID_PARAM,
     DEFAULT_WORLDS,
     MAX_WORLDS,
+    SOLVER_PLAYS,
     bid_policy_id,
     play_policy_id,
     policy_params,
@@ -108,7 +109,7 @@ class PolicySpec:
     @property
     def uses_solver(self) -> bool:
         """True for the players that run the double-dummy solver (slow, see README)."""
-        return self.kind == "play" and self.name in ("pimc", "fastpimc", "dd")
+        return self.kind == "play" and self.id in SOLVER_PLAYS
 
 
 def _spec(policy: str | PolicySpec, kind: str) -> PolicySpec:

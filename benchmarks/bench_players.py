@@ -130,7 +130,7 @@ def _to_colver(card: int) -> int:
 
 
 def pimc_first_lead(positions: list[tuple[np.ndarray, int, int, int]], worlds: int,
-                    exact_tricks: int = 32) -> dict:
+                    exact_tricks: int = solver_play.ALWAYS_EXACT) -> dict:
     """Time of the ``pimc:worlds`` decision at the first lead of each bid deal (nothing
     known yet but the leader's hand): the hardest decision of a deal, every card valued
     in every sampled world with eight cards in each hand (``exact_tricks =

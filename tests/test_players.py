@@ -23,6 +23,7 @@ from belote_sim.errors import BeloteError, IllegalPlayError
 from belote_sim.io import read_provenance
 from belote_sim.kernels.layout import RULE_FREE
 from belote_sim.policies.solver_play import (
+    ALWAYS_EXACT,
     KNOW_HELD,
     KNOW_SIZE,
     KNOW_VOID,
@@ -116,7 +117,7 @@ def test_pimc_plays_the_best_average_over_its_worlds():
         rng = np.zeros(1, dtype=np.uint64)
         seed_stream(rng, seed, 0, 0)
         choice = pimc_card(rules, worlds, hands[seat], hands, seat, trick, 0, seat, played,
-                           trump, taker, 4, rng, sv, 1, 32)
+                           trump, taker, 4, rng, sv, 1, ALWAYS_EXACT)
         cx, tt, ws = dd.new_context(), dd.new_table(0), dd.new_workspace()
         dd.set_context(cx, rules, trump, taker, 0)
         total = {c: 0 for c in range(32) if int(hands[seat]) >> c & 1}
@@ -199,7 +200,7 @@ def test_fastpimc_is_pimc_from_exact_tricks_on():
         for size, same in ((EXACT_TRICKS, True), (EXACT_TRICKS + 1, False)):
             hands = deal_hands(rng0.permutation(32), size)
             fast = _pimc_choice(rules, hands, seat, trump, taker, 4, deal, EXACT_TRICKS)
-            exact = _pimc_choice(rules, hands, seat, trump, taker, 4, deal, 32)
+            exact = _pimc_choice(rules, hands, seat, trump, taker, 4, deal, ALWAYS_EXACT)
             if same:
                 assert fast == exact, (deal, hands)
             else:

@@ -21,6 +21,8 @@ PLAY_HEURISTIC = 1
 PLAY_PIMC = 2
 PLAY_DD = 3
 PLAY_FASTPIMC = 4
+#: The play policies that run the double-dummy solver: a workspace needs a table.
+SOLVER_PLAYS = (PLAY_PIMC, PLAY_DD, PLAY_FASTPIMC)
 #: Internal: a different play policy for each side (the arena), see ``choose_card``.
 PLAY_SIDES = 10
 #: Internal: replay a deal log and record the double-dummy value of every position.

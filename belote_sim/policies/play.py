@@ -26,6 +26,7 @@ from belote_sim.policies import (
 )
 from belote_sim.policies.heuristic import heuristic_card
 from belote_sim.policies.solver_play import (
+    ALWAYS_EXACT,
     EXACT_TRICKS,
     STAT_CYCLES,
     STAT_DECISIONS,
@@ -51,7 +52,7 @@ def _one_policy(policy, param, rules, legal, hands, seat, trick, k, leader, play
         worlds = int(param) if param >= 1 else DEFAULT_WORLDS
         return pimc_card(
             rules, worlds, legal, hands, seat, trick, k, leader, played, trump, taker, n,
-            rng, sv, cap, EXACT_TRICKS if policy == PLAY_FASTPIMC else 32,
+            rng, sv, cap, EXACT_TRICKS if policy == PLAY_FASTPIMC else ALWAYS_EXACT,
         )
     if policy == PLAY_DD:
         return dd_card(rules, legal, hands, seat, trick, k, leader, trump, taker, sv, cap)

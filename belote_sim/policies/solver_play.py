@@ -57,10 +57,8 @@ from belote_sim.kernels.trick import seat_after
 from belote_sim.policies import (
     BID_DD,
     PLAY_ANALYSE,
-    PLAY_DD,
-    PLAY_FASTPIMC,
-    PLAY_PIMC,
     PLAY_SIDES,
+    SOLVER_PLAYS,
 )
 from belote_sim.policies.heuristic import heuristic_playout
 from belote_sim.rules import (
@@ -95,6 +93,8 @@ NO_VALUE = -1
 #: ``fastpimc:20`` takes 1/80 of ``pimc:20``'s time per decision
 #: (``benchmarks/bench_players.py``).
 EXACT_TRICKS = 6
+#: ``pimc``'s ``exact_tricks``: more cards than any hand holds, every world solved.
+ALWAYS_EXACT = 32
 
 TABLE_BITS = 20  # 2**20 entries, 32 MB per workspace of a solver player
 ANALYSE_TABLE_BITS = 20
@@ -299,7 +299,10 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
     consistent with the seat's knowledge ``sv[3]`` (ties: the lowest card). A card's
     value in a world is its double-dummy value while the seat holds at most
     ``exact_tricks`` cards, otherwise the deal played out by the heuristic in every seat
-    (``fastpimc``: :data:`EXACT_TRICKS`; ``pimc``: 32, always exact)."""
+    (``fastpimc``: :data:`EXACT_TRICKS`; ``pimc``: :data:`ALWAYS_EXACT`). Cards the
+    solver merges as equivalent share the value of the one it keeps, played out too:
+    their double-dummy values are equal, and the heuristic's whims between them are
+    not worth a playout each."""
     if popcount(legal) == 1:
         return nth_bit(legal, 0)
     cx, tt, dws, know, _, _ = sv
@@ -374,11 +377,10 @@ def solver_table_bits(bid_policy, play_policy, play_params):
         return TABLE_BITS
     if play_policy == PLAY_ANALYSE:
         return ANALYSE_TABLE_BITS
-    if play_policy in (PLAY_PIMC, PLAY_FASTPIMC, PLAY_DD):
+    if play_policy in SOLVER_PLAYS:
         return TABLE_BITS
     if play_policy == PLAY_SIDES and (
-        int(play_params[0]) in (PLAY_PIMC, PLAY_FASTPIMC, PLAY_DD)
-        or int(play_params[2]) in (PLAY_PIMC, PLAY_FASTPIMC, PLAY_DD)
+        int(play_params[0]) in SOLVER_PLAYS or int(play_params[2]) in SOLVER_PLAYS
     ):
         return TABLE_BITS
     return 0
