@@ -53,7 +53,7 @@ def analyse(deal: dict[str, Any], *, number: int = 1) -> dict[str, Any]:
     )
     status = int(status)
     if status not in (L.ST_OK, L.ST_MISSING_PLAYS):
-        raise IllegalPlayError(_explain(rec, status, number))
+        raise IllegalPlayError(_explain(rec, status, number, inp.rules))
     out = {k: v for k, v in deal.items() if k in _INPUT_FIELDS}
     n_plays = len(inp.plays)
     if status == L.ST_OK and int(rec[L.THROWN_IN]) != 0:

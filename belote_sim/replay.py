@@ -19,6 +19,7 @@ from belote_sim.errors import IllegalPlayError
 from belote_sim.kernels import coinche as KC
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.game import replay_deal
+from belote_sim.rules import Rules
 
 #: A pack in index order, for examples.
 PACK_EXAMPLE = [format_card(i) for i in range(32)]
@@ -37,7 +38,7 @@ def replay(deal: dict[str, Any], *, number: int = 1) -> dict[str, Any]:
         inp.calls, inp.plays, False,
     )
     if status != L.ST_OK:
-        raise IllegalPlayError(_explain(rec, int(status), number))
+        raise IllegalPlayError(_explain(rec, int(status), number, inp.rules))
     given = {k: v for k, v in deal.items() if k in _INPUT_FIELDS}
     return record_to_deal(rec, inp.rules, given)
 
@@ -45,7 +46,7 @@ def replay(deal: dict[str, Any], *, number: int = 1) -> dict[str, Any]:
 _INPUT_FIELDS = ("rules", "dealer", "pack", "calls", "plays", "redeals_before", "pot_before")
 
 
-def _explain(rec: np.ndarray, status: int, number: int) -> str:
+def _explain(rec: np.ndarray, status: int, number: int, rules: Rules) -> str:
     """One line naming the deal, the step, the seat, the call or card and the rule."""
     step = int(rec[L.ERR_STEP])
     seat = int(rec[L.ERR_SEAT])
@@ -57,6 +58,8 @@ def _explain(rec: np.ndarray, status: int, number: int) -> str:
     if status == L.ST_BAD_CALL:
         call = format_call(item) if item in CALL_NAMES else str(item)
         rnd = int(rec[L.ERR_LEGAL])
+        any_suit = rules.second_round == "any"
+        suits = "a suit" if any_suit else "a suit other than the turned card's"
         if (
             rnd == 2
             and item == L.CALL_PASS
@@ -65,14 +68,16 @@ def _explain(rec: np.ndarray, status: int, number: int) -> str:
         ):
             why = (
                 "after two redeals in a row the dealer may not pass in round 2 "
-                "(RULES 7.2, stock game): name a suit other than the turned card's"
+                f"(RULES 7.2, stock game): name {suits}"
             )
         elif rnd == 1:
             why = "round 1 allows only 'take' or 'pass'"
         elif rnd == 3:
             why = "round 3 allows only 'AT' (all-trumps), 'NT' (no-trumps) or 'pass'"
-        elif item - L.CALL_SUIT == int(rec[L.RETOURNE]) >> 3:
+        elif not any_suit and item - L.CALL_SUIT == int(rec[L.RETOURNE]) >> 3:
             why = f"round 2 may not name the retourne's suit ({SUITS[item - L.CALL_SUIT]})"
+        elif any_suit:
+            why = "round 2 allows a suit (C, D, H, S; second_round=any) or 'pass'"
         else:
             why = "round 2 allows a suit other than the retourne's (C, D, H, S) or 'pass'"
         return f"deal {number}, call {step + 1}: '{call}' by seat {seat} is illegal: {why}"

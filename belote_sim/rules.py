@@ -31,6 +31,7 @@ CHOICES: dict[str, tuple] = {
     "tie_rule": ("takers", "split", "litige"),
     "shuffle": ("full", "cut"),
     "first_packets": ("3-2", "2-3"),
+    "second_round": ("others", "any"),
     "match_end": ("draw", "higher"),
 }
 BOOL_OPTIONS = (
@@ -62,6 +63,7 @@ OPTION_HELP: dict[str, str] = {
     "round_to_ten": "coinche deal scores rounded to ten",
     "shuffle": "full shuffle every deal, or the pack rebuilt from the tricks and cut",
     "first_packets": "packets of the first five cards",
+    "second_round": "round 2: a suit other than the turned card's, or any suit",
     "target": "match target",
     "match_end": "both sides over the target in one deal: draw, or higher total wins",
 }
@@ -86,6 +88,7 @@ OPTION_SEEDS: dict[str, str] = {
     "round_to_ten": "000 (belote contrée)",
     "shuffle": "000",
     "first_packets": "000",
+    "second_round": "000, 002 (others), 003, 004 (any)",
     "target": "000",
     "match_end": "000 (draw), 003 (higher)",
 }
@@ -110,7 +113,8 @@ R_SHUFFLE = 15
 R_FIRST_PACKETS = 16
 R_TARGET = 17
 R_MATCH_END = 18
-N_RULE_SLOTS = 19
+R_SECOND_ROUND = 19
+N_RULE_SLOTS = 20
 
 # Codes of enumerated values as the kernels see them.
 CONTRACT_RETOURNE, CONTRACT_STOCK, CONTRACT_NONE, CONTRACT_COINCHE = range(4)
@@ -119,6 +123,7 @@ UNDERTRUMP_FORCED, UNDERTRUMP_FREE = range(2)
 DECL_TIE_NONE, DECL_TIE_FIRST = range(2)
 MATCH_END_DRAW, MATCH_END_HIGHER = range(2)
 SHUFFLE_FULL, SHUFFLE_CUT = range(2)
+SECOND_ROUND_OTHERS, SECOND_ROUND_ANY = range(2)
 
 
 @dataclass(frozen=True)
@@ -151,6 +156,7 @@ class Rules:
     round_to_ten: bool = False
     shuffle: str = "full"
     first_packets: str = "3-2"
+    second_round: str = "others"
     target: int = 1000
     match_end: str = "draw"
 
@@ -238,6 +244,7 @@ class Rules:
         a[R_FIRST_PACKETS] = CHOICES["first_packets"].index(self.first_packets)
         a[R_TARGET] = self.target
         a[R_MATCH_END] = CHOICES["match_end"].index(self.match_end)
+        a[R_SECOND_ROUND] = CHOICES["second_round"].index(self.second_round)
         return a
 
 
@@ -328,7 +335,11 @@ PRESETS: dict[str, Rules] = {
     "sans-annonces": _preset("sans-annonces", declarations=False),
     "litige": _preset("litige", tie_rule="litige"),
     "tout-atout": _preset(
-        "tout-atout", declarations=False, all_no_trumps_round=True, tie_rule="litige"
+        "tout-atout",
+        declarations=False,
+        all_no_trumps_round=True,
+        tie_rule="litige",
+        second_round="any",
     ),
     "coinche": _preset("coinche", contract="coinche", all_no_trumps_round=True, round_to_ten=True),
     "three-player": _preset("three-player", players=3),
@@ -344,6 +355,7 @@ PRESETS: dict[str, Rules] = {
         declaration_tie="first",
         split_long_runs=True,
         match_end="higher",
+        second_round="any",
     ),
     "no-contract-4p": _preset(
         "no-contract-4p",
@@ -355,6 +367,7 @@ PRESETS: dict[str, Rules] = {
         declaration_tie="first",
         split_long_runs=True,
         match_end="higher",
+        second_round="any",
     ),
 }
 

@@ -406,7 +406,10 @@ def naive_replay(deal: dict[str, Any]) -> dict[str, Any]:
         for seat in order:
             c = next_call()
             if c != "pass":
-                if c.upper() not in SUITS or SUITS.index(c.upper()) == suit(retourne):
+                # RULES 7.1 step 3: the three other suits, or any with second_round=any
+                allowed = [s for s in range(4)
+                           if s != suit(retourne) or rules.second_round == "any"]
+                if c.upper() not in SUITS or SUITS.index(c.upper()) not in allowed:
                     raise ValueError(f"call {i}: {c!r} is not allowed in round 2")
                 taker, trump = seat, SUITS.index(c.upper())
                 break

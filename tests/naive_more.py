@@ -185,6 +185,12 @@ def trump_of_calls(calls: list[str], retourne: str) -> int | None:
     return TRUMP_NAMES.index(last)
 
 
+def round_two_suits(rules: Rules, turned: int) -> list[int]:
+    """The suits round 2 may name (RULES 7.1 step 3): the three other than the turned
+    card's, or all four with ``second_round = any``."""
+    return [s for s in range(4) if s != turned // 8 or rules.second_round == "any"]
+
+
 def naive_replay_more(deal: dict[str, Any]) -> dict[str, Any]:
     """Play a retourne deal (three or four players) or a four-player no-contract deal
     from its input fields; return it with every result field of DEAL_LOG.md. Raises
@@ -214,7 +220,8 @@ def naive_replay_more(deal: dict[str, Any]) -> dict[str, Any]:
     retourne = pack[top]
     top += 1
 
-    # Bidding: round 1 (take), round 2 (another suit), round 3 (AT/NT) when allowed.
+    # Bidding: round 1 (take), round 2 (another suit, or any suit with second_round=any),
+    # round 3 (AT/NT) when allowed.
     rounds = 3 if rules.all_no_trumps_round else 2
     taker = trump = None
     i = 0
@@ -228,7 +235,9 @@ def naive_replay_more(deal: dict[str, Any]) -> dict[str, Any]:
                 continue
             if rnd == 1 and c == "take":
                 taker, trump = seat, retourne // 8
-            elif rnd == 2 and c.upper() in SUITS and SUITS.index(c.upper()) != retourne // 8:
+            elif rnd == 2 and c.upper() in SUITS and (
+                SUITS.index(c.upper()) != retourne // 8 or rules.second_round == "any"
+            ):
                 taker, trump = seat, SUITS.index(c.upper())
             elif rnd == 3 and c in ("at", "nt"):
                 taker, trump = seat, ALL_TRUMPS if c == "at" else NO_TRUMPS
@@ -351,6 +360,33 @@ def naive_replay_more(deal: dict[str, Any]) -> dict[str, Any]:
     out["pot_won_by"] = sc["pot_won_by"]
     out["deal_score"] = sc["deal_score"]
     return out
+
+
+# ----------------------------------------------------------------------------------
+# Section 4, shuffle = cut: the pack after a deal, before the cut
+
+
+def naive_rebuilt_pack(deal: dict[str, Any]) -> list[str]:
+    """The pack rebuilt after ``deal`` (a deal-log deal with its result fields), before
+    the cut: a played deal's cards in play order, a thrown-in deal's hands in turn
+    order from the first hand (each as its holder sorted it, in index order); then the
+    cards nobody picked up, in the order they lay in the pack. In the two-player game
+    without contract the seven of trumps, once exchanged, lies where the turned card
+    lay: the turned card was then played, which no other deal of that game does."""
+    rules = Rules.from_spec(deal["rules"])
+    n = rules.players
+    pack = list(deal["pack"])
+    if deal["thrown_in"]:
+        first = (deal["dealer"] + 1) % n
+        top = [c for i in range(n)
+               for c in sorted(deal["hands"][(first + i) % n], key=parse_card)]
+    else:
+        top = list(deal["plays"])
+    lying = pack
+    if rules.contract == "none" and n == 2 and not deal["thrown_in"] and pack[12] in top:
+        seven = "7" + deal["trump"]
+        lying = [seven if c == pack[12] else c for c in pack if c != seven]
+    return top + [c for c in lying if c not in top]
 
 
 # ----------------------------------------------------------------------------------
@@ -507,7 +543,7 @@ def arbitrary_retourne_deals(draw, preset: str, options: dict, rounds: tuple[int
     if rnd == 1:
         calls, trump = ["pass"] * pos + ["take"], retourne // 8
     elif rnd == 2:
-        trump = draw(st.sampled_from([s for s in range(4) if s != retourne // 8]))
+        trump = draw(st.sampled_from(round_two_suits(rules, retourne)))
         calls = ["pass"] * (n + pos) + ["CDHS"[trump]]
     elif rnd == 3:
         trump = draw(st.sampled_from([4, 5]))

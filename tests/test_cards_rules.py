@@ -212,6 +212,7 @@ DEFAULTS = {
     "round_to_ten": False,
     "shuffle": "full",
     "first_packets": "3-2",
+    "second_round": "others",
     "target": 1000,
     "match_end": "draw",
 }
@@ -234,7 +235,7 @@ PRESET_TABLE = {
     "tout-atout": dict(
         players=4, contract="retourne", declarations=False, must_trump=True,
         partner_exemption=True, all_no_trumps_round=True, tie_rule="litige",
-        nt_values="doubled",
+        nt_values="doubled", second_round="any",
     ),
     "coinche": dict(
         players=4, contract="coinche", declarations=True, must_trump=True,
@@ -251,12 +252,13 @@ PRESET_TABLE = {
     "no-contract-2p": dict(
         players=2, contract="none", declarations=True, must_trump=False,
         all_no_trumps_round=False, king_value=10, declaration_tie="first",
-        split_long_runs=True, match_end="higher",
+        split_long_runs=True, match_end="higher", second_round="any",
     ),
     "no-contract-4p": dict(
         players=4, contract="none", declarations=True, must_trump=False,
         partner_exemption=False, all_no_trumps_round=False, king_value=10,
         declaration_tie="first", split_long_runs=True, match_end="higher",
+        second_round="any",
     ),
 }
 
@@ -344,6 +346,7 @@ def test_unknown_option_raises_rules_error_naming_it():
         ("shuffle", "riffle"),
         ("contract", "auction"),
         ("match_end", "sudden"),
+        ("second_round", "same"),
     ],
 )
 def test_bad_option_value_raises_rules_error_naming_option_and_value(option, value):

@@ -449,6 +449,7 @@ OPTIONS = {
     "undertrump": st.sampled_from(["forced", "free"]),
     "first_packets": st.sampled_from(["3-2", "2-3"]),
     "king_value": st.sampled_from([4, 10]),
+    "second_round": st.sampled_from(["others", "any"]),
 }
 
 

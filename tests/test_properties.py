@@ -24,6 +24,7 @@ from naive import (
     naive_trick_winner,
     normalize_deal,
 )
+from naive_more import round_two_suits
 
 from belote_sim import Rules, replay
 from belote_sim.cards import format_card, parse_card
@@ -445,6 +446,7 @@ DEAL_OPTIONS = {
     "tie_rule": st.sampled_from(["takers", "split", "litige"]),
     "first_packets": st.sampled_from(["3-2", "2-3"]),
     "king_value": st.sampled_from([4, 10]),
+    "second_round": st.sampled_from(["others", "any"]),
 }
 # A preset as is (half the time), or with some options of section 9 overridden.
 option_overrides = st.one_of(st.just({}), st.fixed_dictionaries({}, optional=DEAL_OPTIONS)).map(
@@ -694,7 +696,7 @@ def deal_inputs(draw):
         calls = ["pass"] * pos + ["take"]
         taker, trump = order[pos], retourne // 8
     elif rnd == 2:
-        trump = draw(st.sampled_from([s for s in range(4) if s != retourne // 8]))
+        trump = draw(st.sampled_from(round_two_suits(rules, retourne)))
         calls = ["pass"] * (4 + pos) + ["CDHS"[trump]]
         taker = order[pos]
     else:

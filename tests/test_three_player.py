@@ -507,6 +507,7 @@ OPTIONS = {
     "first_packets": st.sampled_from(["3-2", "2-3"]),
     "tie_rule": st.sampled_from(["takers", "split"]),
     "king_value": st.sampled_from([4, 10]),
+    "second_round": st.sampled_from(["others", "any"]),
 }
 
 

@@ -615,6 +615,7 @@ OPTIONS = {
     "undertrump": st.sampled_from(["forced", "free"]),
     "first_packets": st.sampled_from(["3-2", "2-3"]),
     "tie_rule": st.sampled_from(["takers", "split", "litige"]),
+    "second_round": st.sampled_from(["others", "any"]),
 }
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hand_built import deal_of, kernel, play_out
 from naive import (
     card_value,
     naive_contest,
@@ -24,11 +25,9 @@ from naive import (
 )
 
 from belote_sim import Rules, replay, simulate
-from belote_sim.cards import SUITS, format_card, format_cards, parse_card, parse_cards
-from belote_sim.deallog import DealInput
+from belote_sim.cards import SUITS, format_card, parse_card, parse_cards
 from belote_sim.errors import IllegalPlayError
 from belote_sim.kernels import layout as L
-from belote_sim.kernels.game import replay_deal
 from belote_sim.runner import play_match, simulated_deals
 
 STOCK = "stock-2p"
@@ -68,38 +67,6 @@ def two_player_pack(dealer, dealt, turned, more, stock=(), bottom=None) -> list[
         a[:3], b[:3], a[3:], b[3:], turned, more.get(h), more.get(dealer), list(stock),
         bottom=bottom,
     )
-
-
-def deal_of(rules, dealer, pack, calls, plays=(), **extra) -> dict:
-    return {"rules": rules, "dealer": dealer, "pack": list(pack), "calls": list(calls),
-            "plays": list(plays), **extra}
-
-
-def kernel(deal: dict):
-    """The replay kernel's record and status for ``deal``."""
-    inp = DealInput(deal)
-    rec, status, _ = replay_deal(
-        inp.rules.to_array(), inp.pack, inp.dealer, inp.pot_before, inp.redeals_before,
-        inp.calls, inp.plays, False,
-    )
-    return rec, int(status)
-
-
-def play_out(deal: dict, prefs: dict | None = None) -> dict:
-    """``deal`` with its plays completed legally: each seat plays the first card of its
-    preference list ``prefs[seat]`` that is legal, else its lowest legal card. The legal
-    set of each step comes from the replay kernel (its "plays end" error)."""
-    deal = dict(deal, plays=list(deal.get("plays", [])))
-    prefs = {s: _strs(p) for s, p in (prefs or {}).items()}
-    for _ in range(40):
-        rec, status = kernel(deal)
-        if status == L.ST_OK:
-            return deal
-        assert status == L.ST_MISSING_PLAYS, status
-        seat = int(rec[L.ERR_SEAT])
-        legal = format_cards(rec[L.ERR_LEGAL])
-        deal["plays"].append(next((c for c in prefs.get(seat, []) if c in legal), legal[0]))
-    raise AssertionError("the deal did not end")
 
 
 def played(deal: dict, rules: str, dealer: int, pack, calls, prefs=None, **extra) -> dict:
@@ -173,7 +140,9 @@ def naive_two_player(deal: dict) -> dict:
                 continue
             if rnd == 1 and c == "take":
                 taker, trump = seat, turned // 8
-            elif rnd == 2 and c.upper() in SUITS and SUITS.index(c.upper()) != turned // 8:
+            elif rnd == 2 and c.upper() in SUITS and (
+                SUITS.index(c.upper()) != turned // 8 or rules.second_round == "any"
+            ):
                 taker, trump = seat, SUITS.index(c.upper())
             else:
                 raise ValueError(f"bad call {c!r}")
@@ -554,8 +523,11 @@ def test_no_contract_bidding_hand_then_dealer_and_thrown_in():
     assert out["thrown_in"] is True and [len(h) for h in out["hands"]] == [6, 6]
     with pytest.raises(IllegalPlayError, match="comes after the deal is over"):
         replay(deal_of(NC2, 0, ALL, ["pass"] * 4, ["7C"]))
+    # The preset's second_round=any lets round 2 name the turned card's suit; others not.
+    assert replay(play_out(deal_of(NC2, 0, ALL, ["pass", "pass", "D"])))["trump"] == "D"
+    others = {"preset": NC2, "options": {"second_round": "others"}}
     with pytest.raises(IllegalPlayError, match="retourne's suit"):
-        replay(deal_of(NC2, 0, ALL, ["pass", "pass", "D"]))
+        replay(deal_of(others, 0, ALL, ["pass", "pass", "D"]))
 
 
 @pytest.mark.parametrize("calls", [["take"], ["pass", "take"]])
@@ -595,7 +567,7 @@ _NO_SEVEN = {1: "7C 8C 9C KC AC 8D", 0: "TC JC QC 9D TD QD"}
         # the seven of trumps is the shown bottom card
         (two_player_pack(0, _NO_SEVEN, "JD", {1: "KD AD 7H", 0: "8H 9H TH"}, bottom="7D"),
          ["take"]),
-        # trump named in round 2: the turned card's suit is not trump
+        # another suit named in round 2: the turned card's suit is not trump
         (ALL, ["pass", "pass", "C"]),
     ],
     ids=["seven-turned", "seven-in-pack", "seven-shown", "round-2"],

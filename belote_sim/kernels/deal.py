@@ -4,7 +4,18 @@ from the tricks and cut between deals (RULES.md section 4)."""
 from __future__ import annotations
 
 from belote_sim._jit import jit
-from belote_sim.kernels.layout import DEALT, FIRST_HAND, N_PLAYS, PLAYS, THROWN_IN
+from belote_sim.cards import SEVEN
+from belote_sim.kernels.layout import (
+    DEALT,
+    EXCHANGE_SEAT,
+    FIRST_HAND,
+    N_PLAYS,
+    PACK,
+    PLAYS,
+    RETOURNE,
+    THROWN_IN,
+    TRUMP,
+)
 from belote_sim.kernels.rng import rand_below
 from belote_sim.kernels.trick import seat_after
 
@@ -36,10 +47,15 @@ def deal_packet(pack, pos, hands, n_players, first_hand, size):
 
 @jit
 def rebuild_pack(rec, n_players, out):
-    """The pack after a deal, before the cut (RULES 4, ``shuffle = cut``): a played
-    deal's tricks in the order played, then every card not played in index order; a
-    thrown-in deal's hands in turn order from the first hand (each in index order), then
-    every other card, the retourne included, in index order. Written into ``out``."""
+    """The pack after a deal, before the cut (RULES 4, ``shuffle = cut``), written into
+    ``out``: a played deal's tricks in the order played; a thrown-in deal's hands in
+    turn order from the first hand, each in index order (its holder sorted it). Then
+    every other card in the order it lay in the pack: nobody sorts cards that were never
+    picked up (the cards out of play of ``three-player`` and ``no-contract-2p``; after a
+    thrown-in deal the turned card, then the undealt cards).
+
+    In ``no-contract-2p`` the seven of trumps, once exchanged, lies where the turned card
+    lay (its holder put it there; the turned card was played)."""
     used = 0
     pos = 0
     if rec[THROWN_IN] != 0:
@@ -57,10 +73,19 @@ def rebuild_pack(rec, n_players, out):
             out[pos] = card
             pos += 1
             used |= 1 << card
-    for card in range(32):
+    seven = -1
+    if rec[EXCHANGE_SEAT] >= 0:
+        seven = 8 * rec[TRUMP] + SEVEN
+    for k in range(32):
+        card = rec[PACK + k]
+        if card == seven:
+            continue  # it was dealt; it lies in the turned card's place now
+        if seven >= 0 and card == rec[RETOURNE]:
+            card = seven
         if not (used >> card) & 1:
             out[pos] = card
             pos += 1
+            used |= 1 << card
 
 
 @jit

@@ -43,17 +43,29 @@ from belote_sim.kernels.trick import seat_after
 from belote_sim.policies import BID_DD, BID_FORCED
 from belote_sim.policies.bidding import choose_call
 from belote_sim.policies.solver_play import dd_call
-from belote_sim.rules import R_BELOTE, R_DECLARATION_TIE, R_DECLARATIONS, R_SPLIT_LONG_RUNS
+from belote_sim.rules import (
+    R_BELOTE,
+    R_DECLARATION_TIE,
+    R_DECLARATIONS,
+    R_SECOND_ROUND,
+    R_SPLIT_LONG_RUNS,
+    SECOND_ROUND_ANY,
+)
 
 
 @jit
-def call_is_legal(call, rnd, retourne):
+def call_is_legal(call, rnd, retourne, any_suit):
+    """Whether ``call`` may be made in round ``rnd`` of the retourne bidding: round 2
+    names a suit other than the turned card's, or any suit with ``any_suit``
+    (``second_round = any``, RULES 7.1 step 3)."""
     if call == CALL_PASS:
         return True
     if rnd == 1:
         return call == CALL_TAKE
     if rnd == 2:
-        return CALL_SUIT <= call < CALL_SUIT + 4 and call - CALL_SUIT != retourne >> 3
+        return CALL_SUIT <= call < CALL_SUIT + 4 and (
+            any_suit or call - CALL_SUIT != retourne >> 3
+        )
     return call in (CALL_AT, CALL_NT)
 
 
@@ -61,9 +73,11 @@ def call_is_legal(call, rnd, retourne):
 def bid_retourne(rules, rec, hands, n, fh, retourne, scripted, script_calls, n_script_calls,
                   bid_policy, bid_params, rng, n_rounds, forced_seat, sv):
     """Bidding rounds of RULES 7.1 (and 7.2/7.3, which use the same calls): round 1 takes
-    the retourne's suit, round 2 names another suit, round 3 (``all_no_trumps_round``)
-    all-trumps or no-trumps. ``forced_seat`` may not pass in round 2 (stock game).
-    Returns ``(status, taker, trump)``; ``taker = -1`` when everybody passed."""
+    the retourne's suit, round 2 names another suit (any suit with ``second_round =
+    any``), round 3 (``all_no_trumps_round``) all-trumps or no-trumps. ``forced_seat``
+    may not pass in round 2 (stock game). Returns ``(status, taker, trump)``; ``taker =
+    -1`` when everybody passed."""
+    any_suit = rules[R_SECOND_ROUND] == SECOND_ROUND_ANY
     n_calls = 0
     for rnd in range(1, n_rounds + 1):
         for i in range(n):
@@ -78,10 +92,14 @@ def bid_retourne(rules, rec, hands, n, fh, retourne, scripted, script_calls, n_s
                         rules, sv, bid_params, rnd, hands[seat], retourne, seat, fh, n, rng
                     )
                 else:
-                    call = choose_call(bid_policy, bid_params, rnd, hands[seat], retourne, rng)
+                    call = choose_call(
+                        bid_policy, bid_params, rnd, hands[seat], retourne, any_suit, rng
+                    )
                 if call == CALL_PASS and rnd == 2 and seat == forced_seat:
-                    call = choose_call(BID_FORCED, bid_params, rnd, hands[seat], retourne, rng)
-            ok = call_is_legal(call, rnd, retourne)
+                    call = choose_call(
+                        BID_FORCED, bid_params, rnd, hands[seat], retourne, any_suit, rng
+                    )
+            ok = call_is_legal(call, rnd, retourne, any_suit)
             if call == CALL_PASS and rnd == 2 and seat == forced_seat:
                 ok = False
             if not ok or n_calls >= MAX_CALLS:

@@ -1,7 +1,8 @@
 """Bidding policies for the retourne rounds (RULES.md 7.1).
 
-* ``random``: in each turn, takes (round 1) or names one of the three other suits at
-  random (round 2) with probability ``params[0]`` (default 0.25).
+* ``random``: in each turn, takes (round 1) or names a suit at random (round 2: one of
+  the three other suits, or with ``second_round = any`` one of all four) with
+  probability ``params[0]`` (default 0.25).
 * ``threshold``: values the hand it would hold with the retourne for each candidate
   trump suit and takes when the best value reaches ``params[0]`` (default 50):
 
@@ -13,14 +14,15 @@
   king and queen of trumps (belote)      20
   ====================================  ======================================
 
-  Round 1 values the retourne's suit only; round 2 the best of the other three.
+  Round 1 values the retourne's suit only; round 2 the best of the suits it may name
+  (the three others; all four with ``second_round = any``, the lowest suit on a tie).
   Round 3 (``all_no_trumps_round``) values all-trumps as the trump points of every card
   scaled to 162 (x 162/258) plus 20 per belote pair, and no-trumps as the plain points
   of every card scaled to 162 (x 162/152), and takes the better one when it reaches the
   threshold.
 
 A dealer who may not pass (the stock game after two redeals in a row) names the suit
-its hand values most, whatever the policy.
+its hand values most among those it may name, whatever the policy.
 """
 
 from __future__ import annotations
@@ -76,11 +78,13 @@ def no_trumps_value(hand):
 
 
 @jit
-def _best_other_suit(hand, turned):
+def _best_suit(hand, turned, any_suit):
+    """The round 2 suit ``hand`` values most: the turned card's suit ``turned`` only
+    with ``any_suit`` (``second_round = any``); the lowest suit on a tie."""
     best_suit = -1
     best = -1
     for suit in range(4):
-        if suit != turned:
+        if suit != turned or any_suit:
             v = hand_value(hand, suit)
             if v > best:
                 best = v
@@ -89,13 +93,14 @@ def _best_other_suit(hand, turned):
 
 
 @jit
-def choose_call(policy, params, rnd, hand, retourne, rng):
+def choose_call(policy, params, rnd, hand, retourne, any_suit, rng):
     """The call of a seat holding ``hand`` in round ``rnd`` (1, 2 or 3) of the retourne
-    bidding; ``retourne`` is the turned card."""
+    bidding; ``retourne`` is the turned card; ``any_suit`` lets round 2 name the turned
+    card's suit too (``second_round = any``)."""
     turned = retourne >> 3
     with_retourne = hand | (1 << retourne)
     if policy == BID_FORCED:
-        return CALL_SUIT + _best_other_suit(with_retourne, turned)[0]
+        return CALL_SUIT + _best_suit(with_retourne, turned, any_suit)[0]
     if policy == BID_RANDOM:
         if rand_float(rng) >= params[0]:
             return CALL_PASS
@@ -103,6 +108,8 @@ def choose_call(policy, params, rnd, hand, retourne, rng):
             return CALL_TAKE
         if rnd == 3:
             return CALL_AT if rand_below(rng, 2) == 0 else CALL_NT
+        if any_suit:
+            return CALL_SUIT + rand_below(rng, 4)
         k = rand_below(rng, 3)
         suit = k if k < turned else k + 1
         return CALL_SUIT + suit
@@ -115,6 +122,6 @@ def choose_call(policy, params, rnd, hand, retourne, rng):
             if max(at, nt) < params[0]:
                 return CALL_PASS
             return CALL_AT if at >= nt else CALL_NT
-        best_suit, best = _best_other_suit(with_retourne, turned)
+        best_suit, best = _best_suit(with_retourne, turned, any_suit)
         return CALL_SUIT + best_suit if best >= params[0] else CALL_PASS
     return CALL_PASS

@@ -66,8 +66,10 @@ from belote_sim.rules import (
     R_KING_VALUE,
     R_MUST_TRUMP,
     R_NT_VALUES,
+    R_SECOND_ROUND,
     R_SPLIT_LONG_RUNS,
     R_UNDERTRUMP,
+    SECOND_ROUND_ANY,
     UNDERTRUMP_FREE,
 )
 
@@ -473,9 +475,10 @@ DD_BID_SAMPLES = 8
 @jit
 def dd_call(rules, sv, params, rnd, hand, retourne, seat, fh, n, rng):
     """The ``dd`` bidder's call in round ``rnd`` of the retourne bidding: the contract
-    (round 1 the retourne's suit; round 2 the best other suit; round 3 all-trumps or
-    no-trumps) whose chance of making, by :func:`make_chance` over ``DD_BID_SAMPLES``
-    completions, is highest, if it reaches ``params[0]``; else pass."""
+    (round 1 the retourne's suit; round 2 the best suit it may name, the retourne's
+    included with ``second_round = any``; round 3 all-trumps or no-trumps) whose chance
+    of making, by :func:`make_chance` over ``DD_BID_SAMPLES`` completions, is highest,
+    if it reaches ``params[0]``; else pass."""
     turned = retourne >> 3
     if rnd == 1:
         p = make_chance(rules, sv, hand, retourne, seat, fh, n, turned, DD_BID_SAMPLES, rng)
@@ -483,7 +486,8 @@ def dd_call(rules, sv, params, rnd, hand, retourne, seat, fh, n, rng):
     best = -1.0
     best_call = CALL_PASS
     for t in range(6):
-        if (rnd == 2 and (t >= ALL_TRUMPS or t == turned)) or (rnd == 3 and t < ALL_TRUMPS):
+        nameable = t != turned or rules[R_SECOND_ROUND] == SECOND_ROUND_ANY  # in round 2
+        if (rnd == 2 and (t >= ALL_TRUMPS or not nameable)) or (rnd == 3 and t < ALL_TRUMPS):
             continue
         p = make_chance(rules, sv, hand, retourne, seat, fh, n, t, DD_BID_SAMPLES, rng)
         if p > best:

@@ -1,0 +1,145 @@
+"""Golden outputs: digests of the numbers and deal logs of a fixed set of runs.
+
+A change that is meant to keep every result (a redesign, a speed-up) must leave every
+digest of ``golden_outputs.json`` as it is; ``tests/test_golden.py`` checks that. A change
+of the rules or of a player's behaviour changes some digests on purpose: record them
+again and say in the commit which cases changed and why::
+
+    python tests/golden.py record     # rewrite tests/golden_outputs.json
+    python tests/golden.py check      # list the cases whose digests differ
+
+Each case is a preset with options, the players, and a small run: the counters of
+``simulate`` (independent deals or whole matches), the deal logs of the first deals
+(``simulated_deals``, or the deals of one match with ``play_match``), and for the arena
+its figures (timings left out).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+GOLDEN_FILE = Path(__file__).with_name("golden_outputs.json")
+
+PRESETS = (
+    "classic", "sans-annonces", "litige", "tout-atout", "coinche", "three-player",
+    "stock-2p", "no-contract-2p", "no-contract-4p",
+)
+RETOURNE_BIDDING = ("classic", "sans-annonces", "litige", "tout-atout", "three-player")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One golden run."""
+
+    preset: str
+    options: dict = field(default_factory=dict)
+    bid: str = "random"
+    play: str = "random"
+    deals: int = 0  # independent deals counted (0: matches instead)
+    matches: int = 0
+    logs: int = 8  # deal logs digested (deals, or the deals of match 0)
+    arena: str = ""  # "A,B": an arena between two play policies instead of a run
+
+    @property
+    def name(self) -> str:
+        opts = ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+        unit = f"{self.deals}d" if self.deals else f"{self.matches}m"
+        what = f"arena {self.arena}" if self.arena else f"{self.bid}/{self.play}"
+        return f"{self.preset}[{opts}] {what} {unit}"
+
+
+def cases() -> list[Case]:
+    """Every preset under random and realistic players, in deals and in matches; the
+    cut pack; the solver players and the dd bidder on a few deals; an arena."""
+    out = []
+    for p in PRESETS:
+        for bid, play in (("random", "random"), ("threshold", "heuristic"),
+                          ("threshold", "random"), ("random", "heuristic")):
+            out.append(Case(p, bid=bid, play=play, deals=3_000, logs=12))
+        out.append(Case(p, bid="threshold", play="heuristic", matches=40))
+        out.append(Case(p, bid="random", play="random", matches=40))
+        out.append(Case(p, {"shuffle": "cut"}, "threshold", "heuristic", matches=40))
+    for p in ("tout-atout", "no-contract-2p", "no-contract-4p"):
+        for bid in ("random", "threshold"):
+            out.append(Case(p, {"second_round": "others"}, bid, "heuristic", deals=3_000))
+            out.append(Case(p, {"second_round": "any"}, bid, "heuristic", deals=3_000))
+    for p in ("classic", "litige", "stock-2p", "three-player"):
+        out.append(Case(p, {"second_round": "any"}, "threshold", "heuristic", deals=2_000))
+        out.append(Case(p, {"second_round": "any"}, "random", "random", deals=2_000))
+    out.append(Case("classic", {"undertrump": "free", "first_packets": "2-3"}, "threshold",
+                    "heuristic", deals=3_000))
+    out.append(Case("coinche", {"all_no_trumps_round": False}, "threshold", "heuristic",
+                    deals=3_000))
+    for p in RETOURNE_BIDDING:
+        out.append(Case(p, bid="dd", play="heuristic", deals=24, logs=6))
+    for p in ("classic", "coinche", "stock-2p", "no-contract-2p", "tout-atout"):
+        out.append(Case(p, bid="threshold", play="fastpimc:3", deals=6, logs=3))
+    out.append(Case("classic", bid="threshold", play="pimc:2", deals=3, logs=2))
+    out.append(Case("classic", bid="threshold", play="dd", deals=6, logs=3))
+    out.append(Case("classic", arena="heuristic,random", bid="threshold", deals=400,
+                    matches=20))
+    out.append(Case("coinche", arena="heuristic,random", bid="threshold", deals=400,
+                    matches=20))
+    return out
+
+
+def _digest(obj: Any) -> str:
+    text = json.dumps(obj, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def run_case(case: Case) -> dict[str, str]:
+    """The digests of one case: ``counters`` and ``logs`` (or ``arena``)."""
+    from belote_sim import Rules
+    from belote_sim.arena import arena
+    from belote_sim.runner import play_match, simulate, simulated_deals
+
+    rules = Rules.from_preset(case.preset, **case.options)
+    if case.arena:
+        a, b = case.arena.split(",")
+        res = arena(a, b, rules=rules, deals=case.deals, matches=case.matches, seed=7,
+                    bid_policy=case.bid)
+        figures = {k: v for k, v in vars(res).items()
+                   if k not in ("seconds", "seconds_per_decision", "rules")}
+        return {"arena": _digest(figures)}
+    if case.deals:
+        run = simulate(rules, deals=case.deals, seed=11, bid_policy=case.bid,
+                       play_policy=case.play)
+        logs = simulated_deals(rules, case.logs, seed=11, bid_policy=case.bid,
+                               play_policy=case.play)
+    else:
+        run = simulate(rules, matches=case.matches, seed=11, bid_policy=case.bid,
+                       play_policy=case.play)
+        logs = play_match(rules, seed=11, match=0, bid_policy=case.bid,
+                          play_policy=case.play)
+    return {"counters": _digest(run.counters), "logs": _digest(logs)}
+
+
+def compute(only: list[Case] | None = None) -> dict[str, dict[str, str]]:
+    return {c.name: run_case(c) for c in (only if only is not None else cases())}
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2 or argv[1] not in ("record", "check"):
+        print(__doc__)
+        return 2
+    now = compute()
+    if argv[1] == "record":
+        GOLDEN_FILE.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {len(now)} cases to {GOLDEN_FILE}")
+        return 0
+    old = json.loads(GOLDEN_FILE.read_text())
+    differ = [k for k in now if old.get(k) != now[k]]
+    for k in differ:
+        print(f"differs: {k}: {old.get(k)} -> {now[k]}")
+    print(f"{len(now) - len(differ)} of {len(now)} cases unchanged")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
