@@ -11,7 +11,10 @@ again and say in the commit which cases changed and why::
 Each case is a preset with options, the players, and a small run: the counters of
 ``simulate`` (independent deals or whole matches), the deal logs of the first deals
 (``simulated_deals``, or the deals of one match with ``play_match``), and for the arena
-its figures (timings left out).
+its figures (timings left out). The *gate* cases (:func:`gate_cases`) are larger: for
+each preset the summary table of 200,000 deals and of 2,000 matches under random and
+realistic players and the first 200 deal logs; two arenas; ``analyse`` of 50 deals; the
+exact declaration odds.
 """
 
 from __future__ import annotations
@@ -44,13 +47,15 @@ class Case:
     matches: int = 0
     logs: int = 8  # deal logs digested (deals, or the deals of match 0)
     arena: str = ""  # "A,B": an arena between two play policies instead of a run
+    kind: str = "run"  # "run" (counters), "summary" (the summary table), "analyse", "odds"
 
     @property
     def name(self) -> str:
         opts = ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
         unit = f"{self.deals}d" if self.deals else f"{self.matches}m"
         what = f"arena {self.arena}" if self.arena else f"{self.bid}/{self.play}"
-        return f"{self.preset}[{opts}] {what} {unit}"
+        kind = "" if self.kind == "run" else f" {self.kind}"
+        return f"{self.preset}[{opts}] {what} {unit}{kind}"
 
 
 def cases() -> list[Case]:
@@ -85,6 +90,23 @@ def cases() -> list[Case]:
                     matches=20))
     out.append(Case("coinche", arena="heuristic,random", bid="threshold", deals=400,
                     matches=20))
+    return out + gate_cases()
+
+
+def gate_cases() -> list[Case]:
+    """The larger cases of the redesign's gate (issue 13)."""
+    out = []
+    for p in PRESETS:
+        for bid, play in (("random", "random"), ("threshold", "heuristic")):
+            out.append(Case(p, bid=bid, play=play, deals=200_000, logs=200, kind="summary"))
+            out.append(Case(p, bid=bid, play=play, matches=2_000, logs=0, kind="summary"))
+    out.append(Case("classic", arena="heuristic,random", bid="threshold", deals=20_000,
+                    matches=1_000))
+    out.append(Case("classic", arena="fastpimc:4,heuristic", bid="threshold", deals=60,
+                    matches=0))
+    out.append(Case("classic", bid="threshold", play="heuristic", deals=50, kind="analyse"))
+    out.append(Case("stock-2p", bid="threshold", play="heuristic", deals=10, kind="analyse"))
+    out.append(Case("classic", deals=1, kind="odds"))
     return out
 
 
@@ -100,6 +122,17 @@ def run_case(case: Case) -> dict[str, str]:
     from belote_sim.runner import play_match, simulate, simulated_deals
 
     rules = Rules.from_preset(case.preset, **case.options)
+    if case.kind == "odds":
+        from belote_sim.odds import exact_odds
+
+        return {"odds": _digest(exact_odds(8).to_dict("list")),
+                "odds9": _digest(exact_odds(9).to_dict("list"))}
+    if case.kind == "analyse":
+        from belote_sim.analyse import analyse
+
+        logs = simulated_deals(rules, case.deals, seed=11, bid_policy=case.bid,
+                               play_policy=case.play)
+        return {"analyse": _digest([analyse(d) for d in logs])}
     if case.arena:
         a, b = case.arena.split(",")
         res = arena(a, b, rules=rules, deals=case.deals, matches=case.matches, seed=7,
@@ -116,7 +149,10 @@ def run_case(case: Case) -> dict[str, str]:
         run = simulate(rules, matches=case.matches, seed=11, bid_policy=case.bid,
                        play_policy=case.play)
         logs = play_match(rules, seed=11, match=0, bid_policy=case.bid,
-                          play_policy=case.play)
+                          play_policy=case.play) if case.logs else []
+    if case.kind == "summary":  # what summary.parquet and histograms.parquet hold
+        return {"summary": _digest(run.table().to_dict("list")),
+                "histograms": _digest(run.histograms().to_dict("list")), "logs": _digest(logs)}
     return {"counters": _digest(run.counters), "logs": _digest(logs)}
 
 
