@@ -7,6 +7,9 @@ table and writes ``results/bench_engine.json``. Every figure is measured in this
   nothing else - the floor of what a deal can cost, as a baseline;
 * ``classic, 1 thread`` and ``classic, all threads``: random bidding (take probability
   0.25) and random play, declarations and scoring included (best of 3 repeats);
+* ``classic, threshold + heuristic, all threads``: the realistic players (threshold
+  bidding at 50, heuristic play), as a ratio to random play in the same run: a
+  slowdown of the heuristic's path shows here (it once went unnoticed at 0.2 x);
 * peak memory (max RSS) of fresh processes that run aggregate simulations of growing
   size (``--memory-deals``, default 1M, 10M and 100M deals), beside one that only
   imports the package: flat in the number of deals;
@@ -14,8 +17,9 @@ table and writes ``results/bench_engine.json``. Every figure is measured in this
   ``belote-sim simulate --deals 1 --quiet`` (best of 5).
 
 Targets (issues 2 and 3): at least 1,000,000 complete classic deals per second on
-2 cores, all threads at least 1.8 x one thread, peak memory of a 100,000,000-deal run
-under 500 MB and flat, start to first deal under 1.5 s.
+2 cores, all threads at least 1.8 x one thread, heuristic play at least 0.6 x random
+play (issue 13: back to its speed before the solver players came in), peak memory of a
+100,000,000-deal run under 500 MB and flat, start to first deal under 1.5 s.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import numpy as np
 
 from belote_sim import Rules
 from belote_sim import kernels as K
-from belote_sim.policies import policy_params
+from belote_sim.policies import BID_THRESHOLD, PLAY_HEURISTIC, policy_params
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,6 +68,13 @@ def _simulate(n: int) -> None:
     )
 
 
+def _simulate_realistic(n: int) -> None:
+    K.simulate.simulate_chunk(
+        Rules().to_array(), BID_THRESHOLD, policy_params(50.0), PLAY_HEURISTIC, policy_params(),
+        1, 0, n, 64, False,
+    )
+
+
 def _peak_rss_mb(code: str) -> float:
     probe = (
         f"{code}\nimport resource\n"
@@ -84,6 +95,7 @@ def main() -> None:
     args = parser.parse_args()
 
     _simulate(1000)  # compile or load from cache
+    _simulate_realistic(1000)
     _shuffle_only(1, 10)
     all_threads = numba.config.NUMBA_NUM_THREADS
     numba.set_num_threads(1)
@@ -91,6 +103,7 @@ def main() -> None:
     one = _best_rate(_simulate, args.deals)
     numba.set_num_threads(all_threads)
     many = _best_rate(_simulate, args.deals)
+    realistic = _best_rate(_simulate_realistic, args.deals)
 
     rss_import = _peak_rss_mb("import belote_sim")
     rss = {
@@ -112,6 +125,8 @@ def main() -> None:
         ("shuffle only, 1 thread (baseline)", f"{shuffle:,.0f} deals/s", ""),
         ("classic, 1 thread", f"{one:,.0f} deals/s", f"{one / shuffle:.3f} x baseline"),
         (f"classic, {all_threads} threads", f"{many:,.0f} deals/s", f"{many / one:.2f} x 1 thread"),
+        (f"classic, threshold + heuristic, {all_threads} threads", f"{realistic:,.0f} deals/s",
+         f"{realistic / many:.2f} x random play"),
         ("peak RSS, import only", f"{rss_import:,.0f} MB", ""),
     ]
     for n, mb in rss.items():
@@ -123,6 +138,7 @@ def main() -> None:
     checks = {
         "1,000,000 deals/s on all threads": many >= 1_000_000,
         "all threads >= 1.8 x one thread": many / one >= 1.8,
+        "heuristic play >= 0.6 x random play": realistic / many >= 0.6,
         "peak RSS < 500 MB": max(rss.values()) < 500,
         "start to first deal < 1.5 s": startup < 1.5,
     }
@@ -139,6 +155,8 @@ def main() -> None:
                 "classic_1_thread_per_s": one,
                 "classic_all_threads_per_s": many,
                 "thread_ratio": many / one,
+                "classic_threshold_heuristic_per_s": realistic,
+                "heuristic_to_random_ratio": realistic / many,
                 "peak_rss_import_mb": rss_import,
                 "peak_rss_run_mb": {str(k): v for k, v in rss.items()},
                 "start_to_first_deal_s": startup,

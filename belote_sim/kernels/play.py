@@ -39,8 +39,8 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.legal import legal_given_winner
 from belote_sim.kernels.trick import card_power, seat_after
-from belote_sim.policies import PLAY_ANALYSE, PLAY_PIMC, PLAY_RANDOM
-from belote_sim.policies.play import choose_card, random_card
+from belote_sim.policies import PLAY_ANALYSE, PLAY_HEURISTIC, PLAY_PIMC, PLAY_RANDOM
+from belote_sim.policies.play import choose_card, heuristic_choice, random_card
 from belote_sim.policies.solver_play import NO_VALUE, analyse_position, learn_from_card
 from belote_sim.rules import R_BELOTE, R_KING_VALUE, R_NT_VALUES
 
@@ -114,6 +114,9 @@ def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scr
                     return fail(rec, ST_ILLEGAL_CARD, n_plays, seat, card, legal, rule)
             elif play_policy == PLAY_RANDOM:  # the hot path of mass runs, kept tight
                 card = random_card(legal, rng)
+            elif play_policy == PLAY_HEURISTIC:  # realistic mass runs: no solver kit
+                card = heuristic_choice(legal, hands, seat, trick, k, leader, played, trump,
+                                        taker, n)
             else:
                 cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
                 card = choose_card(

@@ -41,6 +41,18 @@ def random_card(legal, rng):
     return nth_bit(legal, rand_below(rng, popcount(legal)))
 
 
+@jit(inline="always")
+def heuristic_choice(legal, hands, seat, trick, k, leader, played, trump, taker, n):
+    """The ``heuristic`` policy's card, called by the trick loop directly: no solver kit
+    crosses the call (passing its arrays to a compiled function costs a reference count
+    of each, which made heuristic play four times slower), and the integers are pinned
+    to int64 so that it is compiled once."""
+    return heuristic_card(
+        np.int64(legal), np.int64(hands[seat]), trick, np.int64(k), np.int64(leader),
+        np.int64(played), np.int64(trump), np.int64(taker), np.int64(n),
+    )
+
+
 @jit
 def _one_policy(policy, param, rules, legal, hands, seat, trick, k, leader, played, trump,
                 taker, n, rng, sv, cap, free):
@@ -80,7 +92,8 @@ def _choose_card(policy, params, rules, legal, hands, seat, trick, k, leader, pl
     played, trump, the taker, the number of players, and the knowledge ``sv[3]``); only
     ``dd`` looks at the other hands. ``cap`` is 1 while the takers have taken every
     trick, ``free`` is true in the stock game's free tricks. The trick loop calls
-    :func:`random_card` directly for ``random``.
+    :func:`random_card` and :func:`heuristic_choice` directly for ``random`` and
+    ``heuristic``.
 
     ``PLAY_SIDES`` (the arena) gives side 0 (seats 0 and 2; seat 0 with two or three
     players) the policy ``params[0]`` with parameter ``params[1]``, the other seats
