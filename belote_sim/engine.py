@@ -30,7 +30,7 @@ from belote_sim.cards import (
 )
 from belote_sim.errors import BeloteError, RulesError
 from belote_sim.kernels import layout as L
-from belote_sim.rules import CHOICES, Rules
+from belote_sim.rules import Rules, choice_code
 
 DECL_KIND_NAMES = ("tierce", "quarte", "quinte", "carre")
 RULE_TEXT = {
@@ -189,7 +189,7 @@ def score_deal(
     rec[L.CAPOT_SIDE] = -1 if capot_side is None else capot_side
     rec[L.POT_BEFORE] = pot_before
     rec[L.TOTAL_POINTS] = total
-    K.scoring.score_two_sides(rec, taker_side, CHOICES["tie_rule"].index(rules.tie_rule))
+    K.scoring.score_two_sides(rec, taker_side, choice_code("tie_rule", rules.tie_rule))
     return {
         "card_points": [int(rec[L.CARD_POINTS + s]) for s in range(2)],
         "score_takers": int(rec[L.SCORE_TAKERS]),

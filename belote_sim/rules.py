@@ -20,115 +20,26 @@ import numpy as np
 
 from belote_sim.errors import RulesConflictError, RulesError
 
-# Allowed values of each enumerated option; the index of a value is its code in the kernels.
-CHOICES: dict[str, tuple] = {
-    "players": (2, 3, 4),
-    "contract": ("retourne", "stock", "none", "coinche"),
-    "declaration_tie": ("none", "first"),
-    "undertrump": ("forced", "free"),
-    "nt_values": ("doubled", "ace19"),
-    "king_value": (4, 10),
-    "tie_rule": ("takers", "split", "litige"),
-    "shuffle": ("full", "cut"),
-    "first_packets": ("3-2", "2-3"),
-    "second_round": ("others", "any"),
-    "match_end": ("draw", "higher"),
-}
-BOOL_OPTIONS = (
-    "declarations",
-    "belote",
-    "split_long_runs",
-    "must_trump",
-    "partner_exemption",
-    "overtrump_partner",
-    "all_no_trumps_round",
-    "round_to_ten",
-)
 
-OPTION_HELP: dict[str, str] = {
-    "players": "number of players",
-    "contract": "how trump is chosen and what the taker must do (RULES 7.1-7.4)",
-    "declarations": "carrés and runs (RULES 5)",
-    "belote": "belote-rebelote",
-    "split_long_runs": "an 8-card run scores quinte + tierce",
-    "declaration_tie": "equal best declarations: nobody scores (none) or first in turn order",
-    "must_trump": "void in the suit led, a player holding trumps must trump",
-    "partner_exemption": "void, with the partner winning, any card is allowed",
-    "overtrump_partner": "on a trump lead, overtrump even when the partner is winning",
-    "undertrump": "void and unable to overtrump: still trump (forced) or any card (free)",
-    "all_no_trumps_round": "round 3 (retourne) / AT and NT strains (coinche)",
-    "nt_values": "no-trump card values",
-    "king_value": "points of a king (10: seed 003's table)",
-    "tie_rule": "S_T == S_E: takers make it, split, or litige pot",
-    "round_to_ten": "coinche deal scores rounded to ten",
-    "shuffle": "full shuffle every deal, or the pack rebuilt from the tricks and cut",
-    "first_packets": "packets of the first five cards",
-    "second_round": "round 2: a suit other than the turned card's, or any suit",
-    "target": "match target",
-    "match_end": "both sides over the target in one deal: draw, or higher total wins",
-}
+def _option(default: Any, meaning: str, seeds: str, choices: tuple = ()) -> Any:
+    """A field of :class:`Rules`: one row of the option table of RULES.md section 9.
 
-#: Where each option comes from (seed texts in shared/seeds: 000 classic belote and its
-#: variants, 002 two players with a stock, 003 no contract failure, 004 all-trumps).
-OPTION_SEEDS: dict[str, str] = {
-    "players": "000 (4, 3), 002 (2), 003 (2, 4)",
-    "contract": "000 (retourne, coinche), 002 (stock), 003 (none)",
-    "declarations": "000",
-    "belote": "000",
-    "split_long_runs": "003",
-    "declaration_tie": "000 (none), 003 (first)",
-    "must_trump": "000 (on), 003 (off)",
-    "partner_exemption": "000",
-    "overtrump_partner": "000",
-    "undertrump": "000 (forced); free: the contrée rule of many clubs",
-    "all_no_trumps_round": "004",
-    "nt_values": "004",
-    "king_value": "003",
-    "tie_rule": "000 (takers, litige), 002 (split), 004 (litige: contention)",
-    "round_to_ten": "000 (belote contrée)",
-    "shuffle": "000",
-    "first_packets": "000",
-    "second_round": "000, 002 (others), 003, 004 (any)",
-    "target": "000",
-    "match_end": "000 (draw), 003 (higher)",
-}
-
-# Array layout of Rules.to_array(): the only form the kernels ever read.
-R_PLAYERS = 0
-R_CONTRACT = 1
-R_DECLARATIONS = 2
-R_BELOTE = 3
-R_SPLIT_LONG_RUNS = 4
-R_DECLARATION_TIE = 5
-R_MUST_TRUMP = 6
-R_PARTNER_EXEMPTION = 7
-R_OVERTRUMP_PARTNER = 8
-R_UNDERTRUMP = 9
-R_ALL_NO_TRUMPS_ROUND = 10
-R_NT_VALUES = 11
-R_KING_VALUE = 12
-R_TIE_RULE = 13
-R_ROUND_TO_TEN = 14
-R_SHUFFLE = 15
-R_FIRST_PACKETS = 16
-R_TARGET = 17
-R_MATCH_END = 18
-R_SECOND_ROUND = 19
-N_RULE_SLOTS = 20
-
-# Codes of enumerated values as the kernels see them.
-CONTRACT_RETOURNE, CONTRACT_STOCK, CONTRACT_NONE, CONTRACT_COINCHE = range(4)
-TIE_TAKERS, TIE_SPLIT, TIE_LITIGE = range(3)
-UNDERTRUMP_FORCED, UNDERTRUMP_FREE = range(2)
-DECL_TIE_NONE, DECL_TIE_FIRST = range(2)
-MATCH_END_DRAW, MATCH_END_HIGHER = range(2)
-SHUFFLE_FULL, SHUFFLE_CUT = range(2)
-SECOND_ROUND_OTHERS, SECOND_ROUND_ANY = range(2)
+    ``choices`` lists the allowed values of an enumerated option (the index of a text
+    value is its code in the kernels); switches (``bool``) and ``target`` have none."""
+    return dataclasses.field(
+        default=default, metadata={"help": meaning, "seeds": seeds, "choices": choices}
+    )
 
 
 @dataclass(frozen=True)
 class Rules:
     """A complete rule set: one field per option of RULES.md section 9.
+
+    The fields are the option table: each one's default, allowed values, help text and
+    the seed texts it comes from (in ``shared/seeds``: 000 classic belote and its
+    variants, 002 two players with a stock, 003 no contract failure, 004 all-trumps).
+    Everything else about options (:data:`CHOICES`, :data:`OPTION_HELP`,
+    :data:`OPTION_SEEDS`, the kernels' array slots ``R_*``) is derived from them.
 
     Build it with :meth:`from_preset` (validated); kernels get :meth:`to_array`.
 
@@ -139,26 +50,61 @@ class Rules:
     """
 
     preset: str = "classic"
-    players: int = 4
-    contract: str = "retourne"
-    declarations: bool = True
-    belote: bool = True
-    split_long_runs: bool = False
-    declaration_tie: str = "none"
-    must_trump: bool = True
-    partner_exemption: bool = True
-    overtrump_partner: bool = True
-    undertrump: str = "forced"
-    all_no_trumps_round: bool = False
-    nt_values: str = "doubled"
-    king_value: int = 4
-    tie_rule: str = "takers"
-    round_to_ten: bool = False
-    shuffle: str = "full"
-    first_packets: str = "3-2"
-    second_round: str = "others"
-    target: int = 1000
-    match_end: str = "draw"
+    players: int = _option(
+        4, "number of players", "000 (4, 3), 002 (2), 003 (2, 4)", (2, 3, 4)
+    )
+    contract: str = _option(
+        "retourne", "how trump is chosen and what the taker must do (RULES 7.1-7.4)",
+        "000 (retourne, coinche), 002 (stock), 003 (none)",
+        ("retourne", "stock", "none", "coinche"),
+    )
+    declarations: bool = _option(True, "carrés and runs (RULES 5)", "000")
+    belote: bool = _option(True, "belote-rebelote", "000")
+    split_long_runs: bool = _option(False, "an 8-card run scores quinte + tierce", "003")
+    declaration_tie: str = _option(
+        "none", "equal best declarations: nobody scores (none) or first in turn order",
+        "000 (none), 003 (first)", ("none", "first"),
+    )
+    must_trump: bool = _option(
+        True, "void in the suit led, a player holding trumps must trump", "000 (on), 003 (off)"
+    )
+    partner_exemption: bool = _option(
+        True, "void, with the partner winning, any card is allowed", "000"
+    )
+    overtrump_partner: bool = _option(
+        True, "on a trump lead, overtrump even when the partner is winning", "000"
+    )
+    undertrump: str = _option(
+        "forced", "void and unable to overtrump: still trump (forced) or any card (free)",
+        "000 (forced); free: the contrée rule of many clubs", ("forced", "free"),
+    )
+    all_no_trumps_round: bool = _option(
+        False, "round 3 (retourne) / AT and NT strains (coinche)", "004"
+    )
+    nt_values: str = _option("doubled", "no-trump card values", "004", ("doubled", "ace19"))
+    king_value: int = _option(4, "points of a king (10: seed 003's table)", "003", (4, 10))
+    tie_rule: str = _option(
+        "takers", "S_T == S_E: takers make it, split, or litige pot",
+        "000 (takers, litige), 002 (split), 004 (litige: contention)",
+        ("takers", "split", "litige"),
+    )
+    round_to_ten: bool = _option(
+        False, "coinche deal scores rounded to ten", "000 (belote contrée)"
+    )
+    shuffle: str = _option(
+        "full", "full shuffle every deal, or the pack rebuilt from the tricks and cut", "000",
+        ("full", "cut"),
+    )
+    first_packets: str = _option("3-2", "packets of the first five cards", "000", ("3-2", "2-3"))
+    second_round: str = _option(
+        "others", "round 2: a suit other than the turned card's, or any suit",
+        "000, 002 (others), 003, 004 (any)", ("others", "any"),
+    )
+    target: int = _option(1000, "match target", "000")
+    match_end: str = _option(
+        "draw", "both sides over the target in one deal: draw, or higher total wins",
+        "000 (draw), 003 (higher)", ("draw", "higher"),
+    )
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -223,29 +169,75 @@ class Rules:
         return {"preset": self.preset, "options": over} if over else self.preset
 
     def to_array(self) -> np.ndarray:
-        """The compact int64 form the jitted kernels read (layout: the ``R_*`` constants)."""
+        """The compact int64 form the jitted kernels read (layout: :data:`SLOTS`, the
+        ``R_*`` constants): switches as 0/1, text values as their :func:`choice_code`,
+        numbers (players, king value, target) as they are."""
         a = np.zeros(N_RULE_SLOTS, dtype=np.int64)
-        a[R_PLAYERS] = self.players
-        a[R_CONTRACT] = CHOICES["contract"].index(self.contract)
-        a[R_DECLARATIONS] = self.declarations
-        a[R_BELOTE] = self.belote
-        a[R_SPLIT_LONG_RUNS] = self.split_long_runs
-        a[R_DECLARATION_TIE] = CHOICES["declaration_tie"].index(self.declaration_tie)
-        a[R_MUST_TRUMP] = self.must_trump
-        a[R_PARTNER_EXEMPTION] = self.partner_exemption
-        a[R_OVERTRUMP_PARTNER] = self.overtrump_partner
-        a[R_UNDERTRUMP] = CHOICES["undertrump"].index(self.undertrump)
-        a[R_ALL_NO_TRUMPS_ROUND] = self.all_no_trumps_round
-        a[R_NT_VALUES] = CHOICES["nt_values"].index(self.nt_values)
-        a[R_KING_VALUE] = self.king_value
-        a[R_TIE_RULE] = CHOICES["tie_rule"].index(self.tie_rule)
-        a[R_ROUND_TO_TEN] = self.round_to_ten
-        a[R_SHUFFLE] = CHOICES["shuffle"].index(self.shuffle)
-        a[R_FIRST_PACKETS] = CHOICES["first_packets"].index(self.first_packets)
-        a[R_TARGET] = self.target
-        a[R_MATCH_END] = CHOICES["match_end"].index(self.match_end)
-        a[R_SECOND_ROUND] = CHOICES["second_round"].index(self.second_round)
+        for name, slot in SLOTS.items():
+            value = getattr(self, name)
+            a[slot] = choice_code(name, value) if isinstance(value, str) else int(value)
         return a
+
+
+_OPTION_FIELDS = [f for f in fields(Rules) if f.name != "preset"]
+#: Allowed values of each enumerated option; the index of a value is its code in the kernels.
+CHOICES: dict[str, tuple] = {f.name: f.metadata["choices"] for f in _OPTION_FIELDS
+                             if f.metadata["choices"]}
+#: The on/off options.
+BOOL_OPTIONS: tuple[str, ...] = tuple(f.name for f in _OPTION_FIELDS if f.type == "bool")
+OPTION_HELP: dict[str, str] = {f.name: f.metadata["help"] for f in _OPTION_FIELDS}
+#: Where each option comes from (seed texts in shared/seeds).
+OPTION_SEEDS: dict[str, str] = {f.name: f.metadata["seeds"] for f in _OPTION_FIELDS}
+
+#: Slot of each option in :meth:`Rules.to_array`, the only form the kernels ever read.
+SLOTS: dict[str, int] = {f.name: i for i, f in enumerate(_OPTION_FIELDS)}
+N_RULE_SLOTS = len(SLOTS)
+R_PLAYERS = SLOTS["players"]
+R_CONTRACT = SLOTS["contract"]
+R_DECLARATIONS = SLOTS["declarations"]
+R_BELOTE = SLOTS["belote"]
+R_SPLIT_LONG_RUNS = SLOTS["split_long_runs"]
+R_DECLARATION_TIE = SLOTS["declaration_tie"]
+R_MUST_TRUMP = SLOTS["must_trump"]
+R_PARTNER_EXEMPTION = SLOTS["partner_exemption"]
+R_OVERTRUMP_PARTNER = SLOTS["overtrump_partner"]
+R_UNDERTRUMP = SLOTS["undertrump"]
+R_ALL_NO_TRUMPS_ROUND = SLOTS["all_no_trumps_round"]
+R_NT_VALUES = SLOTS["nt_values"]
+R_KING_VALUE = SLOTS["king_value"]
+R_TIE_RULE = SLOTS["tie_rule"]
+R_ROUND_TO_TEN = SLOTS["round_to_ten"]
+R_SHUFFLE = SLOTS["shuffle"]
+R_FIRST_PACKETS = SLOTS["first_packets"]
+R_SECOND_ROUND = SLOTS["second_round"]
+R_TARGET = SLOTS["target"]
+R_MATCH_END = SLOTS["match_end"]
+
+
+def choice_code(option: str, value: str) -> int:
+    """The kernels' code of an enumerated option's text value (its index in the table).
+
+    >>> choice_code("tie_rule", "litige")
+    2
+    """
+    return CHOICES[option].index(value)
+
+
+# Codes of enumerated values as the kernels see them.
+CONTRACT_RETOURNE, CONTRACT_STOCK, CONTRACT_NONE, CONTRACT_COINCHE = (
+    choice_code("contract", v) for v in CHOICES["contract"]
+)
+TIE_TAKERS, TIE_SPLIT, TIE_LITIGE = (choice_code("tie_rule", v) for v in CHOICES["tie_rule"])
+UNDERTRUMP_FORCED = choice_code("undertrump", "forced")
+UNDERTRUMP_FREE = choice_code("undertrump", "free")
+DECL_TIE_NONE = choice_code("declaration_tie", "none")
+DECL_TIE_FIRST = choice_code("declaration_tie", "first")
+MATCH_END_DRAW = choice_code("match_end", "draw")
+MATCH_END_HIGHER = choice_code("match_end", "higher")
+SHUFFLE_FULL = choice_code("shuffle", "full")
+SHUFFLE_CUT = choice_code("shuffle", "cut")
+SECOND_ROUND_OTHERS = choice_code("second_round", "others")
+SECOND_ROUND_ANY = choice_code("second_round", "any")
 
 
 def _fmt(value: Any) -> str:

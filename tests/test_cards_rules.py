@@ -6,6 +6,7 @@ One test per rule of RULES.md sections 1, 2 and 9; each fails if its rule is bro
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -24,7 +25,16 @@ from belote_sim.errors import (
     RulesConflictError,
     RulesError,
 )
-from belote_sim.rules import PRESETS, Rules
+from belote_sim.rules import (
+    BOOL_OPTIONS,
+    CHOICES,
+    OPTION_HELP,
+    OPTION_SEEDS,
+    PRESETS,
+    SLOTS,
+    Rules,
+    option_names,
+)
 
 SUITS = "CDHS"
 SEQUENCE = "789TJQKA"  # ranks in sequence order (RULES 1)
@@ -398,3 +408,30 @@ def test_option_conflicts_raise_conflict_error_naming_options(preset, overrides,
 def test_combinations_with_a_deal_procedure_are_accepted(preset, overrides, expected):
     r = Rules.from_preset(preset, **overrides)
     assert {k: getattr(r, k) for k in expected} == expected
+
+
+RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
+
+
+def _section_9_options() -> dict[str, str]:
+    """The option table of RULES.md section 9: option name -> its ``values`` cell."""
+    text = RULES_MD.read_text(encoding="utf-8")
+    table = text[text.index("## 9. Options and presets"):].split("\n\n")[1]
+    rows = [r.split("|")[1:3] for r in table.splitlines()[2:]]
+    return {name.strip(): values.strip() for name, values in rows}
+
+
+@pytest.mark.skipif(not RULES_MD.exists(), reason=f"{RULES_MD} not found")
+def test_option_table_is_section_9s_in_order_with_its_values():
+    spec = _section_9_options()
+    assert option_names() == list(spec)
+    for name, values in spec.items():
+        if values == "on/off":
+            assert name in BOOL_OPTIONS and name not in CHOICES
+        elif values == "integer":
+            assert name not in CHOICES and name not in BOOL_OPTIONS
+        else:
+            allowed = tuple(v.strip().strip("`") for v in values.split(","))
+            assert tuple(str(c) for c in CHOICES[name]) == allowed, name
+        assert OPTION_HELP[name] and OPTION_SEEDS[name]
+    assert list(SLOTS) == option_names() and sorted(SLOTS.values()) == list(range(len(SLOTS)))
