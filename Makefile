@@ -20,9 +20,10 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/belote-sim simulate --rules classic --deals 1000000 --seed 1 --out results/classic-default
 
-## The whole test suite (ruff first: a lint error fails the build).
+## The whole test suite (ruff and the import layers first: either failing fails the build).
 test: $(STAMP)
 	$(BIN)/ruff check belote_sim tests benchmarks
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
@@ -32,6 +33,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check belote_sim tests benchmarks
+	$(BIN)/lint-imports
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -16,8 +16,9 @@ import contextlib
 import functools
 import hashlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numba
 
@@ -50,10 +51,10 @@ def cache_dir() -> str:
 
 @contextlib.contextmanager
 def kernel_cache() -> Iterator[None]:
-    """Point Numba's cache at :func:`cache_dir` while the kernel modules are decorated.
+    """Point Numba's cache at :func:`cache_dir` while kernels are decorated.
 
     Numba picks a function's cache locator when ``@njit(cache=True)`` runs, so setting
-    the directory around the imports is enough and leaves other users' numba alone.
+    the directory around the decoration is enough and leaves other users' numba alone.
     """
     old = numba.config.CACHE_DIR
     numba.config.CACHE_DIR = cache_dir()
@@ -63,19 +64,29 @@ def kernel_cache() -> Iterator[None]:
         numba.config.CACHE_DIR = old
 
 
+def _kernel_decorator(**options: Any) -> Callable:
+    """``numba.njit`` with ``options``, cached under :func:`cache_dir`; usable bare
+    (``@jit``) or with more options (``@jit(inline="always")``). Each module decorates
+    its own kernels, so any module can be imported alone."""
+
+    def decorate(fn: Callable | None = None, **more: Any) -> Any:
+        if fn is None:
+            return functools.partial(decorate, **more)
+        with kernel_cache():
+            return numba.njit(**options, **more)(fn)
+
+    return decorate
+
+
 #: The decorator of every kernel: nopython, cached, no GIL, numpy error model
 #: (no Python exceptions from integer division: kernels never raise).
-jit = functools.partial(numba.njit, cache=True, nogil=True, error_model="numpy")
+jit = _kernel_decorator(cache=True, nogil=True, error_model="numpy")
 #: The same for kernels that allocate nothing, only read and write the arrays they are
 #: given: Numba then emits no reference counting for those arrays. Otherwise every
 #: array handed to a callee (inlined or not) costs an atomic increment and decrement
 #: (about 10% of the solver's search time when it was introduced, commit 0b3160a). A
 #: kernel that allocates does not compile with it: Numba's runtime, the ``_nrt``
 #: option, is off.
-jit_no_refcount = functools.partial(
-    numba.njit, cache=True, nogil=True, error_model="numpy", _nrt=False
-)
+jit_no_refcount = _kernel_decorator(cache=True, nogil=True, error_model="numpy", _nrt=False)
 #: The same for the parallel (prange) chunk kernels.
-jit_parallel = functools.partial(
-    numba.njit, cache=True, nogil=True, error_model="numpy", parallel=True
-)
+jit_parallel = _kernel_decorator(cache=True, nogil=True, error_model="numpy", parallel=True)

@@ -23,18 +23,16 @@ from typing import Any
 
 import numpy as np
 
+from belote_sim.cards import CAPOT_BONUS, SCALED_TOTAL
 from belote_sim.deallog import DealInput
 from belote_sim.errors import IllegalPlayError
+from belote_sim.game.coinche import scale_to_162
+from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
-from belote_sim.kernels.coinche import scale_to_162
-from belote_sim.kernels.dd import CAPOT_BONUS
-from belote_sim.kernels.game import replay_deal
 from belote_sim.kernels.scoring import TOTALS
-from belote_sim.policies.solver_play import NO_VALUE
+from belote_sim.players.solver_play import NO_VALUE
 from belote_sim.replay import _INPUT_FIELDS, _explain
 from belote_sim.rules import Rules
-
-SCALED_TOTAL = 162
 
 
 def analyse(deal: dict[str, Any], *, number: int = 1) -> dict[str, Any]:

@@ -30,11 +30,11 @@ import numpy as np
 import pandas as pd
 
 from belote_sim.errors import BeloteError
+from belote_sim.game.chunks import play_match, simulate_records
 from belote_sim.io import summary_frame, write_parquet, write_text_atomic
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.clock import cycles
-from belote_sim.kernels.simulate import play_match, simulate_records
-from belote_sim.policies import PLAY_SIDES, policy_params
+from belote_sim.players import PLAY_SIDES, policy_params
 from belote_sim.rules import Rules
 from belote_sim.runner import PolicySpec, check_policies, check_run_args
 from belote_sim.stats import mean_interval, wilson_interval

@@ -37,7 +37,7 @@ def _warm(threads: int | None) -> int:
     import numba
     import numpy as np
 
-    from belote_sim.kernels import simulate as S
+    from belote_sim.game import chunks as S
     from belote_sim.rules import Rules
 
     if threads is not None:

@@ -51,8 +51,8 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     """Play one chunk with the jitted kernels (what every executor's workers call)."""
     import numba
 
+    from belote_sim.game import chunks as S
     from belote_sim.kernels import layout as L
-    from belote_sim.kernels import simulate as S
 
     if task.threads is not None:
         numba.set_num_threads(min(task.threads, numba.config.NUMBA_NUM_THREADS))

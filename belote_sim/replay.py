@@ -16,9 +16,9 @@ from belote_sim.cards import SUITS, format_card, format_cards
 from belote_sim.deallog import CALL_NAMES, DealInput, format_call, record_to_deal
 from belote_sim.engine import RULE_TEXT
 from belote_sim.errors import IllegalPlayError
-from belote_sim.kernels import coinche as KC
+from belote_sim.game import coinche as KC
+from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
-from belote_sim.kernels.game import replay_deal
 from belote_sim.rules import Rules
 
 #: A pack in index order, for examples.

@@ -29,13 +29,13 @@ import numba
 import numpy as np
 import pandas as pd
 
-from belote_sim import kernels as K
 from belote_sim.deallog import record_to_deal
 from belote_sim.errors import BeloteError
 from belote_sim.executors import ChunkResult, ChunkTask, LocalExecutor
+from belote_sim.game import chunks
 from belote_sim.io import atomic_path, write_parquet, write_text_atomic
 from belote_sim.kernels import layout as L
-from belote_sim.policies import (
+from belote_sim.players import (
     DEFAULT_BID_PARAM,
     DEFAULT_WORLDS,
     MAX_WORLDS,
@@ -500,7 +500,7 @@ def simulated_deals(
     check_independent_deals(rules, "deals")
     check_policies(rules, _spec(bid_policy, "bid"))
     bid, play = _spec(bid_policy, "bid"), _spec(play_policy, "play")
-    recs = K.simulate.simulate_records(
+    recs = chunks.simulate_records(
         rules.to_array(), bid.id, bid.params(), play.id, play.params(), seed, start, deals
     )
     return [record_to_deal(r, rules) for r in recs]
@@ -531,7 +531,7 @@ def play_match(
     _check_int("match", match, 0)
     bid, play = _spec(bid_policy, "bid"), _spec(play_policy, "play")
     out = np.zeros((max_deals, L.REC_SIZE), dtype=np.int64)
-    n, winner, scores = K.simulate.play_match(
+    n, winner, scores = chunks.play_match(
         rules.to_array(), bid.id, bid.params(), play.id, play.params(), seed, match,
         max_deals, out,
     )

@@ -1,5 +1,5 @@
 """The double-dummy solver for Python callers: a validating wrapper of
-:mod:`belote_sim.kernels.dd`.
+:mod:`belote_sim.players.dd`.
 
 >>> from belote_sim import Rules
 >>> from belote_sim.solver import dd_value, dd_reaches
@@ -18,8 +18,8 @@ import numpy as np
 
 from belote_sim.cards import TRUMP_NAMES, CardSet, format_card, parse_card
 from belote_sim.errors import BeloteError
-from belote_sim.kernels import dd
 from belote_sim.kernels.legal import legal_cards_rule
+from belote_sim.players import dd
 from belote_sim.rules import Rules
 
 _STATE: dict[str, object] = {}

@@ -39,11 +39,13 @@ import numpy as np  # noqa: E402
 
 from belote_sim import Rules  # noqa: E402
 from belote_sim.arena import arena  # noqa: E402
-from belote_sim.kernels import dd  # noqa: E402
+from belote_sim.game.chunks import simulate_records  # noqa: E402
 from belote_sim.kernels import layout as L  # noqa: E402
 from belote_sim.kernels.rng import seed_stream  # noqa: E402
-from belote_sim.kernels.simulate import simulate_records  # noqa: E402
-from belote_sim.policies import solver_play  # noqa: E402
+from belote_sim.players import (
+    dd,  # noqa: E402
+    solver_play,  # noqa: E402
+)
 from belote_sim.runner import PolicySpec  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

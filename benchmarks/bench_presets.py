@@ -17,7 +17,7 @@ import numba
 
 from belote_sim import PRESETS, Rules
 from belote_sim.executors import ChunkTask, run_chunk
-from belote_sim.policies import policy_params
+from belote_sim.players import policy_params
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,5 +1,5 @@
 """A slow, obvious, pure-Python double-dummy reference ("test oracle") for
-``belote_sim.kernels.dd``.
+``belote_sim.players.dd``.
 
 It plays out every legal continuation of a position with the rules of ``tests/naive.py``
 (``naive_legal_cards``, ``naive_trick_winner``, ``card_value``, ``last_trick_bonus``) and

@@ -8,8 +8,8 @@ from typing import Any
 
 from belote_sim.cards import format_card, format_cards, parse_cards
 from belote_sim.deallog import DealInput
+from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
-from belote_sim.kernels.game import replay_deal
 
 
 def _strs(cards: Any) -> list[str]:

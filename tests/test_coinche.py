@@ -35,9 +35,9 @@ from belote_sim.cards import RANKS, CardSet, format_card, parse_card, parse_card
 from belote_sim.deallog import parse_call
 from belote_sim.engine import legal_cards, trick_winner
 from belote_sim.errors import DealLogError, IllegalPlayError
+from belote_sim.game.coinche import score_coinche
 from belote_sim.kernels import layout as L
-from belote_sim.kernels.coinche import score_coinche
-from belote_sim.policies.coinche_bidding import side_estimate
+from belote_sim.players.coinche_bidding import side_estimate
 from belote_sim.rules import Rules
 from belote_sim.runner import simulate, simulated_deals
 
@@ -888,8 +888,8 @@ def test_threshold_bidder_bids_its_strong_suit_at_its_estimate():
 def _policy_calls(pack, dealer, policy):
     """Play ``pack`` with a bidding policy (the kernel entry point of the simulator)."""
     from belote_sim.deallog import record_to_deal
-    from belote_sim.kernels.game import new_workspace, play_deal
-    from belote_sim.policies import bid_policy_id, policy_params
+    from belote_sim.game.deals import new_workspace, play_deal
+    from belote_sim.players import bid_policy_id, policy_params
 
     ws = new_workspace(bid_policy_id(policy), 0, policy_params())
     none = np.zeros(1, dtype=np.int64)

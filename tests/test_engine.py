@@ -17,7 +17,8 @@ from belote_sim import Rules, simulate
 from belote_sim import kernels as K
 from belote_sim._jit import PACKAGE_DIR, source_hash
 from belote_sim.errors import BeloteError
-from belote_sim.policies import policy_params
+from belote_sim.game import chunks, deals
+from belote_sim.players import policy_params
 from belote_sim.runner import play_match, simulated_deals
 
 
@@ -75,9 +76,9 @@ def test_counts_identical_for_any_thread_count_and_split():
     assert one == two
     arr = rules.to_array()
     args = (arr, 0, policy_params(0.25), 0, policy_params())
-    whole, _, _ = K.simulate.simulate_chunk(*args, 11, 0, 20_000, 7, False)
-    first, _, _ = K.simulate.simulate_chunk(*args, 11, 0, 12_345, 3, False)
-    rest, _, _ = K.simulate.simulate_chunk(*args, 11, 12_345, 20_000 - 12_345, 64, False)
+    whole, _, _ = chunks.simulate_chunk(*args, 11, 0, 20_000, 7, False)
+    first, _, _ = chunks.simulate_chunk(*args, 11, 0, 12_345, 3, False)
+    rest, _, _ = chunks.simulate_chunk(*args, 11, 12_345, 20_000 - 12_345, 64, False)
     assert (whole == first + rest).all()
     assert whole[0] == 20_000 and one["deals"] == 20_000
 
@@ -150,4 +151,4 @@ def test_cache_dir_is_keyed_on_the_source_hash():
     from belote_sim._jit import SOURCE_HASH, cache_dir
 
     assert Path(cache_dir()).name == f"numba-{SOURCE_HASH}"
-    assert K.game.play_deal._cache._cache_path.startswith(cache_dir())
+    assert deals.play_deal._cache._cache_path.startswith(cache_dir())

@@ -22,7 +22,7 @@ from belote_sim.cards import CardSet, parse_card
 from belote_sim.errors import BeloteError, IllegalPlayError
 from belote_sim.io import read_provenance
 from belote_sim.kernels.layout import RULE_FREE
-from belote_sim.policies.solver_play import (
+from belote_sim.players.solver_play import (
     ALWAYS_EXACT,
     KNOW_HELD,
     KNOW_SIZE,
@@ -101,9 +101,9 @@ def test_pimc_plays_the_best_average_over_its_worlds():
     and seat 0 (the taker) on lead."""
     from dd_reference import deal_hands
 
-    from belote_sim.kernels import dd
     from belote_sim.kernels.rng import seed_stream
-    from belote_sim.policies.solver_play import new_solver_kit, pimc_card
+    from belote_sim.players import dd
+    from belote_sim.players.solver_play import new_solver_kit, pimc_card
 
     rules = Rules().to_array()
     trump, taker, worlds, seed = 2, 0, 6, 17
@@ -132,7 +132,7 @@ def test_pimc_plays_the_best_average_over_its_worlds():
 
 def _pimc_choice(rules, hands, seat, trump, taker, worlds, seed, exact_tricks):
     from belote_sim.kernels.rng import seed_stream
-    from belote_sim.policies.solver_play import new_solver_kit, pimc_card
+    from belote_sim.players.solver_play import new_solver_kit, pimc_card
 
     played = 0xFFFFFFFF & ~int(hands.sum())
     sv = new_solver_kit(16)
@@ -149,9 +149,9 @@ def test_fastpimc_plays_out_the_first_tricks_with_the_heuristic():
     equivalent share the value of the one it keeps. Seven and eight cards in hand."""
     from dd_reference import deal_hands
 
-    from belote_sim.kernels import dd
-    from belote_sim.policies.heuristic import heuristic_playout
-    from belote_sim.policies.solver_play import EXACT_TRICKS, sample_worlds
+    from belote_sim.players import dd
+    from belote_sim.players.heuristic import heuristic_playout
+    from belote_sim.players.solver_play import EXACT_TRICKS, sample_worlds
 
     rules = Rules().to_array()
     trump, taker, worlds, seed = 1, 0, 5, 23
@@ -190,7 +190,7 @@ def test_fastpimc_is_pimc_from_exact_tricks_on():
     and on some of these deals chooses otherwise."""
     from dd_reference import deal_hands
 
-    from belote_sim.policies.solver_play import EXACT_TRICKS
+    from belote_sim.players.solver_play import EXACT_TRICKS
 
     rules = Rules().to_array()
     rng0 = np.random.default_rng(5)
@@ -273,7 +273,7 @@ def test_heuristic_playout_finishes_heuristic_deals_as_played(heuristic_deals):
     won."""
     from naive import TRUMP_NAMES, card_value
 
-    from belote_sim.policies.heuristic import heuristic_playout
+    from belote_sim.players.heuristic import heuristic_playout
 
     rules = Rules().to_array()
     for deal in heuristic_deals:

@@ -22,9 +22,9 @@ from belote_sim.cards import format_card, parse_card, parse_cards
 from belote_sim.errors import IllegalPlayError
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.rng import seed_stream
-from belote_sim.policies import BID_FORCED, BID_RANDOM, BID_THRESHOLD, policy_params
-from belote_sim.policies.bidding import choose_call
-from belote_sim.policies.solver_play import TABLE_BITS, dd_call, new_solver_kit
+from belote_sim.players import BID_FORCED, BID_RANDOM, BID_THRESHOLD, policy_params
+from belote_sim.players.bidding import choose_call
+from belote_sim.players.solver_play import TABLE_BITS, dd_call, new_solver_kit
 from belote_sim.runner import simulated_deals
 
 #: A pack in index order: the turned card is JH with four players (pack[20]), AD with

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from belote_sim._jit import jit
-from belote_sim.cards import LAST_TRICK_BONUS, N_CARDS, POINTS
+from belote_sim.cards import CAPOT_BONUS, LAST_TRICK_BONUS, N_CARDS, POINTS
 from belote_sim.kernels.layout import (
     BELOTE,
     CAPOT_SIDE,
@@ -30,8 +30,6 @@ from belote_sim.kernels.layout import (
     TRICK_POINTS,
 )
 from belote_sim.rules import TIE_LITIGE, TIE_SPLIT, TIE_TAKERS
-
-CAPOT_BONUS = 90
 
 
 def _deal_totals() -> np.ndarray:

@@ -5,7 +5,7 @@ cards, the retourne, the round and its position; the play policy gets the seat's
 its legal cards, the cards of the current trick, every card played so far, trump and
 the taker. Stronger players (issue 5) add ids here without changing the kernels' form.
 
->>> from belote_sim.policies import play_policy_id, bid_policy_id
+>>> from belote_sim.players import play_policy_id, bid_policy_id
 >>> play_policy_id("random"), bid_policy_id("threshold")
 (0, 1)
 """
@@ -45,8 +45,8 @@ PLAY_POLICIES = {
 BID_POLICIES = {"random": BID_RANDOM, "threshold": BID_THRESHOLD, "dd": BID_DD}
 
 #: Default parameter of each bidding policy: random's take probability per turn,
-#: threshold's minimum hand value (see :mod:`belote_sim.policies.bidding`), dd's minimum
-#: chance of making the contract (see :mod:`belote_sim.policies.solver_play`).
+#: threshold's minimum hand value (see :mod:`belote_sim.players.bidding`), dd's minimum
+#: chance of making the contract (see :mod:`belote_sim.players.solver_play`).
 DEFAULT_BID_PARAM = {"random": 0.25, "threshold": 50.0, "dd": 0.5}
 
 #: ``pimc``'s and ``fastpimc``'s default and largest number of sampled worlds per decision.

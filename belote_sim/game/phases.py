@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS
+from belote_sim.game.tricks import BELOTE_POINTS, fail
 from belote_sim.kernels.declarations import (
     belote_pairs,
     best_key,
@@ -38,11 +39,10 @@ from belote_sim.kernels.layout import (
     ST_OK,
     THROWN_IN,
 )
-from belote_sim.kernels.play import BELOTE_POINTS, fail
 from belote_sim.kernels.trick import seat_after
-from belote_sim.policies import BID_DD, BID_FORCED
-from belote_sim.policies.bidding import choose_call
-from belote_sim.policies.solver_play import dd_call
+from belote_sim.players import BID_DD, BID_FORCED
+from belote_sim.players.bidding import choose_call
+from belote_sim.players.solver_play import dd_call
 from belote_sim.rules import (
     R_BELOTE,
     R_DECLARATION_TIE,

@@ -10,7 +10,15 @@ from __future__ import annotations
 import numpy as np
 
 from belote_sim._jit import jit
-from belote_sim.kernels.coinche import deal_coinche
+from belote_sim.game.coinche import deal_coinche
+from belote_sim.game.phases import (
+    bid_retourne,
+    close_bidding,
+    read_declarations,
+    total_points,
+)
+from belote_sim.game.tricks import play_tricks
+from belote_sim.game.twoplayer import deal_no_contract_2p, deal_stock
 from belote_sim.kernels.deal import deal_packet
 from belote_sim.kernels.layout import (
     BELOTE_SEAT,
@@ -39,18 +47,10 @@ from belote_sim.kernels.layout import (
     TOTAL_POINTS,
     TRUMP,
 )
-from belote_sim.kernels.phases import (
-    bid_retourne,
-    close_bidding,
-    read_declarations,
-    total_points,
-)
-from belote_sim.kernels.play import play_tricks
 from belote_sim.kernels.scoring import score_no_contract, score_three_player, score_two_sides
 from belote_sim.kernels.trick import seat_after, side_of
-from belote_sim.kernels.twoplayer import deal_no_contract_2p, deal_stock
-from belote_sim.policies import PLAY_ANALYSE, PLAY_PIMC, PLAY_SIDES
-from belote_sim.policies.solver_play import (
+from belote_sim.players import PLAY_ANALYSE, PLAY_PIMC, PLAY_SIDES
+from belote_sim.players.solver_play import (
     KNOW_HELD,
     STAT_CYCLES,
     STAT_DECISIONS,

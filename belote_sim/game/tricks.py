@@ -10,8 +10,7 @@ card played" are options of the same loop.
 from __future__ import annotations
 
 from belote_sim._jit import jit
-from belote_sim.cards import KING, LAST_TRICK_BONUS, POINTS, QUEEN
-from belote_sim.kernels.dd import CAPOT_BONUS
+from belote_sim.cards import CAPOT_BONUS, KING, LAST_TRICK_BONUS, POINTS, QUEEN
 from belote_sim.kernels.layout import (
     BELOTE,
     BELOTE_SEAT,
@@ -39,9 +38,9 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.legal import legal_given_winner
 from belote_sim.kernels.trick import card_power, seat_after
-from belote_sim.policies import PLAY_ANALYSE, PLAY_HEURISTIC, PLAY_PIMC, PLAY_RANDOM
-from belote_sim.policies.play import choose_card, heuristic_choice, random_card
-from belote_sim.policies.solver_play import NO_VALUE, analyse_position, learn_from_card
+from belote_sim.players import PLAY_ANALYSE, PLAY_HEURISTIC, PLAY_PIMC, PLAY_RANDOM
+from belote_sim.players.play import choose_card, heuristic_choice, random_card
+from belote_sim.players.solver_play import NO_VALUE, analyse_position, learn_from_card
 from belote_sim.rules import R_BELOTE, R_KING_VALUE, R_NT_VALUES
 
 BELOTE_POINTS = 20
@@ -71,7 +70,7 @@ def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scr
     With ``belote_at_play`` a player scores belote when playing the first of the trump
     king and queen while holding the other (RULES 5, stock game).
 
-    ``sv`` is the solver kit of :func:`belote_sim.policies.solver_play.new_solver_kit`:
+    ``sv`` is the solver kit of :func:`belote_sim.players.solver_play.new_solver_kit`:
     the trick loop keeps its knowledge array (voids shown, known cards) up to date for
     the ``pimc`` player, and with ``play_policy = PLAY_ANALYSE`` in scripted mode it
     records the double-dummy value of every position (see :func:`analyse_position`).

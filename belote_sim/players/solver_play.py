@@ -3,7 +3,7 @@
 
 ``pimc:N`` (perfect-information Monte Carlo) is the strong honest player: at each
 decision it samples ``N`` complete deals consistent with everything its seat knows,
-solves each double-dummy (:mod:`belote_sim.kernels.dd`), and plays the card with the
+solves each double-dummy (:mod:`belote_sim.players.dd`), and plays the card with the
 best average value for its side. What a seat knows, kept card by card by the trick
 loop in the *knowledge* array (``KNOW_*``):
 
@@ -16,7 +16,7 @@ loop in the *knowledge* array (``KNOW_*``):
 
 ``fastpimc:N`` is ``pimc:N`` but for the value of a card in a world while the seat
 holds more than :data:`EXACT_TRICKS` cards: there it is what the takers get when every
-seat then plays the heuristic card (:func:`belote_sim.policies.heuristic.heuristic_playout`),
+seat then plays the heuristic card (:func:`belote_sim.players.heuristic.heuristic_playout`),
 not the double-dummy value. Nearly all of ``pimc``'s time goes into the first two
 tricks, and the playouts play them almost as well (README, *How strong, how fast*).
 
@@ -37,7 +37,6 @@ import numpy as np
 
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS
-from belote_sim.kernels import dd
 from belote_sim.kernels.bits import nth_bit, popcount
 from belote_sim.kernels.declarations import list_declarations
 from belote_sim.kernels.layout import (
@@ -54,13 +53,14 @@ from belote_sim.kernels.layout import (
 from belote_sim.kernels.rng import rand_below, rand_float, seed_stream
 from belote_sim.kernels.scoring import TOTALS
 from belote_sim.kernels.trick import seat_after
-from belote_sim.policies import (
+from belote_sim.players import (
     BID_DD,
     PLAY_ANALYSE,
     PLAY_SIDES,
     SOLVER_PLAYS,
+    dd,
 )
-from belote_sim.policies.heuristic import heuristic_playout
+from belote_sim.players.heuristic import heuristic_playout
 from belote_sim.rules import (
     R_DECLARATIONS,
     R_KING_VALUE,

@@ -69,6 +69,7 @@ import numpy as np
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import (
     ALL_TRUMPS,
+    CAPOT_BONUS,
     LAST_TRICK_BONUS,
     PLAIN_ABOVE,
     POINTS,
@@ -79,7 +80,6 @@ from belote_sim.kernels.legal import legal_given_top
 from belote_sim.kernels.trick import card_power, seat_after
 from belote_sim.rules import R_KING_VALUE, R_NT_VALUES, R_PLAYERS
 
-CAPOT_BONUS = 90
 INF = 1 << 20
 
 # Solver options (bit flags of CX_OPTS).

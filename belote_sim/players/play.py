@@ -2,9 +2,9 @@
 
 * ``random``: a uniformly random legal card.
 * ``heuristic``: rules of thumb of a club player, in
-  :mod:`belote_sim.policies.heuristic`.
+  :mod:`belote_sim.players.heuristic`.
 * ``pimc:N``, ``fastpimc:N`` and ``dd``: the double-dummy solver's players, in
-  :mod:`belote_sim.policies.solver_play`.
+  :mod:`belote_sim.players.solver_play`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from belote_sim._jit import jit
 from belote_sim.kernels.bits import nth_bit, popcount
 from belote_sim.kernels.clock import cycles
 from belote_sim.kernels.rng import rand_below
-from belote_sim.policies import (
+from belote_sim.players import (
     DEFAULT_WORLDS,
     PLAY_DD,
     PLAY_FASTPIMC,
@@ -24,8 +24,8 @@ from belote_sim.policies import (
     PLAY_RANDOM,
     PLAY_SIDES,
 )
-from belote_sim.policies.heuristic import heuristic_card
-from belote_sim.policies.solver_play import (
+from belote_sim.players.heuristic import heuristic_card
+from belote_sim.players.solver_play import (
     ALWAYS_EXACT,
     EXACT_TRICKS,
     STAT_CYCLES,

@@ -13,9 +13,9 @@ import numpy as np
 from numba import prange
 
 from belote_sim._jit import jit, jit_parallel
+from belote_sim.game.deals import new_workspace, play_deal
 from belote_sim.kernels.counting import accumulate, accumulate_match, fill_row, sum_blocks
 from belote_sim.kernels.deal import cut_pack, rebuild_pack, shuffle_pack
-from belote_sim.kernels.game import new_workspace, play_deal
 from belote_sim.kernels.layout import (
     DEAL_SCORE,
     MATCH_DRAW,

@@ -33,7 +33,7 @@ from belote_sim.kernels.bits import popcount
 from belote_sim.kernels.declarations import belote_pairs
 from belote_sim.kernels.layout import CALL_AT, CALL_NT, CALL_PASS, CALL_SUIT, CALL_TAKE
 from belote_sim.kernels.rng import rand_below, rand_float
-from belote_sim.policies import BID_FORCED, BID_RANDOM, BID_THRESHOLD
+from belote_sim.players import BID_FORCED, BID_RANDOM, BID_THRESHOLD
 
 
 @jit

@@ -1,5 +1,5 @@
 r"""Bidding policies for the coinche auction (RULES.md 7.4), selected by the same ids
-as the retourne bidders (:mod:`belote_sim.policies.bidding`). A bidder sees only its own
+as the retourne bidders (:mod:`belote_sim.players.bidding`). A bidder sees only its own
 eight cards and the calls so far.
 
 * ``random`` (``params[0] = p``, default 0.25): after a coinche, a player of the high
@@ -11,9 +11,9 @@ eight cards and the calls so far.
 
 * ``threshold`` (the heuristic bidder; ``params[0] = t``, default 50): values its hand
   for each strain ``k`` with the retourne bidder's scales: ``v_k`` =
-  :func:`~belote_sim.policies.bidding.hand_value` for a suit,
-  :func:`~belote_sim.policies.bidding.all_trumps_value` for AT and
-  :func:`~belote_sim.policies.bidding.no_trumps_value` for NT. Its **estimate** of
+  :func:`~belote_sim.players.bidding.hand_value` for a suit,
+  :func:`~belote_sim.players.bidding.all_trumps_value` for AT and
+  :func:`~belote_sim.players.bidding.no_trumps_value` for NT. Its **estimate** of
   what its side makes in ``k`` (card points scaled to 162, declarations and belote) is
 
   .. math::
@@ -59,8 +59,8 @@ import numpy as np
 from belote_sim._jit import jit
 from belote_sim.kernels.layout import CALL_BID, CALL_COINCHE, CALL_PASS, CALL_SURCOINCHE
 from belote_sim.kernels.rng import rand_below, rand_float
-from belote_sim.policies import BID_RANDOM, BID_THRESHOLD
-from belote_sim.policies.bidding import all_trumps_value, hand_value, no_trumps_value
+from belote_sim.players import BID_RANDOM, BID_THRESHOLD
+from belote_sim.players.bidding import all_trumps_value, hand_value, no_trumps_value
 
 #: ``threshold``: points of estimate per point of hand value.
 SLOPE = 1.3

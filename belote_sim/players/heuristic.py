@@ -15,7 +15,7 @@ rank, keeping trumps; "richest" means most points, keeping the jack and nine of 
 
 :func:`heuristic_playout` plays the rest of a deal with this player in every seat, each
 seeing only its own hand: ``fastpimc`` values a card in a sampled world by it while the
-deal is young (:mod:`belote_sim.policies.solver_play`).
+deal is young (:mod:`belote_sim.players.solver_play`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from __future__ import annotations
 from belote_sim._jit import jit
 from belote_sim.cards import (
     ALL_TRUMPS,
+    CAPOT_BONUS,
     JACK,
     LAST_TRICK_BONUS,
     NINE,
@@ -31,7 +32,6 @@ from belote_sim.cards import (
     TRUMP_ABOVE,
 )
 from belote_sim.kernels.bits import nth_bit
-from belote_sim.kernels.dd import CAPOT_BONUS
 from belote_sim.kernels.legal import legal_given_winner
 from belote_sim.kernels.trick import are_partners, card_power, seat_after, side_of, trick_winner
 from belote_sim.rules import R_KING_VALUE, R_NT_VALUES
@@ -150,7 +150,7 @@ def heuristic_playout(rules, hands, trick, k, leader, played, trump, taker, n, c
     """The takers' card points still to take when every seat plays the heuristic card
     from this position on: ``trick[:k]`` on the table, led by ``leader``; ``played``
     every card played, the trick's included; ``cap`` 1 while the takers have won every
-    trick. Counted as the solver counts them (:mod:`belote_sim.kernels.dd`): the cards
+    trick. Counted as the solver counts them (:mod:`belote_sim.players.dd`): the cards
     of the tricks they win (this one included), the last trick's bonus, and the capot
     bonus when ``cap`` and they win every trick left. ``hands`` and ``trick`` are played
     out in place; free tricks (stock game) are not modelled.

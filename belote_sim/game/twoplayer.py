@@ -2,8 +2,8 @@
 two-player game without contract (7.3, preset ``no-contract-2p``).
 
 Both deal six cards each (3 + 3, the non-dealer first), turn the next card and bid as
-rounds 1-2 of the retourne games (:func:`~belote_sim.kernels.phases.bid_retourne`); they
-differ in what follows. Called by :func:`belote_sim.kernels.game.play_deal`, which also
+rounds 1-2 of the retourne games (:func:`~belote_sim.game.phases.bid_retourne`); they
+differ in what follows. Called by :func:`belote_sim.game.deals.play_deal`, which also
 runs them in scripted mode for replay.
 """
 
@@ -11,6 +11,13 @@ from __future__ import annotations
 
 from belote_sim._jit import jit
 from belote_sim.cards import SEVEN
+from belote_sim.game.phases import (
+    bid_retourne,
+    close_bidding,
+    read_declarations,
+    total_points,
+)
+from belote_sim.game.tricks import play_tricks
 from belote_sim.kernels.deal import deal_packet
 from belote_sim.kernels.layout import (
     DEALT,
@@ -25,17 +32,10 @@ from belote_sim.kernels.layout import (
     TOTAL_POINTS,
     TRUMP,
 )
-from belote_sim.kernels.phases import (
-    bid_retourne,
-    close_bidding,
-    read_declarations,
-    total_points,
-)
-from belote_sim.kernels.play import play_tricks
 from belote_sim.kernels.scoring import score_no_contract, score_two_sides
 from belote_sim.kernels.trick import seat_after
-from belote_sim.policies import PLAY_PIMC
-from belote_sim.policies.solver_play import show_declarations
+from belote_sim.players import PLAY_PIMC
+from belote_sim.players.solver_play import show_declarations
 from belote_sim.rules import R_TIE_RULE
 
 #: Cards dealt before the bidding (6 each), then the turned card at this index.

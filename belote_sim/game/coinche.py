@@ -1,12 +1,12 @@
 """Coinche (RULES.md 7.4 and section 8 "Coinche"): the 3-3-2 deal, the auction and the
 contract scoring.
 
-:func:`deal_coinche` is called by :func:`belote_sim.kernels.game.play_deal` for
+:func:`deal_coinche` is called by :func:`belote_sim.game.deals.play_deal` for
 ``contract = coinche``; it follows the same phases as the retourne games (deal, bidding,
-declarations and belote, the tricks of :func:`belote_sim.kernels.play.play_tricks`,
+declarations and belote, the tricks of :func:`belote_sim.game.tricks.play_tricks`,
 scoring) and, with scripted calls (replay), checks every call with
 :func:`coinche_call_error`. A refused call is recorded by
-:func:`belote_sim.kernels.play.fail` with the reason (``WHY_*``) in ``ERR_LEGAL`` and the
+:func:`belote_sim.game.tricks.fail` with the reason (``WHY_*``) in ``ERR_LEGAL`` and the
 bid it had to beat (a call code, -1 none) in ``ERR_RULE``; replay turns them into a
 sentence.
 """
@@ -14,7 +14,9 @@ sentence.
 from __future__ import annotations
 
 from belote_sim._jit import jit
-from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS
+from belote_sim.cards import ALL_TRUMPS, CAPOT_BONUS, NO_TRUMPS, SCALED_TOTAL
+from belote_sim.game.phases import close_bidding, read_declarations, total_points
+from belote_sim.game.tricks import fail, play_tricks
 from belote_sim.kernels.deal import deal_packet
 from belote_sim.kernels.layout import (
     BELOTE,
@@ -53,13 +55,10 @@ from belote_sim.kernels.layout import (
     TRICK_POINTS,
     TRUMP,
 )
-from belote_sim.kernels.phases import close_bidding, read_declarations, total_points
-from belote_sim.kernels.play import fail, play_tricks
-from belote_sim.kernels.scoring import CAPOT_BONUS
 from belote_sim.kernels.trick import seat_after
-from belote_sim.policies import PLAY_PIMC
-from belote_sim.policies.coinche_bidding import choose_coinche_call
-from belote_sim.policies.solver_play import show_declarations
+from belote_sim.players import PLAY_PIMC
+from belote_sim.players.coinche_bidding import choose_coinche_call
+from belote_sim.players.solver_play import show_declarations
 from belote_sim.rules import R_ALL_NO_TRUMPS_ROUND, R_NT_VALUES, R_ROUND_TO_TEN
 
 #: Number of bid values (``BID_VALUES``: 80 .. 160 and 250) and of strains.
@@ -67,9 +66,7 @@ N_BID_VALUES = 10
 N_STRAINS = 6
 #: Index of the capot bid (250) in ``BID_VALUES``.
 CAPOT_BID = 9
-#: Card points a contract is scaled to (all-trumps, no-trumps doubled), and the fixed
-#: part of a coinched or failed contract's score (RULES 8, Coinche).
-SCALED_TOTAL = 162
+#: The fixed part of a coinched or failed contract's score (RULES 8, Coinche).
 CONTRACT_BASE = 160
 
 # Why a call is refused (``ERR_LEGAL`` of the record). The retourne games store their
