@@ -36,13 +36,12 @@ from belote_sim.kernels import layout as L
 from belote_sim.kernels.clock import cycles
 from belote_sim.players import PLAY_SIDES, policy_params
 from belote_sim.rules import Rules
-from belote_sim.runner import PolicySpec, check_policies, check_run_args
+from belote_sim.runner import CHUNK_SOLVER, PolicySpec, check_policies, check_run_args
 from belote_sim.stats import mean_interval, wilson_interval
 
-#: Deals per kernel call: small for the solver players, so progress shows and Ctrl-C
-#: is answered quickly.
+#: Deals per kernel call of the fast players (the solver players use the runner's
+#: ``CHUNK_SOLVER``).
 CHUNK_FAST = 5_000
-CHUNK_SOLVER = 8
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from belote_sim.errors import BeloteError
+from belote_sim.players import policy_usage
 from belote_sim.rules import (
     OPTION_HELP,
     OPTION_SEEDS,
@@ -92,11 +93,11 @@ def simulate(
     seed: Annotated[int, typer.Option(help="random seed")] = 0,
     bid_policy: Annotated[
         str,
-        typer.Option(help="random[:TAKE_PROBABILITY], threshold[:MIN_VALUE] or dd[:MIN_CHANCE]"),
+        typer.Option(help=policy_usage("bid")),
     ] = "random",
     play_policy: Annotated[
         str,
-        typer.Option(help="random, heuristic, pimc[:WORLDS], fastpimc[:WORLDS] or dd (see README)"),
+        typer.Option(help=f"{policy_usage('play')} (see README)"),
     ] = "random",
     threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
     out: Annotated[
@@ -398,7 +399,7 @@ def analyse(
 @app.command()
 def arena(
     a: Annotated[
-        str, typer.Option("--a", help="player A: random, heuristic, pimc[:N], fastpimc[:N], dd")
+        str, typer.Option("--a", help=f"player A: {policy_usage('play')}")
     ],
     b: Annotated[str, typer.Option("--b", help="player B")],
     rules: RulesOption = "classic",

@@ -35,19 +35,13 @@ from belote_sim.executors import ChunkResult, ChunkTask, LocalExecutor
 from belote_sim.game import chunks
 from belote_sim.io import atomic_path, write_parquet, write_text_atomic
 from belote_sim.kernels import layout as L
-from belote_sim.players import (
-    DEFAULT_BID_PARAM,
-    DEFAULT_WORLDS,
-    MAX_WORLDS,
-    SOLVER_PLAYS,
-    bid_policy_id,
-    play_policy_id,
-    policy_params,
-)
+from belote_sim.players import policy, policy_params
 from belote_sim.rules import Rules
 from belote_sim.stats import counters_to_dict, histogram_table, summary_table
 
-#: Default chunk sizes: deals per chunk, matches per chunk, deals per chunk with records.
+#: Default chunk sizes: deals per chunk, matches per chunk, deals per chunk with records;
+#: deals per chunk of the solver players (seconds per deal: small chunks, so that
+#: progress shows and Ctrl-C is answered quickly; the arena uses it too).
 CHUNK_DEALS = 1_000_000
 CHUNK_MATCHES = 20_000
 CHUNK_RECORDS = 250_000
@@ -68,37 +62,38 @@ class PolicySpec:
 
     @classmethod
     def parse(cls, text: str, kind: str) -> PolicySpec:
+        """Read ``name[:param]``, checking the name and the parameter against the
+        registry (:data:`belote_sim.players.POLICIES`)."""
         name, _, raw = str(text).partition(":")
-        name = name.strip().lower()
-        (bid_policy_id if kind == "bid" else play_policy_id)(name)
+        entry = policy(kind, name.strip().lower())
         param = None
         if raw:
             try:
                 param = float(raw)
             except ValueError:
                 raise BeloteError(f"bad parameter {raw!r} in {kind} policy {text!r}") from None
-        if kind == "bid":
-            if param is None:
-                param = DEFAULT_BID_PARAM[name]
-            if name == "random" and not 0.0 <= param <= 1.0:
-                raise BeloteError(f"take probability {param} of {text!r} is not in 0..1")
-            if name == "dd" and not 0.0 <= param <= 1.0:
-                raise BeloteError(f"minimum chance {param} of {text!r} is not in 0..1")
-        elif name in ("pimc", "fastpimc"):
-            if param is None:
-                param = float(DEFAULT_WORLDS)
-            if param != int(param) or not 1 <= param <= MAX_WORLDS:
+        if entry.param is None:
+            if param is not None:
                 raise BeloteError(
-                    f"{name} needs a whole number of worlds in 1..{MAX_WORLDS}, not {raw!r} "
-                    f"({text!r})"
+                    f"{kind} policy {entry.name!r} takes no parameter ({text!r})"
                 )
-        elif param is not None:
-            raise BeloteError(f"play policy {name!r} takes no parameter ({text!r})")
-        return cls(kind, name, param)
+            return cls(kind, entry.name, None)
+        if param is None:
+            param = float(entry.default)
+        low, high = entry.low, entry.high
+        if entry.whole:
+            if param != int(param) or not low <= param <= high:
+                raise BeloteError(
+                    f"{entry.name} needs a whole number of {entry.param} in "
+                    f"{low:g}..{high:g}, not {raw!r} ({text!r})"
+                )
+        elif low is not None and not low <= param <= high:
+            raise BeloteError(f"{entry.param} {param} of {text!r} is not in {low:g}..{high:g}")
+        return cls(kind, entry.name, param)
 
     @property
     def id(self) -> int:
-        return bid_policy_id(self.name) if self.kind == "bid" else play_policy_id(self.name)
+        return policy(self.kind, self.name).id
 
     def params(self) -> np.ndarray:
         return policy_params(*(() if self.param is None else (self.param,)))
@@ -109,7 +104,7 @@ class PolicySpec:
     @property
     def uses_solver(self) -> bool:
         """True for the players that run the double-dummy solver (slow, see README)."""
-        return self.kind == "play" and self.id in SOLVER_PLAYS
+        return policy(self.kind, self.name).solver
 
 
 def _spec(policy: str | PolicySpec, kind: str) -> PolicySpec:

@@ -12,9 +12,10 @@ import re
 
 import numpy as np
 import pytest
+from hand_built import PACK_BY_INDEX, sorted_hand, strs
 
 from belote_sim import replay
-from belote_sim.cards import RANKS, CardSet, format_card, parse_card, parse_cards
+from belote_sim.cards import RANKS, CardSet, format_card, parse_card
 from belote_sim.engine import (
     declarations,
     legal_cards,
@@ -32,15 +33,11 @@ from belote_sim.runner import play_match
 
 CLASSIC = Rules.from_preset("classic")
 LITIGE = Rules.from_preset("litige")
-ALL_CARDS = [format_card(i) for i in range(32)]
+ALL_CARDS = PACK_BY_INDEX
 
 # --------------------------------------------------------------------------------------
 # Helpers: building full, legal deals
 # --------------------------------------------------------------------------------------
-
-
-def _strs(cards: str | list[str]) -> list[str]:
-    return [format_card(c) for c in parse_cards(cards)]
 
 
 def build_pack(hands, retourne, taker, dealer, first_packets="3-2"):
@@ -50,10 +47,10 @@ def build_pack(hands, retourne, taker, dealer, first_packets="3-2"):
     hand (retourne left out) are the ones dealt before the bidding."""
     f = (dealer + 1) % 4
     ret = format_card(parse_card(retourne))
-    assert ret in _strs(hands[taker])
+    assert ret in strs(hands[taker])
     first5, rest = {}, {}
     for s in range(4):
-        cards = [c for c in _strs(hands[s]) if c != ret]
+        cards = [c for c in strs(hands[s]) if c != ret]
         assert len(cards) == (7 if s == taker else 8)
         first5[s], rest[s] = cards[:5], cards[5:]
     a = 3 if first_packets == "3-2" else 2
@@ -73,7 +70,7 @@ def play_out(rules, orders, dealer, trump, taker):
     (``orders[seat]``, its whole hand) that :func:`legal_cards` allows. Returns the
     plays and the tricks as ``(leader, cards, winner)``."""
     rules = Rules.from_spec(rules)
-    prefs = [_strs(o) for o in orders]
+    prefs = [strs(o) for o in orders]
     held = [set(p) for p in prefs]
     leader = (dealer + 1) % 4
     plays, tricks = [], []
@@ -108,10 +105,6 @@ def deal_from_pack(pack, dealer, calls, hands, trump, taker, rules="classic"):
     plays, _ = play_out(rules, hands, dealer, trump, taker)
     return {"rules": rules, "dealer": dealer, "pack": list(pack), "calls": calls,
             "plays": plays}
-
-
-def sorted_hand(cards: str) -> list[str]:
-    return str(CardSet(cards)).split()
 
 
 # Deal A: seat 0 (taker, first hand) holds the top trumps and the top plain cards and

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hand_built import strs
 from naive import (
     card_value,
     deal_total,
@@ -31,7 +32,7 @@ from naive import (
 )
 
 from belote_sim import replay
-from belote_sim.cards import RANKS, CardSet, format_card, parse_card, parse_cards
+from belote_sim.cards import RANKS, CardSet, format_card, parse_card
 from belote_sim.deallog import parse_call
 from belote_sim.engine import legal_cards, trick_winner
 from belote_sim.errors import DealLogError, IllegalPlayError
@@ -49,15 +50,11 @@ STRAINS = ["C", "D", "H", "S", "AT", "NT"]
 # --------------------------------------------------------------------------------------
 
 
-def _strs(cards: str | list[str]) -> list[str]:
-    return [format_card(c) for c in parse_cards(cards)]
-
-
 def coinche_pack(hands: list[str], dealer: int) -> list[str]:
     """A pack (top first) that deals ``hands`` by RULES 7.4: packets of 3, 3 and 2 from
     the first hand ``(dealer + 1) % 4``; each hand's cards are dealt in the order given."""
     f = (dealer + 1) % 4
-    cards = [_strs(h) for h in hands]
+    cards = [strs(h) for h in hands]
     assert all(len(c) == 8 for c in cards)
     pack: list[str] = []
     for lo, hi in ((0, 3), (3, 6), (6, 8)):
@@ -85,7 +82,7 @@ def play_out(rules, orders, dealer, trump, taker):
     """Each seat plays the first card of its preference order that the engine allows;
     the first hand leads the first trick. Returns the plays."""
     rules = Rules.from_spec(rules)
-    prefs = [_strs(o) for o in orders]
+    prefs = [strs(o) for o in orders]
     held = [set(p) for p in prefs]
     leader = (dealer + 1) % 4
     plays = []
@@ -201,7 +198,7 @@ def test_coinche_pack_helper_deals_the_intended_hands():
         for dealer in range(4):
             out = replay({"rules": "coinche", "dealer": dealer,
                           "pack": coinche_pack(hands, dealer), "calls": ["pass"] * 4})
-            assert out["hands"] == [sorted(_strs(h), key=parse_card) for h in hands]
+            assert out["hands"] == [sorted(strs(h), key=parse_card) for h in hands]
 
 
 def test_first_hand_leads_the_first_trick():

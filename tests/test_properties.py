@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from hand_built import inputs_of
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from naive import (
@@ -32,12 +33,7 @@ from belote_sim.engine import declarations, legal_cards, score_deal, trick_winne
 from belote_sim.runner import play_match, simulated_deals
 
 IMPLEMENTED = ("classic", "sans-annonces", "litige")
-INPUT_FIELDS = ("rules", "dealer", "pack", "calls", "plays", "redeals_before", "pot_before")
 TRUMP_NAMES = ("C", "D", "H", "S", "AT", "NT")
-
-
-def inputs_of(deal: dict) -> dict:
-    return {k: deal[k] for k in INPUT_FIELDS if k in deal}
 
 
 def cards(texts: list[str]) -> list[int]:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hand_built import deal_of, kernel, play_out
+from hand_built import PACK_BY_INDEX, deal_of, kernel, play_out
 
 from belote_sim import Rules, replay, simulate
 from belote_sim.cards import format_card, parse_card, parse_cards
@@ -29,7 +29,7 @@ from belote_sim.runner import simulated_deals
 
 #: A pack in index order: the turned card is JH with four players (pack[20]), AD with
 #: three (pack[15]) and JD with two (pack[12]).
-ALL = [format_card(i) for i in range(32)]
+ALL = PACK_BY_INDEX
 
 #: preset -> (players, position of the turned card, the turned card)
 FAMILIES = {

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hand_built import deal_of, kernel, play_out
+from hand_built import PACK_BY_INDEX, deal_of, kernel, play_out
 from naive_more import naive_rebuilt_pack
 
 from belote_sim import Rules, replay
@@ -21,7 +21,7 @@ from belote_sim.cards import format_card, parse_card
 from belote_sim.kernels import layout as L
 from belote_sim.runner import play_match, simulated_deals
 
-ALL = [format_card(i) for i in range(32)]
+ALL = PACK_BY_INDEX
 
 
 def _rebuilt(deal: dict) -> list[str]:

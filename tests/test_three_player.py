@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from hand_built import PACK_BY_INDEX, sorted_hand
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import normalize_deal
@@ -28,17 +29,11 @@ from naive_more import (
 )
 
 from belote_sim import Rules, replay
-from belote_sim.cards import format_card
 from belote_sim.engine import legal_cards
 from belote_sim.errors import DealLogError, IllegalPlayError
 from belote_sim.runner import play_match, simulate, simulated_deals
 
 THREE = Rules.from_preset("three-player")
-PACK_BY_INDEX = [format_card(i) for i in range(32)]
-
-
-def sorted_hand(cards: str) -> list[str]:
-    return sorted(cards.split(), key=lambda c: PACK_BY_INDEX.index(c))
 
 
 # --------------------------------------------------------------------------------------

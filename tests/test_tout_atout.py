@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from hand_built import PACK_BY_INDEX, sorted_hand
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import deal_total, naive_replay, normalize_deal
@@ -27,7 +28,6 @@ from naive_more import (
 )
 
 from belote_sim import Rules, replay
-from belote_sim.cards import format_card
 from belote_sim.engine import legal_cards
 from belote_sim.errors import IllegalPlayError
 from belote_sim.runner import play_match, simulate, simulated_deals
@@ -36,7 +36,6 @@ TOUT = Rules.from_preset("tout-atout")
 ACE19 = {"preset": "tout-atout", "options": {"nt_values": "ace19"}}
 NO_ROUND3 = {"preset": "tout-atout", "options": {"all_no_trumps_round": "off"}}
 PASS2 = ["pass"] * 8  # rounds 1 and 2, four players
-PACK_BY_INDEX = [format_card(i) for i in range(32)]
 
 # --------------------------------------------------------------------------------------
 # Hand-built deals (dealer 3: seat 0 is the first hand and leads). Hands are listed in
@@ -106,10 +105,6 @@ def deal_2(**extra):
 
 def deal_3(call="NT", rules="tout-atout"):
     return make_deal(rules, HANDS_3, "TS", 0, PASS2 + [call], 3)
-
-
-def sorted_hand(cards: str) -> list[str]:
-    return sorted(cards.split(), key=lambda c: PACK_BY_INDEX.index(c))
 
 
 def test_deal_helpers_deal_the_intended_hands():

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hand_built import deal_of, kernel, play_out
+from hand_built import PACK_BY_INDEX, deal_of, inputs_of, kernel, play_out, strs
 from naive import (
     card_value,
     naive_contest,
@@ -25,15 +25,14 @@ from naive import (
 )
 
 from belote_sim import Rules, replay, simulate
-from belote_sim.cards import SUITS, format_card, parse_card, parse_cards
+from belote_sim.cards import SUITS, format_card, parse_card
 from belote_sim.errors import IllegalPlayError
 from belote_sim.kernels import layout as L
 from belote_sim.runner import play_match, simulated_deals
 
 STOCK = "stock-2p"
 NC2 = "no-contract-2p"
-ALL = [format_card(i) for i in range(32)]
-INPUT_FIELDS = ("rules", "dealer", "pack", "calls", "plays", "redeals_before", "pot_before")
+ALL = PACK_BY_INDEX
 TRUMP_NAMES = ["C", "D", "H", "S", "AT", "NT"]
 
 # --------------------------------------------------------------------------------------
@@ -41,15 +40,11 @@ TRUMP_NAMES = ["C", "D", "H", "S", "AT", "NT"]
 # --------------------------------------------------------------------------------------
 
 
-def _strs(cards: Any) -> list[str]:
-    return [format_card(c) for c in parse_cards(cards)] if cards else []
-
-
 def build_pack(*parts: Any, bottom: str | None = None) -> list[str]:
     """A pack, top first: the groups of ``parts`` in order, then every card not named
     in index order, then ``bottom``."""
-    top = [c for p in parts for c in _strs(p)]
-    tail = _strs(bottom)
+    top = [c for p in parts for c in strs(p)]
+    tail = strs(bottom)
     pack = top + [c for c in ALL if c not in top and c not in tail] + tail
     assert sorted(pack, key=parse_card) == ALL, "a card is named twice"
     return pack
@@ -61,7 +56,7 @@ def two_player_pack(dealer, dealt, turned, more, stock=(), bottom=None) -> list[
     stock game, 3 without contract), then ``stock``; the rest in index order, ``bottom``
     last."""
     h = 1 - dealer
-    a, b = _strs(dealt[h]), _strs(dealt[dealer])
+    a, b = strs(dealt[h]), strs(dealt[dealer])
     assert len(a) == len(b) == 6
     return build_pack(
         a[:3], b[:3], a[3:], b[3:], turned, more.get(h), more.get(dealer), list(stock),
@@ -72,10 +67,6 @@ def two_player_pack(dealer, dealt, turned, more, stock=(), bottom=None) -> list[
 def played(deal: dict, rules: str, dealer: int, pack, calls, prefs=None, **extra) -> dict:
     """Replay of a hand-built deal whose plays :func:`play_out` completes."""
     return replay(play_out(deal_of(rules, dealer, pack, calls, **extra), prefs))
-
-
-def inputs_of(deal: dict) -> dict:
-    return {k: deal[k] for k in INPUT_FIELDS if k in deal}
 
 
 def hand_sets(deal: dict) -> list[set[str]]:
@@ -268,7 +259,7 @@ def test_stock_deals_six_each_three_by_three_non_dealer_first_then_turns_next_ca
     d = deal_of(STOCK, dealer, ALL, ["pass"] * 4)
     out = replay(d)
     assert out["thrown_in"] is True
-    first, second = set(_strs("7C 8C 9C KC AC 7D")), set(_strs("TC JC QC 8D 9D TD"))
+    first, second = set(strs("7C 8C 9C KC AC 7D")), set(strs("TC JC QC 8D 9D TD"))
     assert hand_sets(out)[1 - dealer] == first
     assert hand_sets(out)[dealer] == second
     rec, _ = kernel(d)
@@ -290,8 +281,8 @@ def test_stock_taker_picks_up_turned_card_then_two_more_and_other_three(
     out = replay(play_out(deal_of(STOCK, 0, ALL, calls)))
     assert (out["taker"], out["trump"]) == (taker, trump)
     hands = hand_sets(out)
-    assert hands[taker] == set(_strs(DEALT_0[taker])) | set(_strs(more_taker))
-    assert hands[1 - taker] == set(_strs(DEALT_0[1 - taker])) | set(_strs(more_other))
+    assert hands[taker] == set(strs(DEALT_0[taker])) | set(strs(more_taker))
+    assert hands[1 - taker] == set(strs(DEALT_0[1 - taker])) | set(strs(more_other))
     assert [len(h) for h in hands] == [9, 9]
     # 14 cards stay in the stock, and all 32 cards are played in 16 tricks
     assert not (hands[0] | hands[1]) & set(ALL[18:])
@@ -504,8 +495,8 @@ def test_no_contract_deals_nine_each_nobody_picks_up_and_bottom_card_is_shown():
     out = replay(d)
     assert (out["taker"], out["trump"]) == (1, "S")
     hands = hand_sets(out)
-    assert hands[1] == set(_strs("7C 8C 9C KC AC 7D QD KD AD"))  # 3 + 3, 3 more, hand first
-    assert hands[0] == set(_strs("TC JC QC 8D 9D TD 7H 8H 9H"))
+    assert hands[1] == set(strs("7C 8C 9C KC AC 7D QD KD AD"))  # 3 + 3, 3 more, hand first
+    assert hands[0] == set(strs("TC JC QC 8D 9D TD 7H 8H 9H"))
     assert "JD" not in hands[0] | hands[1]  # nobody picks up the turned card
     assert len(out["tricks"]) == 9 and out["tricks"][0]["leader"] == 1
     assert set(plays_of(out)) == hands[0] | hands[1]  # 14 cards out of play
@@ -536,7 +527,7 @@ def test_no_contract_holder_of_seven_of_trumps_exchanges_it_for_turned_card(call
     d = play_out(deal_of(NC2, 0, ALL, calls))
     out = replay(d)
     assert out["trump"] == "D"
-    assert hand_sets(out)[1] == set(_strs("7C 8C 9C KC AC JD QD KD AD"))
+    assert hand_sets(out)[1] == set(strs("7C 8C 9C KC AC JD QD KD AD"))
     assert "7D" not in plays_of(out)
     rec, _ = kernel(d)
     assert rec[L.EXCHANGE_SEAT] == 1
@@ -549,7 +540,7 @@ def test_no_contract_dealer_holding_the_seven_exchanges_it():
     )
     d = play_out(deal_of(NC2, 0, pack, ["take"]))
     out = replay(d)
-    assert hand_sets(out)[0] == set(_strs("JD 8H 9S KC AC 7H 8S TS JS"))
+    assert hand_sets(out)[0] == set(strs("JD 8H 9S KC AC 7H 8S TS JS"))
     assert kernel(d)[0][L.EXCHANGE_SEAT] == 0
 
 

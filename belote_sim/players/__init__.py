@@ -12,6 +12,8 @@ the taker. Stronger players (issue 5) add ids here without changing the kernels'
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from belote_sim.errors import BeloteError
@@ -21,8 +23,6 @@ PLAY_HEURISTIC = 1
 PLAY_PIMC = 2
 PLAY_DD = 3
 PLAY_FASTPIMC = 4
-#: The play policies that run the double-dummy solver: a workspace needs a table.
-SOLVER_PLAYS = (PLAY_PIMC, PLAY_DD, PLAY_FASTPIMC)
 #: Internal: a different play policy for each side (the arena), see ``choose_card``.
 PLAY_SIDES = 10
 #: Internal: replay a deal log and record the double-dummy value of every position.
@@ -38,42 +38,85 @@ SCRIPTED = -1
 #: its hand values most.
 BID_FORCED = 99
 
-PLAY_POLICIES = {
-    "random": PLAY_RANDOM, "heuristic": PLAY_HEURISTIC, "pimc": PLAY_PIMC, "dd": PLAY_DD,
-    "fastpimc": PLAY_FASTPIMC,
-}
-BID_POLICIES = {"random": BID_RANDOM, "threshold": BID_THRESHOLD, "dd": BID_DD}
-
-#: Default parameter of each bidding policy: random's take probability per turn,
-#: threshold's minimum hand value (see :mod:`belote_sim.players.bidding`), dd's minimum
-#: chance of making the contract (see :mod:`belote_sim.players.solver_play`).
-DEFAULT_BID_PARAM = {"random": 0.25, "threshold": 50.0, "dd": 0.5}
-
 #: ``pimc``'s and ``fastpimc``'s default and largest number of sampled worlds per decision.
 DEFAULT_WORLDS = 20
 MAX_WORLDS = 1000
 
+
+@dataclass(frozen=True)
+class Policy:
+    """One player of the registry: what the command line, the runner and the arena
+    know of it. ``param`` names its parameter (``None``: it takes none), with its
+    default and allowed range (``whole``: a whole number)."""
+
+    kind: str  # "bid" or "play"
+    name: str
+    id: int
+    param: str | None = None
+    default: float | None = None
+    low: float | None = None
+    high: float | None = None
+    whole: bool = False
+    solver: bool = False  # runs the double-dummy solver: seconds per deal
+
+
+#: Every player, once. The threshold bidder's value scale is documented in
+#: :mod:`belote_sim.players.bidding`; the dd bidder's chance in
+#: :mod:`belote_sim.players.solver_play`.
+POLICIES: tuple[Policy, ...] = (
+    Policy("bid", "random", BID_RANDOM, "take probability", 0.25, 0.0, 1.0),
+    Policy("bid", "threshold", BID_THRESHOLD, "minimum hand value", 50.0),
+    Policy("bid", "dd", BID_DD, "minimum chance", 0.5, 0.0, 1.0),
+    Policy("play", "random", PLAY_RANDOM),
+    Policy("play", "heuristic", PLAY_HEURISTIC),
+    Policy("play", "pimc", PLAY_PIMC, "worlds", DEFAULT_WORLDS, 1, MAX_WORLDS, True, True),
+    Policy("play", "dd", PLAY_DD, solver=True),
+    Policy("play", "fastpimc", PLAY_FASTPIMC, "worlds", DEFAULT_WORLDS, 1, MAX_WORLDS, True,
+           True),
+)
+PLAY_POLICIES = {p.name: p.id for p in POLICIES if p.kind == "play"}
+BID_POLICIES = {p.name: p.id for p in POLICIES if p.kind == "bid"}
+#: The play policies that run the double-dummy solver: a workspace needs a table.
+SOLVER_PLAYS = tuple(p.id for p in POLICIES if p.kind == "play" and p.solver)
+
+
+def policy(kind: str, name: str) -> Policy:
+    """The registry's entry for a ``kind`` ("bid" or "play") policy, refusing unknown
+    names.
+
+    >>> policy("play", "fastpimc").default
+    20
+    """
+    for p in POLICIES:
+        if p.kind == kind and p.name == name:
+            return p
+    names = ", ".join(p.name for p in POLICIES if p.kind == kind)
+    raise BeloteError(f"unknown {kind} policy {name!r}; available: {names}")
+
+
 N_POLICY_PARAMS = 4
+
+
+def policy_usage(kind: str) -> str:
+    """How to write a ``kind`` policy on the command line, from the registry.
+
+    >>> policy_usage("bid")
+    'random[:TAKE_PROBABILITY], threshold[:MINIMUM_HAND_VALUE], dd[:MINIMUM_CHANCE]'
+    """
+    return ", ".join(
+        p.name + (f"[:{p.param.upper().replace(' ', '_')}]" if p.param else "")
+        for p in POLICIES if p.kind == kind
+    )
 
 
 def play_policy_id(name: str) -> int:
     """Integer id of a card-play policy, refusing unknown names."""
-    try:
-        return PLAY_POLICIES[name]
-    except KeyError:
-        raise BeloteError(
-            f"unknown play policy {name!r}; available: {', '.join(PLAY_POLICIES)}"
-        ) from None
+    return policy("play", name).id
 
 
 def bid_policy_id(name: str) -> int:
     """Integer id of a bidding policy, refusing unknown names."""
-    try:
-        return BID_POLICIES[name]
-    except KeyError:
-        raise BeloteError(
-            f"unknown bid policy {name!r}; available: {', '.join(BID_POLICIES)}"
-        ) from None
+    return policy("bid", name).id
 
 
 def policy_params(*values: float) -> np.ndarray:
