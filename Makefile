@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench lint install clean
+.PHONY: run test test-plain bench lint install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,11 +20,26 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/belote-sim simulate --rules classic --deals 1000000 --seed 1 --out results/classic-default
 
-## The whole test suite (ruff and the import layers first: either failing fails the build).
+## The whole test suite (ruff and the import layers first: either failing fails the build),
+## then the kernels' plain-Python mode.
 test: $(STAMP)
 	$(BIN)/ruff check belote_sim tests benchmarks
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q
+	$(MAKE) --no-print-directory test-plain
+
+## The rule, game and player tests again with NUMBA_DISABLE_JIT=1: the kernels run as plain
+## Python (what a debugger or coverage sees), with their line coverage reported. The
+## solver's and the odds' tests are left out: too slow without the compiler. (Without the
+## compiler numpy warns where uint64 arithmetic wraps, as it does in the kernels.)
+PLAIN_TESTS := tests/test_classic_rules.py tests/test_two_player.py tests/test_three_player.py \
+	tests/test_tout_atout.py tests/test_no_contract_4p.py tests/test_coinche.py \
+	tests/test_heuristic_play.py tests/test_shuffle_cut.py
+test-plain: $(STAMP)
+	NUMBA_DISABLE_JIT=1 COVERAGE_FILE=$(VENV)/.coverage-plain $(BIN)/python -m coverage run \
+		--source=belote_sim/kernels,belote_sim/game,belote_sim/players \
+		-m pytest -q -p no:cacheprovider -W ignore::RuntimeWarning $(PLAIN_TESTS)
+	COVERAGE_FILE=$(VENV)/.coverage-plain $(BIN)/python -m coverage report
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
