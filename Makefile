@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-plain bench lint install clean
+.PHONY: run test test-plain bench lint docs install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_presets.py
 	$(BIN)/python benchmarks/bench_players.py
+
+## The generated part of docs/metrics.md (the metric tables, from belote_sim.stats.METRICS).
+docs: $(STAMP)
+	$(BIN)/python -c "from belote_sim.stats import write_metrics_doc; write_metrics_doc()"
 
 lint: $(STAMP)
 	$(BIN)/ruff check belote_sim tests benchmarks

@@ -241,23 +241,13 @@ def _progress_bar(total: int, unit: str):
         yield report
 
 
-HEADLINE = [
-    ("take_rate", ""), ("take_rate", "round=1"), ("take_rate", "round=2"),
-    ("thrown_in_rate", ""), ("made_rate", ""), ("dedans_rate", ""),
-    ("dedans_rate", "round=1"), ("dedans_rate", "round=2"), ("tie_rate", ""),
-    ("litige_rate", ""), ("capot_rate", "side=takers"), ("capot_rate", "side=defenders"),
-    ("p_any_declaration", ""), ("p_tierce", ""), ("p_quarte", ""), ("p_quinte_or_longer", ""),
-    ("p_carre_jacks", ""), ("p_carre_nines", ""), ("p_carre_other", ""), ("p_belote_held", ""),
-    ("declaration_contest_won", "side=takers"), ("declaration_contest_won", "side=defenders"),
-    ("made_by_declarations_rate", ""), ("mean_taker_card_points", ""),
-    ("mean_taker_deal_score", ""), ("mean_defender_deal_score", ""),
-    ("mean_declaration_points", ""), ("match_win_rate", "side=0"), ("match_win_rate", "side=1"),
-    ("match_draw_rate", ""), ("mean_deals_per_match", ""), ("first_deal_winner_win_rate", ""),
-]  # fmt: skip
-
-
-def _print_table(table, wanted=HEADLINE) -> None:
+def _print_table(table, wanted=None) -> None:
+    """The headline rows of a summary table (the catalogue's, :data:`stats.HEADLINE`)."""
     import pandas as pd
+
+    from belote_sim.stats import HEADLINE
+
+    wanted = HEADLINE if wanted is None else wanted
 
     index = {(r.metric, r.group): r for r in table.itertuples()}
     typer.echo(f"{'metric':<44}{'value':>10}  95% interval")
@@ -305,7 +295,7 @@ def summary(
         f"{prov.get('rules', {}).get('preset')}, bid {prov.get('bid_policy')}, play "
         f"{prov.get('play_policy')}, seed {prov.get('seed')}"
     )
-    wanted = HEADLINE
+    wanted = None  # the headline
     if all_rows:
         wanted = list(zip(data.summary.metric, data.summary.group, strict=True))
     _print_table(data.summary, wanted)

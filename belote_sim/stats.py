@@ -1,5 +1,6 @@
 """Statistics from a run's counters: proportions with Wilson 95% intervals, means with
-standard errors, histograms. The metric catalogue is ``docs/metrics.md``.
+standard errors, histograms; the metric catalogue (:data:`METRICS`), from which the
+CLI's headline and the tables of ``docs/metrics.md`` are made.
 
 >>> from belote_sim.stats import wilson_interval, mean_interval
 >>> [round(x, 4) for x in wilson_interval(50, 100)]
@@ -12,6 +13,8 @@ standard errors, histograms. The metric catalogue is ``docs/metrics.md``.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -49,6 +52,150 @@ def mean_interval(
     var = max(total_sq - n * mean * mean, 0.0) / (n - 1)
     se = math.sqrt(var / n)
     return mean, se, mean - z * se, mean + z * se
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One metric of ``summary.parquet``: its section of ``docs/metrics.md``, its groups,
+    what ``k / n`` (or the mean) is, and the groups the CLI prints after a run."""
+
+    name: str
+    section: str
+    groups: str
+    definition: str
+    headline: tuple[str, ...] = ()
+
+
+#: The sections of the catalogue, in order, with their headings in ``docs/metrics.md``.
+SECTIONS = {
+    "bidding": "Bidding (over all deals)",
+    "outcomes": "Outcomes (over played deals)",
+    "coinche": "Coinche contracts (over played coinche deals)",
+    "three": "Three players (over played deals)",
+    "declarations": "Declarations (over played deals)",
+    "means": "Means (over played deals)",
+    "matches": "Matches (runs with `--matches`)",
+}
+
+#: Every metric of :func:`summary_table`, once.
+METRICS: tuple[Metric, ...] = (
+    Metric("take_rate", "bidding",
+           "overall; `round=1`, `round=2` (`round=3` with all-trumps/no-trumps); "
+           "`position=1..4`; `retourne_rank=7..A`; `retourne=jack`, `retourne=other`",
+           "deals taken (in that round, by that position) / deals (with that retourne)",
+           ("", "round=1", "round=2")),
+    Metric("take_rate_round1", "bidding",
+           "`retourne_rank=7..A`; `retourne=jack`, `retourne=other`",
+           "deals taken in round 1 / deals with that retourne"),
+    Metric("thrown_in_rate", "bidding", "overall", "deals where everybody passed / deals",
+           ("",)),
+    Metric("made_rate", "outcomes", "overall", "contracts made / played deals", ("",)),
+    Metric("dedans_rate", "outcomes",
+           "overall; `round=r` (n = deals taken in round r); `position=p` (n = deals taken "
+           "by position p); `taker_trumps=t` (n = played deals whose taker held t trumps at "
+           "the first trick); `trump=C`, `D`, `H`, `S`, `AT`, `NT` (n = played deals in "
+           "that trump)",
+           "dedans / n", ("", "round=1", "round=2")),
+    Metric("tie_rate", "outcomes", "overall", "`S_T == S_E` under `tie_rule=split` / played deals",
+           ("",)),
+    Metric("litige_rate", "outcomes", "overall",
+           "points put in the litige pot / played deals", ("",)),
+    Metric("capot_rate", "outcomes", "`side=takers`, `side=defenders`",
+           "that side took every trick / played deals", ("side=takers", "side=defenders")),
+    Metric("contract_make_rate", "coinche",
+           "`strain=C` .. `strain=NT`; `value=80` .. `value=250`; `multiplier=plain`, "
+           "`coinche`, `surcoinche`",
+           "contracts made / contracts of that strain, value or multiplier"),
+    Metric("coinche_rate", "coinche", "overall",
+           "contracts coinched or surcoinched / contracts"),
+    Metric("surcoinche_rate", "coinche", "overall", "contracts surcoinched / contracts"),
+    Metric("mean_deal_score", "three", "`position=1..3`",
+           "mean deal score of the player at that position from the first hand (each player "
+           "scores individually)"),
+    Metric("p_any_declaration", "declarations", "overall",
+           "played deals where some hand holds a run of 3+ or a scoring carré", ("",)),
+    Metric("p_tierce", "declarations", "overall",
+           "... some hand holds a run of exactly 3", ("",)),
+    Metric("p_quarte", "declarations", "overall", "... a run of exactly 4", ("",)),
+    Metric("p_quinte_or_longer", "declarations", "overall", "... a run of 5 or more", ("",)),
+    Metric("p_carre_jacks", "declarations", "overall", "... four jacks", ("",)),
+    Metric("p_carre_nines", "declarations", "overall", "... four nines", ("",)),
+    Metric("p_carre_other", "declarations", "overall",
+           "... four aces, tens, kings or queens", ("",)),
+    Metric("p_belote_held", "declarations", "overall",
+           "... one hand holds the king and queen of trumps", ("",)),
+    Metric("declaration_contest_won", "declarations", "`side=takers`, `side=defenders`",
+           "played deals where that side won the declaration contest (scored its "
+           "declarations)", ("side=takers", "side=defenders")),
+    Metric("made_by_declarations_rate", "declarations", "overall",
+           "played deals where the contract was made, and would have been dedans with every "
+           "declaration removed (card points and belote alone)", ("",)),
+    Metric("mean_taker_card_points", "means", "overall",
+           "the takers' card points (last trick and capot included; coinche AT/NT: scaled to "
+           "162)", ("",)),
+    Metric("mean_taker_deal_score", "means", "overall",
+           "what the deal adds to the takers' match score (three players: the taker's)",
+           ("",)),
+    Metric("mean_defender_deal_score", "means", "overall",
+           "what the deal adds to the defenders' match score (three players: both "
+           "defenders' together)", ("",)),
+    Metric("mean_declaration_points", "means", "overall",
+           "the declaration points the contest winner scores (0 when nobody does)", ("",)),
+    Metric("match_win_rate", "matches", "`side=0`, `side=1`; three players: `seat=0..2`",
+           "matches won by that side (seats 0 and 2 / 1 and 3; with two players side = "
+           "seat) or player / matches", ("side=0", "side=1")),
+    Metric("match_draw_rate", "matches", "overall", "drawn matches / matches", ("",)),
+    Metric("match_unfinished_rate", "matches", "overall",
+           "matches abandoned after 500 deals without a result / matches"),
+    Metric("mean_deals_per_match", "matches", "overall",
+           "deals per match, thrown-in deals included", ("",)),
+    Metric("first_dealer_side_win_rate", "matches", "overall",
+           "matches won by the first dealer's side / finished matches"),
+    Metric("first_deal_winner_win_rate", "matches", "overall",
+           "matches won by the side that scored more in the first played deal / finished "
+           "matches whose first played deal had a higher scorer", ("",)),
+)
+
+#: The (metric, group) rows the command line prints after a run, in catalogue order.
+HEADLINE: tuple[tuple[str, str], ...] = tuple(
+    (m.name, g) for m in METRICS for g in m.headline
+)
+
+
+def metrics_markdown() -> str:
+    """The catalogue's tables, one per section, as ``docs/metrics.md`` shows them
+    between its ``metrics:begin`` and ``metrics:end`` markers."""
+    parts = []
+    for key, heading in SECTIONS.items():
+        parts += [f"## {heading}", "", "| metric | groups | k / n, or the mean of |",
+                  "|---|---|---|"]
+        parts += [f"| `{m.name}` | {m.groups} | {m.definition} |"
+                  for m in METRICS if m.section == key]
+        parts.append("")
+    return "\n".join(parts)
+
+
+#: The catalogue's page, in a source checkout.
+METRICS_DOC = Path(__file__).resolve().parents[1] / "docs" / "metrics.md"
+_BEGIN = "<!-- metrics:begin"
+_END = "<!-- metrics:end -->"
+
+
+def with_metrics_tables(doc: str) -> str:
+    """``doc`` (the text of ``docs/metrics.md``) with the catalogue's tables between its
+    markers (``make docs`` rewrites the file with it)."""
+    if _BEGIN not in doc or _END not in doc:
+        raise ValueError(f"the document has no {_BEGIN} ... {_END} markers")
+    head, rest = doc.split(_BEGIN, 1)
+    marker = rest.split("\n", 1)[0]
+    tail = rest.split(_END, 1)[1]
+    return f"{head}{_BEGIN}{marker}\n\n{metrics_markdown()}{_END}{tail}"
+
+
+def write_metrics_doc(path: str | Path = METRICS_DOC) -> None:
+    """Rewrite the catalogue's tables of ``docs/metrics.md`` (``make docs``)."""
+    path = Path(path)
+    path.write_text(with_metrics_tables(path.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 class _Rows:
@@ -220,3 +367,4 @@ def counters_to_dict(counters: np.ndarray) -> dict[str, int]:
             for i in range(end - start):
                 out[f"{key}_{i}"] = int(counters[start + i])
     return out
+
