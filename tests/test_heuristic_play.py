@@ -3,6 +3,10 @@ positions, and legal, replayable play in every preset."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -79,3 +83,24 @@ def test_heuristic_play_is_legal_and_replays_in_every_preset(preset):
         if "redeals_before" in deal:
             inputs["redeals_before"] = deal["redeals_before"]
         assert replay(inputs) == deal  # replay checks every card against its legal set
+
+
+def test_an_illegal_card_from_a_policy_is_refused_not_played():
+    """Every card a policy chooses goes through the legality check replay's cards go
+    through: a broken player stops the run with an error instead of dealing an illegal
+    deal. Shown in plain-Python mode, where the trick loop's heuristic can be swapped
+    for a broken one."""
+    code = (
+        "import belote_sim.game.tricks as T\n"
+        "from belote_sim import Rules, simulate\n"
+        "T.heuristic_choice = lambda legal, *rest: min(c for c in range(32)"
+        " if not legal >> c & 1)\n"
+        "try:\n"
+        "    simulate(Rules(), deals=20, seed=1, play_policy='heuristic', threads=1)\n"
+        "except RuntimeError as e:\n"
+        "    print('refused:', e)\n"
+    )
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    out = subprocess.run([sys.executable, "-W", "ignore::RuntimeWarning", "-c", code],
+                         env=env, capture_output=True, text=True, check=True).stdout
+    assert "refused:" in out and "illegal policy choice" in out, out

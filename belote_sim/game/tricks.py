@@ -109,8 +109,6 @@ def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scr
                 card = script_plays[n_plays]
                 if (hands[seat] >> card) & 1 == 0:
                     return fail(rec, ST_NOT_IN_HAND, n_plays, seat, card, legal, rule)
-                if (legal >> card) & 1 == 0:
-                    return fail(rec, ST_ILLEGAL_CARD, n_plays, seat, card, legal, rule)
             elif play_policy == PLAY_RANDOM:  # the hot path of mass runs, kept tight
                 card = random_card(legal, rng)
             elif play_policy == PLAY_HEURISTIC:  # realistic mass runs: no solver kit
@@ -122,6 +120,8 @@ def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scr
                     play_policy, play_params, rules, legal, hands, seat, trick, k, leader,
                     played, trump, taker, n, rng, sv, cap, t < free_tricks,
                 )
+            if (legal >> card) & 1 == 0:  # a deal log's card, or a policy's bug: refused
+                return fail(rec, ST_ILLEGAL_CARD, n_plays, seat, card, legal, rule)
             if analyse and t >= free_tricks:
                 sv[5][1, n_plays] = rec[TRICK_POINTS + t_side] + sv[5][2, card]
             if play_policy >= PLAY_PIMC and t >= free_tricks:  # free tricks show nothing
