@@ -3,7 +3,8 @@
 A policy sees only what its seat may see: the bidding policy gets the seat's own five
 cards, the retourne, the round and its position; the play policy gets the seat's hand,
 its legal cards, the cards of the current trick, every card played so far, trump and
-the taker. Stronger players (issue 5) add ids here without changing the kernels' form.
+the taker. A new player is an id and a row of :data:`POLICIES`, the registry that the
+command line, the runner and the arena read.
 
 >>> from belote_sim.players import play_policy_id, bid_policy_id
 >>> play_policy_id("random"), bid_policy_id("threshold")
@@ -38,6 +39,8 @@ SCRIPTED = -1
 #: its hand values most.
 BID_FORCED = 99
 
+#: Slots of a policy's parameter array (the arena's per-side players use all four).
+N_POLICY_PARAMS = 4
 #: ``pimc``'s and ``fastpimc``'s default and largest number of sampled worlds per decision.
 DEFAULT_WORLDS = 20
 MAX_WORLDS = 1000
@@ -69,10 +72,11 @@ POLICIES: tuple[Policy, ...] = (
     Policy("bid", "dd", BID_DD, "minimum chance", 0.5, 0.0, 1.0),
     Policy("play", "random", PLAY_RANDOM),
     Policy("play", "heuristic", PLAY_HEURISTIC),
-    Policy("play", "pimc", PLAY_PIMC, "worlds", DEFAULT_WORLDS, 1, MAX_WORLDS, True, True),
+    Policy("play", "pimc", PLAY_PIMC, "worlds", DEFAULT_WORLDS, 1, MAX_WORLDS, whole=True,
+           solver=True),
     Policy("play", "dd", PLAY_DD, solver=True),
-    Policy("play", "fastpimc", PLAY_FASTPIMC, "worlds", DEFAULT_WORLDS, 1, MAX_WORLDS, True,
-           True),
+    Policy("play", "fastpimc", PLAY_FASTPIMC, "worlds", DEFAULT_WORLDS, 1, MAX_WORLDS,
+           whole=True, solver=True),
 )
 PLAY_POLICIES = {p.name: p.id for p in POLICIES if p.kind == "play"}
 BID_POLICIES = {p.name: p.id for p in POLICIES if p.kind == "bid"}
@@ -92,9 +96,6 @@ def policy(kind: str, name: str) -> Policy:
             return p
     names = ", ".join(p.name for p in POLICIES if p.kind == kind)
     raise BeloteError(f"unknown {kind} policy {name!r}; available: {names}")
-
-
-N_POLICY_PARAMS = 4
 
 
 def policy_usage(kind: str) -> str:
