@@ -19,6 +19,7 @@ from belote_sim.cards import SUITS, TRUMP_NAMES, format_card, format_cards, pars
 from belote_sim.engine import OUTCOME_NAMES, declarations, pack_array
 from belote_sim.errors import BeloteError, DealLogError
 from belote_sim.kernels import layout as L
+from belote_sim.kernels.calls import bid_code
 from belote_sim.rules import Rules
 
 CALL_NAMES = {
@@ -28,7 +29,7 @@ CALL_NAMES = {
 CALL_NAMES.update({L.CALL_SUIT + i: s for i, s in enumerate(SUITS)})
 for _v, _value in enumerate(L.BID_VALUES):
     for _strain, _name in enumerate(TRUMP_NAMES):
-        CALL_NAMES[L.CALL_BID + 6 * _v + _strain] = f"{_value}{_name}"
+        CALL_NAMES[int(bid_code(_v, _strain))] = f"{_value}{_name}"
 _CALL_CODES = {v.lower(): k for k, v in CALL_NAMES.items()}
 
 

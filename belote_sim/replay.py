@@ -19,6 +19,7 @@ from belote_sim.errors import IllegalPlayError
 from belote_sim.game import coinche as KC
 from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
+from belote_sim.kernels.calls import bid_value, is_bid
 from belote_sim.rules import Rules
 
 #: A pack in index order, for examples.
@@ -114,7 +115,7 @@ def _coinche_call_rule(rec: np.ndarray, step: int, why: int) -> str:
     ``WHY_*`` code, ``ERR_RULE`` the bid the call had to beat."""
     high = int(rec[L.ERR_RULE])
     if why == KC.WHY_NOT_HIGHER:
-        value = L.BID_VALUES[(high - L.CALL_BID) // 6]
+        value = int(bid_value(high))
         return f"a bid must be higher than {value} (the current bid is {format_call(high)})"
     if why == KC.WHY_STRAIN:
         return "all-trumps (AT) and no-trumps (NT) bids need all_no_trumps_round=on"
@@ -122,7 +123,7 @@ def _coinche_call_rule(rec: np.ndarray, step: int, why: int) -> str:
         return "coinche only once there is a bid (nobody has bid yet)"
     if why == KC.WHY_COINCHE_OWN_SIDE:
         # Every bid comes before any coinche: call i was made by seat first hand + i.
-        bids = [i for i in range(step) if rec[L.CALLS + i] >= L.CALL_BID]
+        bids = [i for i in range(step) if is_bid(int(rec[L.CALLS + i]))]
         bidder = (int(rec[L.FIRST_HAND]) + bids[-1]) % 4 if bids else -1
         return (
             f"coinche only by an opponent of the high bidder (seat {bidder} bid "

@@ -17,10 +17,16 @@ from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, CAPOT_BONUS, NO_TRUMPS, SCALED_TOTAL
 from belote_sim.game.phases import close_bidding, read_declarations, total_points
 from belote_sim.game.tricks import fail, play_tricks
+from belote_sim.kernels.calls import (
+    CAPOT_VALUE,
+    bid_strain,
+    bid_value,
+    bid_value_index,
+    is_bid,
+)
 from belote_sim.kernels.deal import deal_packet
 from belote_sim.kernels.layout import (
     BELOTE,
-    CALL_BID,
     CALL_COINCHE,
     CALL_PASS,
     CALL_SURCOINCHE,
@@ -61,11 +67,6 @@ from belote_sim.players.coinche_bidding import choose_coinche_call
 from belote_sim.players.solver_play import show_declarations
 from belote_sim.rules import R_ALL_NO_TRUMPS_ROUND, R_NT_VALUES, R_ROUND_TO_TEN
 
-#: Number of bid values (``BID_VALUES``: 80 .. 160 and 250) and of strains.
-N_BID_VALUES = 10
-N_STRAINS = 6
-#: Index of the capot bid (250) in ``BID_VALUES``.
-CAPOT_BID = 9
 #: The fixed part of a coinched or failed contract's score (RULES 8, Coinche).
 CONTRACT_BASE = 160
 
@@ -81,31 +82,6 @@ WHY_COINCHE_AGAIN = 16  # coinche after a coinche
 WHY_NOT_COINCHE_CALL = 17  # take, a bare suit, AT or NT: retourne calls
 
 
-@jit(inline="always")
-def bid_code(value_index, strain):
-    """Call code of the bid ``BID_VALUES[value_index]`` in ``strain`` (0..3, 4 AT, 5 NT)."""
-    return CALL_BID + N_STRAINS * value_index + strain
-
-
-@jit(inline="always")
-def bid_value_index(call):
-    """Index in ``BID_VALUES`` of a bid's value."""
-    return (call - CALL_BID) // N_STRAINS
-
-
-@jit(inline="always")
-def bid_strain(call):
-    """Strain of a bid: 0..3 a suit, 4 all-trumps, 5 no-trumps."""
-    return (call - CALL_BID) % N_STRAINS
-
-
-@jit(inline="always")
-def bid_value(call):
-    """Value of a bid: 80 .. 160, or 250 for capot."""
-    v = bid_value_index(call)
-    return 250 if v == CAPOT_BID else 80 + 10 * v
-
-
 @jit
 def coinche_call_error(call, seat, high, high_seat, coinched, allow_at_nt):
     """0 when ``call`` by ``seat`` is legal at this point of the auction (RULES 7.4),
@@ -119,7 +95,7 @@ def coinche_call_error(call, seat, high, high_seat, coinched, allow_at_nt):
             return 0
         if call == CALL_COINCHE:
             return WHY_COINCHE_AGAIN
-        if CALL_BID <= call < CALL_BID + N_STRAINS * N_BID_VALUES:
+        if is_bid(call):
             return WHY_BID_AFTER_COINCHE
         return WHY_NOT_COINCHE_CALL
     if call == CALL_COINCHE:
@@ -130,7 +106,7 @@ def coinche_call_error(call, seat, high, high_seat, coinched, allow_at_nt):
         return 0
     if call == CALL_SURCOINCHE:
         return WHY_SURCOINCHE_NO_COINCHE
-    if call < CALL_BID or call >= CALL_BID + N_STRAINS * N_BID_VALUES:
+    if not is_bid(call):
         return WHY_NOT_COINCHE_CALL
     if bid_strain(call) >= 4 and not allow_at_nt:
         return WHY_STRAIN
@@ -251,7 +227,7 @@ def score_coinche(rec, taker_side, scale, to_ten):
     rec[POT] = 0
     rec[POT_WON_BY] = -1
     # A capot bid is made exactly when the takers take every trick (RULES 7.4 step 3).
-    made = capot == T if value == 250 else s_t >= value
+    made = capot == T if value == CAPOT_VALUE else s_t >= value
     if made:
         rec[OUTCOME] = OUT_MADE
         if m == 1:

@@ -57,7 +57,18 @@ from __future__ import annotations
 import numpy as np
 
 from belote_sim._jit import jit
-from belote_sim.kernels.layout import CALL_BID, CALL_COINCHE, CALL_PASS, CALL_SURCOINCHE
+from belote_sim.kernels.calls import (
+    CAPOT_BID,
+    CAPOT_VALUE,
+    N_STRAINS,
+    bid_code,
+    bid_strain,
+    bid_value,
+    bid_value_index,
+    is_bid,
+    value_at,
+)
+from belote_sim.kernels.layout import CALL_COINCHE, CALL_PASS, CALL_SURCOINCHE
 from belote_sim.kernels.rng import rand_below, rand_float
 from belote_sim.players import BID_RANDOM, BID_THRESHOLD
 from belote_sim.players.bidding import all_trumps_value, hand_value, no_trumps_value
@@ -95,12 +106,12 @@ def _random_call(params, seat, high, high_seat, coinched, allow_at_nt, rng):
         return CALL_COINCHE
     if rand_float(rng) >= p:
         return CALL_PASS
-    v = 0 if high < 0 else (high - CALL_BID) // 6 + 1
-    if v > 9:
+    v = 0 if high < 0 else bid_value_index(high) + 1
+    if v > CAPOT_BID:
         return CALL_PASS
-    v = min(v + rand_below(rng, 2), 9)
-    strain = rand_below(rng, 6 if allow_at_nt else 4)
-    return CALL_BID + 6 * v + strain
+    v = min(v + rand_below(rng, 2), CAPOT_BID)
+    strain = rand_below(rng, N_STRAINS if allow_at_nt else 4)
+    return bid_code(v, strain)
 
 
 @jit
@@ -112,13 +123,13 @@ def _partner_last_bid(seat, calls, n_calls, fh, raise_back):
     last = -1
     own = 0  # bit k: seat has bid strain k
     for i in range(n_calls):
-        if calls[i] >= CALL_BID:
+        if is_bid(calls[i]):
             bidder = (fh + i) & 3
             if bidder == partner:
                 last = calls[i]
             elif bidder == seat:
-                own |= 1 << ((calls[i] - CALL_BID) % 6)
-    if last >= 0 and not raise_back and (own >> ((last - CALL_BID) % 6)) & 1:
+                own |= 1 << bid_strain(calls[i])
+    if last >= 0 and not raise_back and (own >> bid_strain(last)) & 1:
         return -1
     return last
 
@@ -129,9 +140,8 @@ def side_estimate(params, hand, strain, partner_bid):
     last bid ``partner_bid`` (call code, -1 none) is in that strain."""
     v = strain_value(hand, strain)
     est = 80.0 + SLOPE * (v - params[0] - STRAIN_OFFSET[strain])
-    if partner_bid >= 0 and (partner_bid - CALL_BID) % 6 == strain:
-        vi = (partner_bid - CALL_BID) // 6
-        v_p = 250.0 if vi == 9 else 80.0 + 10.0 * vi
+    if partner_bid >= 0 and bid_strain(partner_bid) == strain:
+        v_p = float(bid_value(partner_bid))
         est = max(est, v_p + SLOPE * (v - MEAN_VALUE[strain]))
     return est
 
@@ -143,28 +153,27 @@ def _threshold_call(params, seat, hand, calls, n_calls, fh, high, high_seat, coi
     if coinched:
         # Only the high bidder's side is asked: the high bidder (its partner's last bid
         # may support it) or the partner (whose partner's last bid is the high bid).
-        strain = (high - CALL_BID) % 6
-        vi = (high - CALL_BID) // 6
-        value = 250.0 if vi == 9 else 80.0 + 10.0 * vi
+        strain = bid_strain(high)
+        value = float(bid_value(high))
         est = side_estimate(params, hand, strain, partner_bid)
         return CALL_SURCOINCHE if est >= value + SURCOINCHE_MARGIN else CALL_PASS
     best = -1.0e9
     best_strain = 0
-    for strain in range(6 if allow_at_nt else 4):
+    for strain in range(N_STRAINS if allow_at_nt else 4):
         est = side_estimate(params, hand, strain, partner_bid)
         if est > best:
             best = est
             best_strain = strain
-    if best >= 250.0:
-        vi = 9
-    elif best >= 80.0:
-        vi = min(int((best - 80.0) // 10.0), 8)
+    if best >= CAPOT_VALUE:
+        vi = CAPOT_BID
+    elif best >= value_at(0):
+        vi = min(int((best - value_at(0)) // 10.0), CAPOT_BID - 1)  # 80 .. 160 by tens
     else:
         vi = -1
-    if vi >= 0 and (high < 0 or vi > (high - CALL_BID) // 6):
-        return CALL_BID + 6 * vi + best_strain
+    if vi >= 0 and (high < 0 or vi > bid_value_index(high)):
+        return bid_code(vi, best_strain)
     if high >= 0 and (seat & 1) != (high_seat & 1):
-        strain = (high - CALL_BID) % 6
+        strain = bid_strain(high)
         if SLOPE * (strain_value(hand, strain) - MEAN_VALUE[strain]) >= COINCHE_MARGIN:
             return CALL_COINCHE
     return CALL_PASS

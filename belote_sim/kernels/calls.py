@@ -1,0 +1,61 @@
+"""The coinche bid encoding (RULES 7.4), written once: a bid's call code from its value
+and strain, and back. A bid's code is ``CALL_BID + N_STRAINS * value_index + strain``,
+with ``BID_VALUES[value_index]`` its value (80 .. 160, 250 = capot) and ``strain`` 0..3
+a suit, 4 all-trumps, 5 no-trumps.
+
+>>> from belote_sim.kernels.calls import bid_code, bid_value, bid_strain
+>>> code = bid_code(1, 2)  # 90 hearts
+>>> int(bid_value(code)), int(bid_strain(code))
+(90, 2)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from belote_sim._jit import jit
+from belote_sim.kernels.layout import BID_VALUES, CALL_BID
+
+#: Number of bid values and of strains.
+N_BID_VALUES = len(BID_VALUES)
+N_STRAINS = 6
+#: Index of the capot bid in ``BID_VALUES``, and its value.
+CAPOT_BID = N_BID_VALUES - 1
+CAPOT_VALUE = BID_VALUES[CAPOT_BID]
+_VALUES = np.array(BID_VALUES, dtype=np.int64)
+
+
+@jit(inline="always")
+def bid_code(value_index, strain):
+    """Call code of the bid ``BID_VALUES[value_index]`` in ``strain``."""
+    return CALL_BID + N_STRAINS * value_index + strain
+
+
+@jit(inline="always")
+def is_bid(call):
+    """Whether ``call`` is a coinche bid (not pass, coinche or a retourne call)."""
+    return CALL_BID <= call < CALL_BID + N_STRAINS * N_BID_VALUES
+
+
+@jit(inline="always")
+def bid_value_index(call):
+    """Index in ``BID_VALUES`` of a bid's value."""
+    return (call - CALL_BID) // N_STRAINS
+
+
+@jit(inline="always")
+def bid_strain(call):
+    """Strain of a bid: 0..3 a suit, 4 all-trumps, 5 no-trumps."""
+    return (call - CALL_BID) % N_STRAINS
+
+
+@jit(inline="always")
+def value_at(value_index):
+    """The value ``BID_VALUES[value_index]``: 80 .. 160, or 250 for capot."""
+    return _VALUES[value_index]
+
+
+@jit(inline="always")
+def bid_value(call):
+    """Value of a bid: 80 .. 160, or 250 for capot."""
+    return _VALUES[bid_value_index(call)]
