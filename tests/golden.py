@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from belote_sim.rules import PRESETS as _PRESETS
+
 GOLDEN_FILE = Path(__file__).with_name("golden_outputs.json")
 
-PRESETS = (
-    "classic", "sans-annonces", "litige", "tout-atout", "coinche", "three-player",
-    "stock-2p", "no-contract-2p", "no-contract-4p",
-)
-RETOURNE_BIDDING = ("classic", "sans-annonces", "litige", "tout-atout", "three-player")
+PRESETS = tuple(_PRESETS)
+#: The presets the dd bidder plays (the retourne bidding of RULES 7.1).
+RETOURNE_BIDDING = tuple(p for p, r in _PRESETS.items() if r.contract == "retourne")
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS
 from belote_sim.game.tricks import BELOTE_POINTS, fail
+from belote_sim.kernels.calls import call_is_legal
 from belote_sim.kernels.declarations import (
     belote_pairs,
     best_key,
@@ -18,10 +19,8 @@ from belote_sim.kernels.layout import (
     BELOTE_SEAT,
     BID_ROUND,
     CALL_AT,
-    CALL_NT,
     CALL_PASS,
     CALL_SUIT,
-    CALL_TAKE,
     CALLS,
     DECL_HELD,
     DECL_KEY,
@@ -51,22 +50,6 @@ from belote_sim.rules import (
     R_SPLIT_LONG_RUNS,
     SECOND_ROUND_ANY,
 )
-
-
-@jit
-def call_is_legal(call, rnd, retourne, any_suit):
-    """Whether ``call`` may be made in round ``rnd`` of the retourne bidding: round 2
-    names a suit other than the turned card's, or any suit with ``any_suit``
-    (``second_round = any``, RULES 7.1 step 3)."""
-    if call == CALL_PASS:
-        return True
-    if rnd == 1:
-        return call == CALL_TAKE
-    if rnd == 2:
-        return CALL_SUIT <= call < CALL_SUIT + 4 and (
-            any_suit or call - CALL_SUIT != retourne >> 3
-        )
-    return call in (CALL_AT, CALL_NT)
 
 
 @jit(inline="always")

@@ -1,5 +1,7 @@
-"""The coinche bid encoding (RULES 7.4), written once: a bid's call code from its value
-and strain, and back. A bid's code is ``CALL_BID + N_STRAINS * value_index + strain``,
+"""The calls of the auctions, written once: which suits round 2 of the retourne bidding
+may name and whether a call is legal in a round (RULES 7.1 step 3; the bidders and the
+engine ask these), and the coinche bid encoding (RULES 7.4): a bid's call code from its
+value and strain, and back. A bid's code is ``CALL_BID + N_STRAINS * value_index + strain``,
 with ``BID_VALUES[value_index]`` its value (80 .. 160, 250 = capot) and ``strain`` 0..3
 a suit, 4 all-trumps, 5 no-trumps.
 
@@ -14,7 +16,15 @@ from __future__ import annotations
 import numpy as np
 
 from belote_sim._jit import jit
-from belote_sim.kernels.layout import BID_VALUES, CALL_BID
+from belote_sim.kernels.layout import (
+    BID_VALUES,
+    CALL_AT,
+    CALL_BID,
+    CALL_NT,
+    CALL_PASS,
+    CALL_SUIT,
+    CALL_TAKE,
+)
 
 #: Number of bid values and of strains.
 N_BID_VALUES = len(BID_VALUES)
@@ -23,6 +33,32 @@ N_STRAINS = 6
 CAPOT_BID = N_BID_VALUES - 1
 CAPOT_VALUE = BID_VALUES[CAPOT_BID]
 _VALUES = np.array(BID_VALUES, dtype=np.int64)
+
+
+@jit(inline="always")
+def round_two_suits(turned_suit, any_suit):
+    """The suits round 2 may name, as a 4-bit mask: the three other than the turned
+    card's ``turned_suit``, or all four with ``any_suit`` (``second_round = any``).
+
+    >>> int(round_two_suits(2, False)), int(round_two_suits(2, True))
+    (11, 15)
+    """
+    return 0xF if any_suit else 0xF ^ (1 << turned_suit)
+
+
+@jit
+def call_is_legal(call, rnd, retourne, any_suit):
+    """Whether ``call`` may be made in round ``rnd`` of the retourne bidding (RULES 7.1):
+    take in round 1, a suit of :func:`round_two_suits` in round 2, all-trumps or
+    no-trumps in round 3, pass in any."""
+    if call == CALL_PASS:
+        return True
+    if rnd == 1:
+        return call == CALL_TAKE
+    if rnd == 2:
+        allowed = round_two_suits(retourne >> 3, any_suit)
+        return CALL_SUIT <= call < CALL_SUIT + 4 and ((allowed >> (call - CALL_SUIT)) & 1) == 1
+    return call in (CALL_AT, CALL_NT)
 
 
 @jit(inline="always")

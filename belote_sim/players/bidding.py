@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from belote_sim._jit import jit
 from belote_sim.cards import ACE, ALL_TRUMPS, PLAIN_POINTS, TEN, TRUMP_POINTS
-from belote_sim.kernels.bits import popcount
+from belote_sim.kernels.bits import nth_bit, popcount
+from belote_sim.kernels.calls import round_two_suits
 from belote_sim.kernels.declarations import belote_pairs
 from belote_sim.kernels.layout import CALL_AT, CALL_NT, CALL_PASS, CALL_SUIT, CALL_TAKE
 from belote_sim.kernels.rng import rand_below, rand_float
@@ -79,12 +80,13 @@ def no_trumps_value(hand):
 
 @jit
 def _best_suit(hand, turned, any_suit):
-    """The round 2 suit ``hand`` values most: the turned card's suit ``turned`` only
-    with ``any_suit`` (``second_round = any``); the lowest suit on a tie."""
+    """The round 2 suit ``hand`` values most among :func:`round_two_suits` (the turned
+    card's suit ``turned`` only with ``any_suit``); the lowest suit on a tie."""
+    allowed = round_two_suits(turned, any_suit)
     best_suit = -1
     best = -1
     for suit in range(4):
-        if suit != turned or any_suit:
+        if (allowed >> suit) & 1:
             v = hand_value(hand, suit)
             if v > best:
                 best = v
@@ -108,11 +110,8 @@ def choose_call(policy, params, rnd, hand, retourne, any_suit, rng):
             return CALL_TAKE
         if rnd == 3:
             return CALL_AT if rand_below(rng, 2) == 0 else CALL_NT
-        if any_suit:
-            return CALL_SUIT + rand_below(rng, 4)
-        k = rand_below(rng, 3)
-        suit = k if k < turned else k + 1
-        return CALL_SUIT + suit
+        allowed = round_two_suits(turned, any_suit)
+        return CALL_SUIT + nth_bit(allowed, rand_below(rng, popcount(allowed)))
     if policy == BID_THRESHOLD:
         if rnd == 1:
             return CALL_TAKE if hand_value(with_retourne, turned) >= params[0] else CALL_PASS

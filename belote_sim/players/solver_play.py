@@ -38,6 +38,7 @@ import numpy as np
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS
 from belote_sim.kernels.bits import nth_bit, popcount
+from belote_sim.kernels.calls import round_two_suits
 from belote_sim.kernels.declarations import list_declarations
 from belote_sim.kernels.layout import (
     CALL_AT,
@@ -485,9 +486,11 @@ def dd_call(rules, sv, params, rnd, hand, retourne, seat, fh, n, rng):
         return CALL_TAKE if p >= params[0] else CALL_PASS
     best = -1.0
     best_call = CALL_PASS
+    nameable = round_two_suits(turned, rules[R_SECOND_ROUND] == SECOND_ROUND_ANY)
     for t in range(6):
-        nameable = t != turned or rules[R_SECOND_ROUND] == SECOND_ROUND_ANY  # in round 2
-        if (rnd == 2 and (t >= ALL_TRUMPS or not nameable)) or (rnd == 3 and t < ALL_TRUMPS):
+        if (rnd == 2 and (t >= ALL_TRUMPS or ((nameable >> t) & 1) == 0)) or (
+            rnd == 3 and t < ALL_TRUMPS
+        ):
             continue
         p = make_chance(rules, sv, hand, retourne, seat, fh, n, t, DD_BID_SAMPLES, rng)
         if p > best:
