@@ -338,29 +338,11 @@ class RunDir:
         write_text_atomic(self.info_file, json.dumps(info, indent=2) + "\n")
 
 
-OUTCOME_LABELS = {
-    L.OUT_NONE: None, L.OUT_MADE: "made", L.OUT_DEDANS: "dedans", L.OUT_TIE: "tie",
-    L.OUT_LITIGE: "litige",
-}  # fmt: skip
-_ROW_TYPES = {
-    "deal": "int64", "dealer": "int8", "hand0": "uint32", "hand1": "uint32", "hand2": "uint32",
-    "hand3": "uint32", "retourne": "int8", "thrown_in": "bool", "trump": "int8", "taker": "int8",
-    "round": "int8", "taker_trumps": "int8", "card_points0": "int16", "card_points1": "int16",
-    "card_points2": "int16", "declarations0": "int16", "declarations1": "int16",
-    "declarations2": "int16", "belote0": "int16", "belote1": "int16", "belote2": "int16",
-    "declaration_winner_seat": "int8", "capot_side": "int8", "score_takers": "int16",
-    "score_defenders": "int16", "deal_score0": "int16", "deal_score1": "int16",
-    "deal_score2": "int16", "pot": "int32",
-}  # fmt: skip
-
-
 def rows_frame(rows: np.ndarray, rules: Rules) -> pd.DataFrame:
     """Per-deal rows as a typed DataFrame (columns in ``docs/metrics.md``)."""
     df = pd.DataFrame(rows, columns=list(L.ROW_COLUMNS))
-    outcome = df.pop("outcome").map(OUTCOME_LABELS).astype("string")
-    df = df.astype(_ROW_TYPES)
-    df.insert(df.columns.get_loc("score_takers"), "outcome", outcome)
-    return df
+    df["outcome"] = df["outcome"].map(L.OUTCOME_LABELS)
+    return df.astype(L.ROW_TYPES)
 
 
 def simulate(

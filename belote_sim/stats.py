@@ -175,25 +175,39 @@ def metrics_markdown() -> str:
     return "\n".join(parts)
 
 
+def rows_markdown() -> str:
+    """The per-deal dataset's columns (:data:`belote_sim.kernels.layout.ROW_SCHEMA`) as
+    ``docs/metrics.md`` lists them between its ``rows:begin`` and ``rows:end`` markers."""
+    parts = ["| column | type | meaning |", "|---|---|---|"]
+    for name, dtype, width, meaning in L.ROW_SCHEMA:
+        shown = f"`{name}0` .. `{name}{width - 1}`" if width > 1 else f"`{name}`"
+        parts.append(f"| {shown} | {dtype} | {meaning} |")
+    return "\n".join(parts) + "\n"
+
+
 #: The catalogue's page, in a source checkout.
 METRICS_DOC = Path(__file__).resolve().parents[1] / "docs" / "metrics.md"
-_BEGIN = "<!-- metrics:begin"
-_END = "<!-- metrics:end -->"
+#: The generated blocks of the page: marker name -> what fills it.
+GENERATED_BLOCKS = {"metrics": metrics_markdown, "rows": rows_markdown}
 
 
 def with_metrics_tables(doc: str) -> str:
-    """``doc`` (the text of ``docs/metrics.md``) with the catalogue's tables between its
-    markers (``make docs`` rewrites the file with it)."""
-    if _BEGIN not in doc or _END not in doc:
-        raise ValueError(f"the document has no {_BEGIN} ... {_END} markers")
-    head, rest = doc.split(_BEGIN, 1)
-    marker = rest.split("\n", 1)[0]
-    tail = rest.split(_END, 1)[1]
-    return f"{head}{_BEGIN}{marker}\n\n{metrics_markdown()}{_END}{tail}"
+    """``doc`` (the text of ``docs/metrics.md``) with each generated block (the metric
+    tables, the per-deal columns) rewritten between its ``<!-- NAME:begin`` and
+    ``<!-- NAME:end -->`` markers (``make docs`` rewrites the file with it)."""
+    for name, make in GENERATED_BLOCKS.items():
+        begin, end = f"<!-- {name}:begin", f"<!-- {name}:end -->"
+        if begin not in doc or end not in doc:
+            raise ValueError(f"the document has no {begin} ... {end} markers")
+        head, rest = doc.split(begin, 1)
+        marker = rest.split("\n", 1)[0]
+        tail = rest.split(end, 1)[1]
+        doc = f"{head}{begin}{marker}\n\n{make()}{end}{tail}"
+    return doc
 
 
 def write_metrics_doc(path: str | Path = METRICS_DOC) -> None:
-    """Rewrite the catalogue's tables of ``docs/metrics.md`` (``make docs``)."""
+    """Rewrite the generated blocks of ``docs/metrics.md`` (``make docs``)."""
     path = Path(path)
     path.write_text(with_metrics_tables(path.read_text(encoding="utf-8")), encoding="utf-8")
 

@@ -91,6 +91,7 @@ from belote_sim.kernels.layout import (
     HOLD_TIERCE,
     MATCH_DRAW,
     MAX_MATCH_DEALS,
+    MAX_SEATS,
     MULTIPLIER,
     OUT_DEDANS,
     OUT_LITIGE,
@@ -99,6 +100,25 @@ from belote_sim.kernels.layout import (
     OUTCOME,
     POT,
     RETOURNE,
+    ROW_BELOTE,
+    ROW_CAPOT_SIDE,
+    ROW_CARD_POINTS,
+    ROW_DEAL,
+    ROW_DEAL_SCORE,
+    ROW_DEALER,
+    ROW_DECL_WINNER_SEAT,
+    ROW_DECLARATIONS,
+    ROW_HAND,
+    ROW_OUTCOME,
+    ROW_POT,
+    ROW_RETOURNE,
+    ROW_ROUND,
+    ROW_SCORE_DEFENDERS,
+    ROW_SCORE_TAKERS,
+    ROW_TAKER,
+    ROW_TAKER_TRUMPS,
+    ROW_THROWN_IN,
+    ROW_TRUMP,
     SCORE_DEFENDERS,
     SCORE_TAKERS,
     TAKER,
@@ -274,28 +294,27 @@ def accumulate_match(c, n_deals, winner, first_dealer_side, first_deal_winner):
 
 @jit
 def fill_row(rules, rec, deal, row):
-    """Write the per-deal row (layout ``ROW_COLUMNS``) of deal number ``deal``."""
+    """Write the per-deal row (the ``ROW_*`` offsets of ``ROW_SCHEMA``) of deal ``deal``."""
     n = rules[R_PLAYERS]
     thrown = rec[THROWN_IN] != 0
-    row[0] = deal
-    row[1] = rec[DEALER]
-    for s in range(4):
-        row[2 + s] = 0 if s >= n else (rec[DEALT + s] if thrown else rec[HANDS + s])
-    row[6] = rec[RETOURNE]
-    row[7] = rec[THROWN_IN]
-    row[8] = rec[TRUMP]
-    row[9] = rec[TAKER]
-    row[10] = rec[BID_ROUND]
-    row[11] = -1 if thrown else taker_trumps(rec)
+    row[ROW_DEAL] = deal
+    row[ROW_DEALER] = rec[DEALER]
+    for s in range(MAX_SEATS):
+        row[ROW_HAND + s] = 0 if s >= n else (rec[DEALT + s] if thrown else rec[HANDS + s])
+    row[ROW_RETOURNE] = rec[RETOURNE]
+    row[ROW_THROWN_IN] = rec[THROWN_IN]
+    row[ROW_TRUMP] = rec[TRUMP]
+    row[ROW_TAKER] = rec[TAKER]
+    row[ROW_ROUND] = rec[BID_ROUND]
+    row[ROW_TAKER_TRUMPS] = -1 if thrown else taker_trumps(rec)
     for j in range(3):
-        row[12 + j] = rec[CARD_POINTS + j]
-        row[15 + j] = rec[DECL_POINTS + j]
-        row[18 + j] = rec[BELOTE + j]
-    row[21] = rec[DECL_WINNER_SEAT]
-    row[22] = rec[CAPOT_SIDE]
-    row[23] = rec[OUTCOME]
-    row[24] = rec[SCORE_TAKERS]
-    row[25] = rec[SCORE_DEFENDERS]
-    for j in range(3):
-        row[26 + j] = rec[DEAL_SCORE + j]
-    row[29] = rec[POT]
+        row[ROW_CARD_POINTS + j] = rec[CARD_POINTS + j]
+        row[ROW_DECLARATIONS + j] = rec[DECL_POINTS + j]
+        row[ROW_BELOTE + j] = rec[BELOTE + j]
+        row[ROW_DEAL_SCORE + j] = rec[DEAL_SCORE + j]
+    row[ROW_DECL_WINNER_SEAT] = rec[DECL_WINNER_SEAT]
+    row[ROW_CAPOT_SIDE] = rec[CAPOT_SIDE]
+    row[ROW_OUTCOME] = rec[OUTCOME]
+    row[ROW_SCORE_TAKERS] = rec[SCORE_TAKERS]
+    row[ROW_SCORE_DEFENDERS] = rec[SCORE_DEFENDERS]
+    row[ROW_POT] = rec[POT]

@@ -201,13 +201,72 @@ H_MATCH_DEALS = _slot(MAX_MATCH_DEALS + 1)
 N_COUNTERS = _n
 
 # --- one row per deal (the optional deals/ Parquet dataset) -------------------------
-ROW_COLUMNS = (
-    "deal", "dealer", "hand0", "hand1", "hand2", "hand3", "retourne", "thrown_in", "trump",
-    "taker", "round", "taker_trumps", "card_points0", "card_points1", "card_points2",
-    "declarations0", "declarations1", "declarations2", "belote0", "belote1", "belote2",
-    "declaration_winner_seat", "capot_side", "outcome", "score_takers", "score_defenders",
-    "deal_score0", "deal_score1", "deal_score2", "pot",
-)  # fmt: skip
+# The schema, written once: each column's name, Parquet type and meaning, in order; a
+# column of width w is w columns ``name0 .. name{w-1}``. The kernel fills the row by the
+# offsets below (:func:`belote_sim.kernels.counting.fill_row`), the runner types the
+# Parquet files and ``docs/metrics.md`` lists the columns from the same table.
+ROW_SCHEMA: list[tuple[str, str, int, str]] = []
+
+
+def _column(name: str, dtype: str, meaning: str, width: int = 1) -> int:
+    start = sum(w for _, _, w, _ in ROW_SCHEMA)
+    ROW_SCHEMA.append((name, dtype, width, meaning))
+    return start
+
+
+ROW_DEAL = _column("deal", "int64", "the deal's index in the run (its random stream's key)")
+ROW_DEALER = _column("dealer", "int8", "the dealer's seat")
+ROW_HAND = _column(
+    "hand", "uint32", "each seat's hand as a card mask (RULES.md section 1) at the first "
+    "trick; for a thrown-in deal, the five cards dealt before the bidding", MAX_SEATS,
+)
+ROW_RETOURNE = _column("retourne", "int8", "the retourne's card index `8 * suit + rank`")
+ROW_THROWN_IN = _column("thrown_in", "bool", "everybody passed")
+ROW_TRUMP = _column(
+    "trump", "int8", "0..3 = C D H S, 4 = all-trumps, 5 = no-trumps, -1 thrown in"
+)
+ROW_TAKER = _column("taker", "int8", "the taker's seat, -1 thrown in")
+ROW_ROUND = _column("round", "int8", "the bidding round trump was chosen in, 0 thrown in")
+ROW_TAKER_TRUMPS = _column(
+    "taker_trumps", "int8", "trumps the taker holds at the first trick, -1 thrown in"
+)
+ROW_CARD_POINTS = _column(
+    "card_points", "int16", "card points per side (side 0 = seats 0 and 2; with two "
+    "players side = seat), capot included; with three players per seat", 3,
+)
+ROW_DECLARATIONS = _column(
+    "declarations", "int16", "declaration points from the contest, before any dedans "
+    "transfer (per side, or per seat with three players)", 3,
+)
+ROW_BELOTE = _column(
+    "belote", "int16", "belote points (per side, or per seat with three players)", 3
+)
+ROW_DECL_WINNER_SEAT = _column(
+    "declaration_winner_seat", "int8", "seat with the contest's best declaration, -1 nobody"
+)
+ROW_CAPOT_SIDE = _column("capot_side", "int8", "side that took every trick, -1 none")
+ROW_OUTCOME = _column(
+    "outcome", "string", "`made`, `dedans`, `tie`, `litige`, null when thrown in"
+)  # the kernel writes the OUT_* code, OUTCOME_LABELS names it
+ROW_SCORE_TAKERS = _column("score_takers", "int16", "`S_T` of RULES.md section 8")
+ROW_SCORE_DEFENDERS = _column("score_defenders", "int16", "`S_E` of RULES.md section 8")
+ROW_DEAL_SCORE = _column(
+    "deal_score", "int16", "what the deal adds to each side's score (per seat with three "
+    "players)", 3,
+)
+ROW_POT = _column("pot", "int32", "points this deal puts into the litige pot")
+#: The columns' names and Parquet types, in order (a kernel row is ``int64[N_ROW]``).
+ROW_TYPES = {
+    (f"{name}{i}" if width > 1 else name): dtype
+    for name, dtype, width, _ in ROW_SCHEMA
+    for i in range(width)
+}
+ROW_COLUMNS = tuple(ROW_TYPES)
 N_ROW = len(ROW_COLUMNS)
+#: The ``outcome`` column's labels of the ``OUT_*`` codes.
+OUTCOME_LABELS = {
+    OUT_NONE: None, OUT_MADE: "made", OUT_DEDANS: "dedans", OUT_TIE: "tie",
+    OUT_LITIGE: "litige",
+}  # fmt: skip
 
 del _n
