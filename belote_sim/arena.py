@@ -7,7 +7,8 @@ difference per deal, ``(A - B in pass 1 + A - B in pass 2) / 2`` of the deal sco
 cancels the luck of the cards; its mean comes with a 95% interval. Matches are played
 the same way (each twice, sides swapped) for A's win rate. Decisions are timed inside
 the kernels with the processor's cycle counter, converted to seconds against the wall
-clock of the same run.
+clock of the same run. An arena is a run of the chunk runner
+(:func:`belote_sim.runner.execute`): executors, resuming and progress as in ``simulate``.
 
 >>> from belote_sim.arena import arena
 >>> res = arena("heuristic", "random", deals=200, matches=4, seed=1)
@@ -22,7 +23,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,17 +31,16 @@ import numpy as np
 import pandas as pd
 
 from belote_sim.errors import BeloteError
-from belote_sim.game.chunks import play_match, simulate_records
 from belote_sim.io import summary_frame, write_parquet, write_text_atomic
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.clock import cycles
-from belote_sim.players import PLAY_SIDES, policy_params
+from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
-from belote_sim.runner import CHUNK_SOLVER, PolicySpec, check_policies, check_run_args
+from belote_sim.runner import CHUNK_SOLVER, RunSettings, check_out, check_run_args, execute
 from belote_sim.stats import mean_interval, wilson_interval
 
-#: Deals per kernel call of the fast players (the solver players use the runner's
-#: ``CHUNK_SOLVER``).
+#: Deals (or matches) per chunk of the fast players (the solver players use the
+#: runner's ``CHUNK_SOLVER``).
 CHUNK_FAST = 5_000
 
 
@@ -67,6 +67,7 @@ class ArenaResult:
     decisions: tuple[int, int]
     seconds_per_decision: tuple[float, float]
     seconds: float
+    executor: dict[str, Any] = field(default_factory=dict)
 
     @property
     def games(self) -> int:
@@ -102,7 +103,7 @@ class ArenaResult:
         import belote_sim
 
         return {
-            "engine": f"{belote_sim.__version__}/{L.N_COUNTERS}",
+            "engine": f"{belote_sim.__version__}/{L.N_ARENA_COUNTERS}",
             "command": "arena",
             "a": self.a,
             "b": self.b,
@@ -111,6 +112,9 @@ class ArenaResult:
             "seed": self.seed,
             "deals": self.deals,
             "matches": self.matches,
+            "version": belote_sim.__version__,
+            **self.executor,
+            "wall_seconds": self.seconds,
         }
 
     def report(self) -> str:
@@ -159,13 +163,25 @@ def arena(
     matches: int | None = None,
     seed: int = 0,
     bid_policy: str | PolicySpec = "threshold",
+    threads: int | None = None,
+    out: str | Path | None = None,
+    resume: bool = False,
+    chunk_size: int | None = None,
+    executor: Any = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> ArenaResult:
     """Play ``deals`` deals and ``matches`` matches (default ``deals // 10``), each twice
     with the sides swapped, between play policies ``a`` and ``b``.
 
-    ``progress(done, total)`` is called after each batch (deals, then matches, each
-    played twice). Three-player rules are refused: the sides are not symmetric.
+    An arena is a run of :func:`belote_sim.runner.execute`: chunked, on any executor,
+    resumable from ``out`` (where ``summary.parquet``, ``arena.json`` and ``run.json``
+    are written at the end), ``progress(done, total)`` after each chunk, and
+    ``should_stop`` as in :func:`belote_sim.runner.simulate`. Its figures are a pure
+    function of (rules, players, seed, deals, matches). Three-player rules are refused:
+    the sides are not symmetric.
     """
     rules = rules if rules is not None else Rules()
     if rules.players == 3:
@@ -173,77 +189,47 @@ def arena(
             "the arena needs two sides of equal size: three-player rules have the taker "
             "alone against two"
         )
-    spec_a = a if isinstance(a, PolicySpec) else PolicySpec.parse(a, "play")
-    spec_b = b if isinstance(b, PolicySpec) else PolicySpec.parse(b, "play")
-    bid = bid_policy if isinstance(bid_policy, PolicySpec) else PolicySpec.parse(bid_policy, "bid")
-    check_run_args(deals, seed)
+    spec_a, spec_b = as_spec(a, "play"), as_spec(b, "play")
+    bid = as_spec(bid_policy, "bid")
+    check_run_args(deals, seed, threads)
     check_policies(rules, bid)
     if matches is None:
         matches = deals // 10
     if isinstance(matches, bool) or not isinstance(matches, (int, np.integer)) or matches < 0:
         raise BeloteError(f"matches must be an integer >= 0, not {matches!r}")
-    ab = policy_params(spec_a.id, spec_a.params()[0], spec_b.id, spec_b.params()[0])
-    ba = policy_params(spec_b.id, spec_b.params()[0], spec_a.id, spec_a.params()[0])
-    arr = rules.to_array()
-    slow = spec_a.uses_solver or spec_b.uses_solver
-    chunk = CHUNK_SOLVER if slow else CHUNK_FAST
-    total = deals + matches
-    t0 = time.perf_counter()
-    c0 = cycles()
-    diff_sum = 0.0
-    diff_sq = 0.0
-    a_sum = 0
-    b_sum = 0
-    thrown = 0
-    decisions = np.zeros(2, dtype=np.int64)  # A, B
-    ticks = np.zeros(2, dtype=np.int64)
-    for start in range(0, deals, chunk):
-        n = min(chunk, deals - start)
-        # Pass p: A plays side p, so side p's scores and timing are A's.
-        first = simulate_records(arr, bid.id, bid.params(), PLAY_SIDES, ab, seed, start, n)
-        second = simulate_records(arr, bid.id, bid.params(), PLAY_SIDES, ba, seed, start, n)
-        a_scores = first[:, L.DEAL_SCORE] + second[:, L.DEAL_SCORE + 1]
-        b_scores = first[:, L.DEAL_SCORE + 1] + second[:, L.DEAL_SCORE]
-        diff = (a_scores - b_scores) / 2.0
-        diff_sum += float(diff.sum())
-        diff_sq += float((diff * diff).sum())
-        a_sum += int(a_scores.sum())
-        b_sum += int(b_scores.sum())
-        thrown += int(first[:, L.THROWN_IN].sum())
-        for recs, side_a in ((first, 0), (second, 1)):
-            decisions[0] += int(recs[:, L.DECISIONS + side_a].sum())
-            ticks[0] += int(recs[:, L.DECISION_CYCLES + side_a].sum())
-            decisions[1] += int(recs[:, L.DECISIONS + 1 - side_a].sum())
-            ticks[1] += int(recs[:, L.DECISION_CYCLES + 1 - side_a].sum())
-        if progress:
-            progress(start + n, total)
-    wins = draws = unfinished = 0
-    out = np.zeros((L.MAX_MATCH_DEALS, L.REC_SIZE), dtype=np.int64)
-    for m in range(matches):
-        for p, params in enumerate((ab, ba)):
-            _, w, _ = play_match(
-                arr, bid.id, bid.params(), PLAY_SIDES, params, seed, m, L.MAX_MATCH_DEALS, out
-            )
-            if w < 0:
-                unfinished += 1
-            elif w == L.MATCH_DRAW:
-                draws += 1
-            elif w == p:  # A played side p
-                wins += 1
-        if progress:
-            progress(deals + m + 1, total)
+    if chunk_size is None:
+        chunk_size = CHUNK_SOLVER if spec_a.uses_solver or spec_b.uses_solver else CHUNK_FAST
+    check_run_args(chunk_size, seed, name="chunk size")
+    run_dir = check_out(out, resume=resume)
+    settings = RunSettings(rules, bid, spec_a, int(seed), "deals", int(deals), False,
+                           int(chunk_size), versus=spec_b, matches=int(matches))
+    c0, t0 = cycles(), time.perf_counter()
+    run = execute(settings, run_dir, resume=resume, threads=threads, executor=executor,
+                  scheduler=scheduler, workers=workers, progress=progress,
+                  should_stop=should_stop)
     seconds = time.perf_counter() - t0
     per_second = (cycles() - c0) / seconds if seconds > 0 else math.nan
-    mean, _, lo, hi = mean_interval(diff_sum, diff_sq, deals)
-    dec = (int(decisions[0]), int(decisions[1]))
-    spd = tuple(ticks[i] / per_second / dec[i] if dec[i] else math.nan for i in range(2))
-    return ArenaResult(
+    c = run.counters
+    # Scores are integers: the sums below are exact in float64.
+    mean, _, lo, hi = mean_interval(c[L.AR_DIFF] / 2.0, c[L.AR_DIFF_SQ] / 4.0, deals)
+    dec = (int(c[L.AR_DECISIONS]), int(c[L.AR_DECISIONS + 1]))
+    spd = tuple(
+        c[L.AR_CYCLES + i] / per_second / dec[i] if dec[i] else math.nan for i in range(2)
+    )
+    result = ArenaResult(
         a=str(spec_a), b=str(spec_b), rules=rules, bid_policy=str(bid), seed=seed,
         deals=deals, matches=int(matches), mean_score_diff=mean, diff_low=lo, diff_high=hi,
-        a_mean=a_sum / (2 * deals), b_mean=b_sum / (2 * deals), thrown_in=thrown,
-        match_wins=wins, match_draws=draws, match_unfinished=unfinished, decisions=dec,
-        seconds_per_decision=(float(spd[0]), float(spd[1])), seconds=seconds,
+        a_mean=int(c[L.AR_SCORE]) / (2 * deals), b_mean=int(c[L.AR_SCORE + 1]) / (2 * deals),
+        thrown_in=int(c[L.AR_THROWN_IN]), match_wins=int(c[L.AR_WINS]),
+        match_draws=int(c[L.AR_DRAWS]), match_unfinished=int(c[L.AR_UNFINISHED]),
+        decisions=dec, seconds_per_decision=(float(spd[0]), float(spd[1])), seconds=seconds,
+        executor=run.executor,
     )
+    if run_dir is not None:
+        write_arena(result, run_dir.path)
+        run_dir.write_info({"status": "complete", "settings": settings.to_json(),
+                            "done": settings.total, "provenance": result.provenance()})
+    return result
 
 
 def write_arena(result: ArenaResult, out: str | Path) -> Path:

@@ -78,6 +78,16 @@ SetOption = Annotated[
     typer.Option("--set", help="override one option: option=value (repeatable)"),
 ]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
+ResumeOption = Annotated[
+    bool, typer.Option("--resume", help="continue the interrupted run in OUT")
+]
+ExecutorOption = Annotated[str, typer.Option(help="local or dask")]
+SchedulerOption = Annotated[
+    str | None, typer.Option(help="Dask scheduler address tcp://HOST:PORT")
+]
+WorkersOption = Annotated[
+    int | None, typer.Option(help="workers of the LocalCluster started by --executor dask")
+]
 
 
 @app.command()
@@ -108,107 +118,67 @@ def simulate(
         bool, typer.Option("--records", help="also write one row per deal to OUT/deals/")
     ] = False,
     log_deals: Annotated[
-        int, typer.Option(help="write the first K deals to OUT/deals.jsonl (deal-log form)")
+        int,
+        typer.Option(help="write the first K deals (of matches 0, 1 ... with --matches) to "
+                     "OUT/deals.jsonl (deal-log form)"),
     ] = 0,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="continue the interrupted run in OUT")
-    ] = False,
+    resume: ResumeOption = False,
     chunk_size: Annotated[
         int | None, typer.Option(help="deals (or matches) per committed chunk")
     ] = None,
-    executor: Annotated[str, typer.Option(help="local or dask")] = "local",
-    scheduler: Annotated[
-        str | None, typer.Option(help="Dask scheduler address tcp://HOST:PORT")
-    ] = None,
-    workers: Annotated[
-        int | None, typer.Option(help="workers of the LocalCluster started by --executor dask")
-    ] = None,
+    executor: ExecutorOption = "local",
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
     quiet: QuietOption = False,
 ) -> None:
     """Play deals (or matches), print the headline figures and write the run directory."""
-    from belote_sim.runner import PolicySpec, RunInterrupted, check_run_args
     from belote_sim.runner import simulate as run_simulation
 
-    try:
-        rule_set = _rules_from(rules, set_)
-        if deals is not None and matches is not None:
-            raise BeloteError("give --deals or --matches, not both")
-        if deals is None and matches is None:
-            deals = 100_000
-        unit, count = ("matches", matches) if matches is not None else ("deals", deals)
-        check_run_args(count, seed, threads, unit)
-        bid = PolicySpec.parse(bid_policy, "bid")
-        play = PolicySpec.parse(play_policy, "play")
-        if log_deals < 0:
-            raise BeloteError(f"--log-deals must be >= 0, not {log_deals}")
-        if (log_deals or records or resume) and out is None:
-            raise BeloteError("--log-deals, --records and --resume need --out DIR")
-        if log_deals and unit == "matches":
-            raise BeloteError("--log-deals logs deal runs, not --matches")
-        if log_deals > count:
-            raise BeloteError(f"--log-deals {log_deals} is more than --deals {count}")
-        if executor not in ("local", "dask"):
-            raise BeloteError(f"unknown executor {executor!r}: expected local or dask")
-        if scheduler and executor != "dask":
-            raise BeloteError("--scheduler needs --executor dask")
-        if out is not None:
-            from belote_sim.runner import RunDir
+    if deals is not None and matches is not None:
+        _fail("give --deals or --matches, not both")
+    if deals is None and matches is None:
+        deals = 100_000
+    unit = "matches" if matches is not None else "deals"
+    result = _run(
+        lambda **run: run_simulation(
+            _rules_from(rules, set_), deals=deals, matches=matches, seed=seed,
+            bid_policy=bid_policy, play_policy=play_policy, threads=threads, out=out,
+            records=records, log_deals=log_deals, chunk_size=chunk_size, resume=resume,
+            executor=executor, scheduler=scheduler, workers=workers, **run,
+        ),
+        unit, quiet,
+    )
+    _print_summary(result)
+    if out is not None:
+        typer.echo(f"wrote {out}", err=True)
 
-            RunDir(out).check_writable()
-    except BeloteError as e:
-        _fail(str(e))
-        return
 
-    pool = None
-    if executor == "dask":
-        try:
-            from belote_sim.distributed import DaskExecutor
+def _run(start, unit: str, quiet: bool):
+    """Run ``start(progress=..., should_stop=...)`` (a runner function that checks its
+    arguments before it plays anything) with a progress bar on a terminal and the Ctrl-C
+    protocol of :class:`_StopFlag`; user errors exit 2, a stopped run 130."""
+    from belote_sim.runner import RunInterrupted
 
-            pool = DaskExecutor(scheduler, n_workers=workers, threads=threads)
-        except ImportError as e:
-            _fail(str(e))
-        except BeloteError as e:
-            _fail(str(e))
     flag = _StopFlag()
     previous = flag.install()
-    kwargs = dict(
-        seed=seed, bid_policy=bid, play_policy=play, threads=threads, out=out,
-        records=records, chunk_size=chunk_size, resume=resume, executor=pool,
-        should_stop=flag,
-    )
-    kwargs["deals" if unit == "deals" else "matches"] = count
     try:
         if not quiet and sys.stderr.isatty():
-            with _progress_bar(count, unit) as report:
-                result = run_simulation(rule_set, progress=report, **kwargs)
-        else:
-            result = run_simulation(rule_set, **kwargs)
+            with _progress_bar(unit) as report:
+                return start(progress=report, should_stop=flag)
+        return start(should_stop=flag)
     except RunInterrupted as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(130) from None
     except BeloteError as e:
         _fail(str(e))
-        return
     finally:
         import signal
 
         signal.signal(signal.SIGINT, previous)
-        if pool is not None:
-            pool.close()
-    _print_summary(result)
-    if out is not None:
-        if log_deals:
-            from belote_sim.deallog import dumps
-            from belote_sim.io import write_text_atomic
-            from belote_sim.runner import simulated_deals
-
-            logged = simulated_deals(rule_set, log_deals, seed, bid_policy=bid, play_policy=play)
-            write_text_atomic(out / "deals.jsonl", "".join(dumps(d) + "\n" for d in logged))
-        typer.echo(f"wrote {out}", err=True)
 
 
 @contextmanager
-def _progress_bar(total: int, unit: str):
+def _progress_bar(unit: str):
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -230,13 +200,13 @@ def _progress_bar(total: int, unit: str):
     t0 = time.perf_counter()
     first: list[int] = []
     with progress:
-        task = progress.add_task(unit, total=total, rate="")
+        task = progress.add_task(unit, total=None, rate="")
 
-        def report(done: int, _total: int) -> None:
+        def report(done: int, total: int) -> None:
             if not first:
                 first.append(done)  # resumed work does not count toward the rate
             rate = (done - first[0]) / max(time.perf_counter() - t0, 1e-9)
-            progress.update(task, completed=done, rate=f"{rate:,.0f} {unit}/s")
+            progress.update(task, completed=done, total=total, rate=f"{rate:,.0f} {unit}/s")
 
         yield report
 
@@ -406,48 +376,34 @@ def arena(
     ] = "threshold",
     threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
     out: Annotated[
-        Path | None, typer.Option(help="directory for summary.parquet and arena.json")
+        Path | None,
+        typer.Option(help="run directory: summary.parquet, arena.json, run.json, chunks/"),
     ] = None,
+    resume: ResumeOption = False,
+    chunk_size: Annotated[
+        int | None, typer.Option(help="deals (or matches) per committed chunk")
+    ] = None,
+    executor: ExecutorOption = "local",
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
     quiet: QuietOption = False,
 ) -> None:
     """Play A against B on the same cards, sides swapped; print the mean score
     difference per deal with its 95% interval, A's match win rate and the time per
     decision."""
     from belote_sim.arena import arena as run_arena
-    from belote_sim.arena import write_arena
-    from belote_sim.runner import check_run_args
 
-    try:
-        rule_set = _rules_from(rules, set_)
-        check_run_args(deals, seed, threads)
-        if out is not None:
-            from belote_sim.runner import RunDir
-
-            RunDir(out).check_writable()
-    except BeloteError as e:
-        _fail(str(e))
-        return
-    if threads is not None:
-        import numba
-
-        numba.set_num_threads(threads)
-    kwargs = dict(rules=rule_set, deals=deals, matches=matches, seed=seed, bid_policy=bid_policy)
-    try:
-        total = deals + (deals // 10 if matches is None else max(matches, 0))
-        if not quiet and sys.stderr.isatty():
-            with _progress_bar(total, "games") as report:
-                result = run_arena(a, b, progress=report, **kwargs)
-        else:
-            result = run_arena(a, b, **kwargs)
-    except BeloteError as e:
-        _fail(str(e))
-        return
-    except KeyboardInterrupt:
-        typer.echo("interrupted: the arena keeps nothing of an unfinished run", err=True)
-        raise typer.Exit(130) from None
+    result = _run(
+        lambda **run: run_arena(
+            a, b, rules=_rules_from(rules, set_), deals=deals, matches=matches, seed=seed,
+            bid_policy=bid_policy, threads=threads, out=out, resume=resume,
+            chunk_size=chunk_size, executor=executor, scheduler=scheduler, workers=workers,
+            **run,
+        ),
+        "games", quiet,
+    )
     typer.echo(result.report())
     if out is not None:
-        write_arena(result, out)
         typer.echo(f"wrote {out}", err=True)
 
 

@@ -32,6 +32,9 @@ class ChunkTask:
     play_params: tuple[float, ...]
     records: bool = False
     threads: int | None = None
+    #: The arena: ``play_policy`` is player A, this player B (-1: not an arena).
+    versus_policy: int = -1
+    versus_params: tuple[float, ...] = ()
 
 
 @dataclass
@@ -53,6 +56,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
 
     from belote_sim.game import chunks as S
     from belote_sim.kernels import layout as L
+    from belote_sim.players import policy_params
 
     if task.threads is not None:
         numba.set_num_threads(min(task.threads, numba.config.NUMBA_NUM_THREADS))
@@ -60,6 +64,14 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     bid = np.asarray(task.bid_params, dtype=np.float64)
     play = np.asarray(task.play_params, dtype=np.float64)
     blocks = min(BLOCKS_PER_CHUNK, task.count)
+    if task.versus_policy >= 0:  # the arena: both pairings of each deal or match
+        a = (task.play_policy, play[0])
+        b = (task.versus_policy, task.versus_params[0])
+        counters = S.arena_chunk(
+            rules, task.bid_policy, bid, policy_params(*a, *b), policy_params(*b, *a),
+            task.seed, task.start, task.count, blocks, task.unit == "matches",
+        )
+        return ChunkResult(task.index, counters)
     if task.unit == "matches":
         counters = S.simulate_matches(
             rules, task.bid_policy, bid, task.play_policy, play, task.seed, task.start,

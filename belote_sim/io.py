@@ -23,9 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from belote_sim.errors import BeloteError
+from belote_sim.kernels import layout as L
 
 SUMMARY_COLUMNS = ("metric", "group", "n", "k", "value", "ci_low", "ci_high")
 METADATA_KEY = b"belote_sim"
@@ -92,6 +94,93 @@ def read_provenance(path: Path | str) -> dict[str, Any]:
     if METADATA_KEY not in meta:
         raise BeloteError(f"{path} has no belote_sim provenance")
     return json.loads(meta[METADATA_KEY])
+
+
+class RunDir:
+    """The files of a run directory that make it resumable (module docstring): ``run.json``,
+    ``chunks/`` and ``deals/``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.info_file = self.path / "run.json"
+        self.chunk_dir = self.path / "chunks"
+        self.deals_dir = self.path / "deals"
+
+    def check_writable(self) -> None:
+        if self.path.exists() and not self.path.is_dir():
+            raise BeloteError(f"--out {str(self.path)!r} is a file, not a directory")
+        parent = self.path
+        while not parent.exists() and parent != parent.parent:
+            parent = parent.parent
+        if not parent.is_dir() or not os.access(parent, os.W_OK):
+            raise BeloteError(f"--out {str(self.path)!r} is not writable")
+
+    def read_info(self) -> dict[str, Any] | None:
+        if not self.info_file.is_file():
+            return None
+        try:
+            return json.loads(self.info_file.read_text())
+        except json.JSONDecodeError:
+            raise BeloteError(f"{self.info_file} is not valid JSON: not a belote_sim run") from None
+
+    def prepare(self, settings: Any, resume: bool) -> dict[int, np.ndarray]:
+        """Check a previous run's settings (``settings.to_json()``) and load its committed
+        chunks (``settings.chunks()``); refuse to mix runs with different settings, naming
+        what differs."""
+        self.check_writable()
+        info = self.read_info()
+        if info is None:
+            if resume:
+                raise BeloteError(f"nothing to resume: {str(self.path)!r} holds no run")
+            if self.path.is_dir() and any(self.path.iterdir()):
+                raise BeloteError(f"--out {str(self.path)!r} exists and is not a run directory")
+            self.path.mkdir(parents=True, exist_ok=True)
+            self.chunk_dir.mkdir(exist_ok=True)
+            self.write_info({"status": "running", "settings": settings.to_json()})
+            return {}
+        old = info.get("settings", {})
+        new = settings.to_json()
+        diff = [k for k in new if old.get(k) != new[k]]
+        if diff:
+            details = "; ".join(f"{k}: run has {old.get(k)!r}, asked {new[k]!r}" for k in diff)
+            raise BeloteError(
+                f"cannot resume {str(self.path)!r}: different {', '.join(diff)} ({details})"
+            )
+        self.chunk_dir.mkdir(exist_ok=True)
+        done = {}
+        for i, *_ in settings.chunks():
+            f = self.chunk_file(i)
+            if f.is_file():
+                done[i] = np.load(f)
+        return done
+
+    def chunk_file(self, index: int) -> Path:
+        return self.chunk_dir / f"chunk-{index:06d}.npy"
+
+    def commit(self, index: int, counters: np.ndarray, rows: np.ndarray | None,
+               provenance: dict[str, Any]) -> None:
+        """Write a finished chunk: its deal rows (``int64[n, N_ROW]``) first, then its
+        counters (the marker that the chunk is done)."""
+        if rows is not None:
+            self.deals_dir.mkdir(exist_ok=True)
+            write_parquet(
+                rows_frame(rows), self.deals_dir / f"part-{index:06d}.parquet", provenance
+            )
+        path = self.chunk_file(index)
+        fd, tmp = atomic_path(path)
+        with os.fdopen(fd, "wb") as fh:
+            np.save(fh, counters)
+        os.replace(tmp, path)
+
+    def write_info(self, info: dict[str, Any]) -> None:
+        write_text_atomic(self.info_file, json.dumps(info, indent=2) + "\n")
+
+
+def rows_frame(rows: np.ndarray) -> pd.DataFrame:
+    """Per-deal rows as a typed DataFrame (columns in ``docs/metrics.md``)."""
+    df = pd.DataFrame(rows, columns=list(L.ROW_COLUMNS))
+    df["outcome"] = df["outcome"].map(L.OUTCOME_LABELS)
+    return df.astype(L.ROW_TYPES)
 
 
 @dataclass

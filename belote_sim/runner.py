@@ -16,8 +16,6 @@ True
 
 from __future__ import annotations
 
-import json
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,86 +27,23 @@ import numba
 import numpy as np
 import pandas as pd
 
-from belote_sim.deallog import record_to_deal
+from belote_sim.deallog import dumps, record_to_deal
 from belote_sim.errors import BeloteError
-from belote_sim.executors import ChunkResult, ChunkTask, LocalExecutor
+from belote_sim.executors import ChunkTask, LocalExecutor
 from belote_sim.game import chunks
-from belote_sim.io import atomic_path, write_parquet, write_text_atomic
+from belote_sim.io import RunDir, write_parquet, write_text_atomic
 from belote_sim.kernels import layout as L
-from belote_sim.players import policy, policy_params
+from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
 from belote_sim.stats import counters_to_dict, histogram_table, summary_table
 
 #: Default chunk sizes: deals per chunk, matches per chunk, deals per chunk with records;
-#: deals per chunk of the solver players (seconds per deal: small chunks, so that
-#: progress shows and Ctrl-C is answered quickly; the arena uses it too).
+#: deals (or matches) per chunk of the solver players (seconds per deal: small chunks,
+#: so that progress shows and Ctrl-C is answered quickly).
 CHUNK_DEALS = 1_000_000
 CHUNK_MATCHES = 20_000
 CHUNK_RECORDS = 250_000
 CHUNK_SOLVER = 16
-
-
-@dataclass(frozen=True)
-class PolicySpec:
-    """A policy name with its optional parameter, as written ``name[:param]``.
-
-    >>> PolicySpec.parse("threshold:60", kind="bid")
-    PolicySpec(kind='bid', name='threshold', param=60.0)
-    """
-
-    kind: str
-    name: str
-    param: float | None = None
-
-    @classmethod
-    def parse(cls, text: str, kind: str) -> PolicySpec:
-        """Read ``name[:param]``, checking the name and the parameter against the
-        registry (:data:`belote_sim.players.POLICIES`)."""
-        name, _, raw = str(text).partition(":")
-        entry = policy(kind, name.strip().lower())
-        param = None
-        if raw:
-            try:
-                param = float(raw)
-            except ValueError:
-                raise BeloteError(f"bad parameter {raw!r} in {kind} policy {text!r}") from None
-        if entry.param is None:
-            if param is not None:
-                raise BeloteError(
-                    f"{kind} policy {entry.name!r} takes no parameter ({text!r})"
-                )
-            return cls(kind, entry.name, None)
-        if param is None:
-            param = float(entry.default)
-        low, high = entry.low, entry.high
-        if entry.whole:
-            if param != int(param) or not low <= param <= high:
-                raise BeloteError(
-                    f"{entry.name} needs a whole number of {entry.param} in "
-                    f"{low:g}..{high:g}, not {raw!r} ({text!r})"
-                )
-        elif low is not None and not low <= param <= high:
-            raise BeloteError(f"{entry.param} {param} of {text!r} is not in {low:g}..{high:g}")
-        return cls(kind, entry.name, param)
-
-    @property
-    def id(self) -> int:
-        return policy(self.kind, self.name).id
-
-    def params(self) -> np.ndarray:
-        return policy_params(*(() if self.param is None else (self.param,)))
-
-    def __str__(self) -> str:
-        return self.name if self.param is None else f"{self.name}:{self.param:g}"
-
-    @property
-    def uses_solver(self) -> bool:
-        """True for the players that run the double-dummy solver (slow, see README)."""
-        return policy(self.kind, self.name).solver
-
-
-def _spec(policy: str | PolicySpec, kind: str) -> PolicySpec:
-    return policy if isinstance(policy, PolicySpec) else PolicySpec.parse(policy, kind)
 
 
 def _check_int(name: str, value: Any, low: int, high: int | None = None) -> None:
@@ -116,16 +51,6 @@ def _check_int(name: str, value: Any, low: int, high: int | None = None) -> None
     if not ok or value < low or (high is not None and value > high):
         bound = f"an integer >= {low}" if high is None else f"an integer in {low}..{high}"
         raise BeloteError(f"{name} must be {bound}, not {value!r}")
-
-
-def check_policies(rules: Rules, bid: PolicySpec) -> None:
-    """Refuse a bidding policy the rules' auction cannot use: the ``dd`` bidder knows the
-    retourne bidding of 7.1 only."""
-    if bid.name == "dd" and rules.contract != "retourne":
-        raise BeloteError(
-            f"the dd bidder plays the retourne bidding only, not the {rules.contract} "
-            f"auction of {rules.preset} rules"
-        )
 
 
 def check_run_args(count: int, seed: int, threads: int | None = None, name="deals") -> None:
@@ -148,7 +73,11 @@ def check_independent_deals(rules: Rules, unit: str) -> None:
 
 @dataclass(frozen=True)
 class RunSettings:
-    """What determines a run's numbers (plus how it is cut into chunks)."""
+    """What determines a run's numbers (plus how it is cut into chunks).
+
+    A run plays ``count`` deals or matches (``unit``). An arena run (``versus`` set:
+    ``play_policy`` is player A, ``versus`` player B) plays ``count`` deals and then
+    ``matches`` matches, each twice with the sides swapped, into arena counters."""
 
     rules: Rules
     bid_policy: PolicySpec
@@ -158,13 +87,15 @@ class RunSettings:
     count: int
     records: bool
     chunk_size: int
+    versus: PolicySpec | None = None
+    matches: int = 0
 
     def to_json(self) -> dict[str, Any]:
         import belote_sim
 
-        return {
+        out = {
             # chunks of another engine version or counter layout cannot be merged
-            "engine": f"{belote_sim.__version__}/{L.N_COUNTERS}",
+            "engine": f"{belote_sim.__version__}/{self.n_counters}",
             "rules": {"preset": self.rules.preset, "options": self.rules.options()},
             "bid_policy": str(self.bid_policy),
             "play_policy": str(self.play_policy),
@@ -174,19 +105,41 @@ class RunSettings:
             "records": self.records,
             "chunk_size": self.chunk_size,
         }
+        if self.versus is not None:
+            out.update(command="arena", a=str(self.play_policy), b=str(self.versus),
+                       matches=self.matches)
+        return out
 
-    def chunks(self) -> list[tuple[int, int, int]]:
-        """``(index, start, count)`` of every chunk."""
-        size = self.chunk_size
-        return [(i, s, min(size, self.count - s)) for i, s in enumerate(range(0, self.count, size))]
+    @property
+    def n_counters(self) -> int:
+        return L.N_COUNTERS if self.versus is None else L.N_ARENA_COUNTERS
 
-    def task(self, index: int, start: int, count: int, threads: int | None) -> ChunkTask:
+    @property
+    def total(self) -> int:
+        """Deals and matches of the run, what the progress counts."""
+        return self.count + self.matches
+
+    def chunks(self) -> list[tuple[int, str, int, int]]:
+        """``(index, unit, start, count)`` of every chunk: the deals (or matches), then
+        an arena's matches."""
+        parts = [(self.unit, self.count), ("matches", self.matches)]
+        out: list[tuple[int, str, int, int]] = []
+        for unit, total in parts:
+            for s in range(0, total, self.chunk_size):
+                out.append((len(out), unit, s, min(self.chunk_size, total - s)))
+        return out
+
+    def task(self, index: int, unit: str, start: int, count: int,
+             threads: int | None) -> ChunkTask:
+        versus = self.versus
         return ChunkTask(
-            index=index, unit=self.unit, start=start, count=count, seed=self.seed,
+            index=index, unit=unit, start=start, count=count, seed=self.seed,
             rules=tuple(int(x) for x in self.rules.to_array()),
             bid_policy=self.bid_policy.id, bid_params=tuple(self.bid_policy.params()),
             play_policy=self.play_policy.id, play_params=tuple(self.play_policy.params()),
             records=self.records, threads=threads,
+            versus_policy=-1 if versus is None else versus.id,
+            versus_params=() if versus is None else tuple(versus.params()),
         )
 
 
@@ -203,6 +156,120 @@ class RunInterrupted(BeloteError):  # noqa: N818 - a state, not a failure
                 "run the same command again (or add --resume) to continue"
             )
         super().__init__(msg)
+
+
+@dataclass
+class Execution:
+    """How a run went: its summed counters, where and how long."""
+
+    counters: np.ndarray
+    wall_seconds: float
+    executor: dict[str, Any]
+    started: str
+    finished: str
+    run_dir: RunDir | None
+
+
+def check_executor(executor: Any, scheduler: str | None = None) -> None:
+    """Refuse an unknown executor name, and a scheduler without Dask."""
+    if isinstance(executor, str) and executor not in ("local", "dask"):
+        raise BeloteError(f"unknown executor {executor!r}: expected local or dask")
+    if scheduler and executor != "dask":
+        raise BeloteError("--scheduler needs --executor dask")
+
+
+def make_executor(executor: Any = "local", scheduler: str | None = None,
+                  workers: int | None = None, threads: int | None = None) -> Any:
+    """The executor named ``executor`` (``"local"`` or ``"dask"``), or ``executor``
+    itself when it is already one (an object with ``map_unordered``)."""
+    check_executor(executor, scheduler)
+    if executor is None or executor == "local":
+        return LocalExecutor(threads)
+    if executor == "dask":
+        try:
+            from belote_sim.distributed import DaskExecutor
+        except ImportError as e:
+            raise BeloteError(str(e)) from None
+        return DaskExecutor(scheduler, n_workers=workers, threads=threads)
+    return executor
+
+
+def check_out(out: str | Path | None, *, records: bool = False, resume: bool = False,
+              log_deals: int = 0) -> RunDir | None:
+    """The run directory of ``out`` (checked writable), refusing the options that need
+    one when there is none."""
+    if out is None:
+        if records or resume or log_deals:
+            raise BeloteError("--log-deals, --records and --resume need --out DIR")
+        return None
+    run_dir = RunDir(Path(out))
+    run_dir.check_writable()
+    return run_dir
+
+
+def execute(
+    settings: RunSettings,
+    run_dir: RunDir | None,
+    *,
+    resume: bool = False,
+    threads: int | None = None,
+    executor: Any = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> Execution:
+    """Play the chunks of ``settings`` not yet committed in ``run_dir`` on ``executor``
+    (see :func:`make_executor`; one it creates is closed at the end), committing each
+    as it finishes, and sum them in chunk order. ``progress(done, total)`` is called
+    after each chunk; when ``should_stop()`` turns true the run stops after the current
+    chunk and raises :class:`RunInterrupted`. Every run (:func:`simulate`, the arena)
+    goes through here."""
+    check_executor(executor, scheduler)
+    done: dict[int, np.ndarray] = run_dir.prepare(settings, resume) if run_dir else {}
+    owned = executor is None or isinstance(executor, str)
+    executor = make_executor(executor, scheduler, workers, threads)
+    started = datetime.now(timezone.utc).isoformat()
+    chunk_list = settings.chunks()
+    sizes = {i: n for i, _, _, n in chunk_list}
+    done_units = sum(sizes[i] for i in done)
+    total = settings.total
+    tasks = (settings.task(i, u, s, n, threads) for i, u, s, n in chunk_list if i not in done)
+    base_provenance = {**settings.to_json(), "started": started}
+    old_threads = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(threads)
+    described = executor.describe()
+    t0 = time.perf_counter()
+    try:
+        if progress is not None:
+            progress(done_units, total)
+        for result in executor.map_unordered(tasks):
+            if run_dir is not None:
+                run_dir.commit(result.index, result.counters, result.rows, base_provenance)
+            done[result.index] = result.counters
+            done_units += sizes[result.index]
+            if progress is not None:
+                progress(done_units, total)
+            if should_stop is not None and should_stop() and done_units < total:
+                unit = "deals and matches" if settings.matches else settings.unit
+                if run_dir is not None:
+                    run_dir.write_info(
+                        {"status": "interrupted", "settings": settings.to_json(),
+                         "done": done_units}
+                    )
+                    raise RunInterrupted(run_dir.path, done_units, total, unit)
+                raise RunInterrupted(None, done_units, total, unit)
+    finally:
+        numba.set_num_threads(old_threads)
+        if owned:
+            executor.close()
+    wall = time.perf_counter() - t0
+    counters = np.zeros(settings.n_counters, dtype=np.int64)
+    for i, *_ in chunk_list:  # fixed order
+        counters += done[i]
+    return Execution(counters, wall, described, started,
+                     datetime.now(timezone.utc).isoformat(), run_dir)
 
 
 @dataclass
@@ -261,90 +328,6 @@ class SimulationResult:
         }
 
 
-class RunDir:
-    """The files of a run directory that make it resumable (see :mod:`belote_sim.io`)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self.info_file = self.path / "run.json"
-        self.chunk_dir = self.path / "chunks"
-        self.deals_dir = self.path / "deals"
-
-    def check_writable(self) -> None:
-        if self.path.exists() and not self.path.is_dir():
-            raise BeloteError(f"--out {str(self.path)!r} is a file, not a directory")
-        parent = self.path
-        while not parent.exists() and parent != parent.parent:
-            parent = parent.parent
-        if not parent.is_dir() or not os.access(parent, os.W_OK):
-            raise BeloteError(f"--out {str(self.path)!r} is not writable")
-
-    def read_info(self) -> dict[str, Any] | None:
-        if not self.info_file.is_file():
-            return None
-        try:
-            return json.loads(self.info_file.read_text())
-        except json.JSONDecodeError:
-            raise BeloteError(f"{self.info_file} is not valid JSON: not a belote_sim run") from None
-
-    def prepare(self, settings: RunSettings, resume: bool) -> dict[int, np.ndarray]:
-        """Check a previous run's settings and load its committed chunks; refuse to mix
-        runs with different settings, naming what differs."""
-        self.check_writable()
-        info = self.read_info()
-        if info is None:
-            if resume:
-                raise BeloteError(f"nothing to resume: {str(self.path)!r} holds no run")
-            if self.path.is_dir() and any(self.path.iterdir()):
-                raise BeloteError(f"--out {str(self.path)!r} exists and is not a run directory")
-            self.path.mkdir(parents=True, exist_ok=True)
-            self.chunk_dir.mkdir(exist_ok=True)
-            self.write_info({"status": "running", "settings": settings.to_json()})
-            return {}
-        old = info.get("settings", {})
-        new = settings.to_json()
-        diff = [k for k in new if old.get(k) != new[k]]
-        if diff:
-            details = "; ".join(f"{k}: run has {old.get(k)!r}, asked {new[k]!r}" for k in diff)
-            raise BeloteError(
-                f"cannot resume {str(self.path)!r}: different {', '.join(diff)} ({details})"
-            )
-        self.chunk_dir.mkdir(exist_ok=True)
-        done = {}
-        for i, _, _ in settings.chunks():
-            f = self.chunk_file(i)
-            if f.is_file():
-                done[i] = np.load(f)
-        return done
-
-    def chunk_file(self, index: int) -> Path:
-        return self.chunk_dir / f"chunk-{index:06d}.npy"
-
-    def commit(self, result: ChunkResult, rules: Rules, provenance: dict[str, Any]) -> None:
-        """Write a finished chunk: its deal rows first, then its counters (the marker)."""
-        if result.rows is not None:
-            self.deals_dir.mkdir(exist_ok=True)
-            write_parquet(
-                rows_frame(result.rows, rules), self.deals_dir / f"part-{result.index:06d}.parquet",
-                provenance,
-            )
-        path = self.chunk_file(result.index)
-        fd, tmp = atomic_path(path)
-        with os.fdopen(fd, "wb") as fh:
-            np.save(fh, result.counters)
-        os.replace(tmp, path)
-
-    def write_info(self, info: dict[str, Any]) -> None:
-        write_text_atomic(self.info_file, json.dumps(info, indent=2) + "\n")
-
-
-def rows_frame(rows: np.ndarray, rules: Rules) -> pd.DataFrame:
-    """Per-deal rows as a typed DataFrame (columns in ``docs/metrics.md``)."""
-    df = pd.DataFrame(rows, columns=list(L.ROW_COLUMNS))
-    df["outcome"] = df["outcome"].map(L.OUTCOME_LABELS)
-    return df.astype(L.ROW_TYPES)
-
-
 def simulate(
     rules: Rules,
     deals: int | None = None,
@@ -356,87 +339,63 @@ def simulate(
     threads: int | None = None,
     out: str | Path | None = None,
     records: bool = False,
+    log_deals: int = 0,
     chunk_size: int | None = None,
     resume: bool = False,
-    executor: Any = None,
+    executor: Any = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> SimulationResult:
     """Play ``deals`` independent deals (or ``matches`` whole matches) and count.
 
     The counters are a pure function of (rules, policies, seed, count): the same for any
-    ``threads``, ``chunk_size`` or executor. With ``out`` each chunk is committed to that
+    ``threads``, ``chunk_size`` or executor (``"local"``, ``"dask"`` with ``scheduler``
+    or ``workers``, or an executor object). With ``out`` each chunk is committed to that
     run directory as it finishes, and the summary, histograms and ``run.json`` are
-    written at the end; calling again with the same settings resumes (``resume=True``
-    insists that there is something to resume). ``progress(done, total)`` is called after
-    each chunk; when ``should_stop()`` turns true the run stops after the current chunk
-    and raises :class:`RunInterrupted`.
+    written at the end (with ``log_deals = K`` also ``deals.jsonl``, the first K deals
+    in deal-log form: of match 0, 1 ... with ``matches``); calling again with the same
+    settings resumes (``resume=True`` insists that there is something to resume).
+    ``progress(done, total)`` is called after each chunk; when ``should_stop()`` turns
+    true the run stops after the current chunk and raises :class:`RunInterrupted`.
+    Every argument is checked before anything runs (what ``belote-sim simulate`` does).
     """
     if (deals is None) == (matches is None):
         raise BeloteError("give either a number of deals or a number of matches")
     unit, count = ("deals", deals) if matches is None else ("matches", matches)
     check_run_args(count, seed, threads, unit)
     check_independent_deals(rules, unit)
-    check_policies(rules, _spec(bid_policy, "bid"))
-    if records and out is None:
-        raise BeloteError("per-deal records need an output directory (--out)")
+    bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
+    check_policies(rules, bid)
+    _check_int("log_deals", log_deals, 0)
+    if unit == "deals" and log_deals > count:
+        raise BeloteError(f"--log-deals {log_deals} is more than --deals {count}")
+    run_dir = check_out(out, records=records, resume=resume, log_deals=log_deals)
+    check_executor(executor, scheduler)
     if records and unit == "matches":
         raise BeloteError("per-deal records are written for deal runs, not with --matches")
     if chunk_size is None:
         chunk_size = CHUNK_MATCHES if unit == "matches" else (
             CHUNK_RECORDS if records else CHUNK_DEALS
         )
-        if _spec(play_policy, "play").uses_solver:  # seconds per deal: small chunks
+        if play.uses_solver:  # seconds per deal: small chunks
             chunk_size = CHUNK_SOLVER
     _check_int("chunk size", chunk_size, 1)
-    settings = RunSettings(
-        rules, _spec(bid_policy, "bid"), _spec(play_policy, "play"), int(seed), unit,
-        int(count), bool(records), int(chunk_size),
-    )
-    run_dir = RunDir(Path(out)) if out is not None else None
-    done: dict[int, np.ndarray] = run_dir.prepare(settings, resume) if run_dir else {}
-    if executor is None:
-        executor = LocalExecutor(threads)
-    started = datetime.now(timezone.utc).isoformat()
-    chunks = settings.chunks()
-    sizes = {i: n for i, _, n in chunks}
-    done_units = sum(sizes[i] for i in done)
-    tasks = (settings.task(i, s, n, threads) for i, s, n in chunks if i not in done)
-    base_provenance = {**settings.to_json(), "started": started}
-    old_threads = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(threads)
-    t0 = time.perf_counter()
-    try:
-        if progress is not None:
-            progress(done_units, count)
-        for result in executor.map_unordered(tasks):
-            if run_dir is not None:
-                run_dir.commit(result, rules, base_provenance)
-            done[result.index] = result.counters
-            done_units += sizes[result.index]
-            if progress is not None:
-                progress(done_units, count)
-            if should_stop is not None and should_stop() and done_units < count:
-                if run_dir is not None:
-                    run_dir.write_info(
-                        {"status": "interrupted", "settings": settings.to_json(),
-                         "done": done_units}
-                    )
-                    raise RunInterrupted(run_dir.path, done_units, count, unit)
-                raise RunInterrupted(None, done_units, count, unit)
-    finally:
-        numba.set_num_threads(old_threads)
-    wall = time.perf_counter() - t0
-    total = np.zeros(L.N_COUNTERS, dtype=np.int64)
-    for i, _, _ in chunks:  # fixed order
-        total += done[i]
+    settings = RunSettings(rules, bid, play, int(seed), unit, int(count), bool(records),
+                           int(chunk_size))
+    run = execute(settings, run_dir, resume=resume, threads=threads, executor=executor,
+                  scheduler=scheduler, workers=workers, progress=progress,
+                  should_stop=should_stop)
     result = SimulationResult(
-        settings, total, wall, executor.describe(), started,
-        datetime.now(timezone.utc).isoformat(), run_dir.path if run_dir else None,
+        settings, run.counters, run.wall_seconds, run.executor, run.started, run.finished,
+        run_dir.path if run_dir else None,
     )
     if run_dir is not None:
         write_run_outputs(run_dir, result)
+        if log_deals:
+            write_deal_logs(run_dir.path / "deals.jsonl", rules, log_deals, seed, bid, play,
+                            unit)
     return result
 
 
@@ -454,6 +413,23 @@ def write_run_outputs(run_dir: RunDir, result: SimulationResult) -> None:
             "counters": result.counters,
         }
     )
+
+
+def write_deal_logs(path: Path, rules: Rules, k: int, seed: int, bid: PolicySpec,
+                    play: PolicySpec, unit: str = "deals") -> None:
+    """The first ``k`` deals of the run in deal-log form, one JSON object a line: deals
+    ``0 .. k-1``, or with ``unit = "matches"`` the deals of match 0, then match 1 ...
+    (each with its ``pot_before`` and ``redeals_before``)."""
+    if unit == "deals":
+        logged = simulated_deals(rules, k, seed, bid_policy=bid, play_policy=play)
+    else:
+        logged = []
+        match = 0
+        while len(logged) < k:
+            logged += play_match(rules, seed, match, bid_policy=bid,
+                                 play_policy=play)["deals"][: k - len(logged)]
+            match += 1
+    write_text_atomic(path, "".join(dumps(d) + "\n" for d in logged))
 
 
 def simulated_deals(
@@ -475,8 +451,8 @@ def simulated_deals(
     """
     check_run_args(deals, seed)
     check_independent_deals(rules, "deals")
-    check_policies(rules, _spec(bid_policy, "bid"))
-    bid, play = _spec(bid_policy, "bid"), _spec(play_policy, "play")
+    check_policies(rules, as_spec(bid_policy, "bid"))
+    bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
     recs = chunks.simulate_records(
         rules.to_array(), bid.id, bid.params(), play.id, play.params(), seed, start, deals
     )
@@ -506,7 +482,7 @@ def play_match(
     """
     check_run_args(max_deals, seed, name="max_deals")
     _check_int("match", match, 0)
-    bid, play = _spec(bid_policy, "bid"), _spec(play_policy, "play")
+    bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
     out = np.zeros((max_deals, L.REC_SIZE), dtype=np.int64)
     n, winner, scores = chunks.play_match(
         rules.to_array(), bid.id, bid.params(), play.id, play.params(), seed, match,

@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import belote_sim
 from belote_sim.io import read_provenance
 
 EXE = shutil.which("belote-sim", path=str(Path(sys.executable).parent)) or "belote-sim"
@@ -46,6 +47,22 @@ def test_simulate_writes_run_json_with_provenance(run_dir):
     summary = pd.read_parquet(run_dir / "summary.parquet")
     assert {"take_rate", "dedans_rate", "p_carre_jacks"} <= set(summary.metric)
     assert read_provenance(run_dir / "summary.parquet")["seed"] == 7
+
+
+def test_log_deals_of_a_match_run_replay(tmp_path):
+    """``--log-deals`` with ``--matches`` logs the deals of match 0, 1 ... (cut pack and
+    litige pot included), and ``replay`` reproduces each of them."""
+    p = run("simulate", "--rules", "litige", "--set", "shuffle=cut", "--matches", "3",
+            "--seed", "4", "--out", str(tmp_path), "--log-deals", "30", "--quiet")
+    assert p.returncode == 0, p.stderr
+    logged = [json.loads(x) for x in (tmp_path / "deals.jsonl").read_text().splitlines()]
+    assert len(logged) == 30 and logged[0]["dealer"] == 0
+    match0 = belote_sim.play_match(belote_sim.Rules.from_preset("litige", shuffle="cut"),
+                                   seed=4, match=0)["deals"]
+    assert logged[: len(match0)] == match0[:30]
+    r = run("replay", str(tmp_path / "deals.jsonl"))
+    assert r.returncode == 0, r.stderr
+    assert [json.loads(x) for x in r.stdout.splitlines()] == logged
 
 
 def test_simulate_is_reproducible_from_the_cli(run_dir, tmp_path):

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from belote_sim import PRESETS, Rules, simulate
+from belote_sim.io import rows_frame
 from belote_sim.kernels.layout import (
     N_ROW,
     OUT_LITIGE,
@@ -22,7 +23,6 @@ from belote_sim.kernels.layout import (
     ROW_SCHEMA,
     ROW_TYPES,
 )
-from belote_sim.runner import rows_frame
 from belote_sim.stats import HEADLINE, METRICS, METRICS_DOC, SECTIONS, with_metrics_tables
 
 
@@ -61,7 +61,7 @@ def test_docs_metrics_md_is_generated_from_the_catalogue():
 def test_rows_frame_follows_the_row_schema():
     rows = np.zeros((3, N_ROW), dtype=np.int64)
     rows[:, ROW_OUTCOME] = [OUT_NONE, OUT_MADE, OUT_LITIGE]
-    df = rows_frame(rows, Rules())
+    df = rows_frame(rows)
     assert tuple(df.columns) == ROW_COLUMNS
     assert {c: str(t) for c, t in df.dtypes.items()} == ROW_TYPES
     assert df["outcome"].tolist()[1:] == ["made", "litige"] and df["outcome"].isna()[0]

@@ -30,7 +30,7 @@ from belote_sim.players.solver_play import (
     learn_from_card,
     sample_worlds,
 )
-from belote_sim.runner import simulated_deals
+from belote_sim.runner import RunInterrupted, simulated_deals
 
 EXE = shutil.which("belote-sim", path=str(Path(sys.executable).parent)) or "belote-sim"
 INPUTS = ("rules", "dealer", "pack", "calls", "plays")
@@ -404,6 +404,28 @@ def test_heuristic_beats_random_widely():
     table = res.table()
     row = table[table["metric"] == "mean_score_diff"].iloc[0]
     assert row["n"] == 3000 and row["ci_low"] == pytest.approx(res.diff_low)
+
+
+def test_arena_is_a_resumable_run(tmp_path):
+    """The arena runs on the chunk runner: the same figures for any chunk size or thread
+    count, and a run stopped after its first chunk resumes to the same figures."""
+    figures = ("mean_score_diff", "diff_low", "diff_high", "a_mean", "b_mean", "thrown_in",
+               "match_wins", "match_draws", "match_unfinished", "decisions")
+    kw = dict(deals=900, matches=12, seed=5)
+    whole = arena("heuristic", "random", **kw)
+    seen = []
+    with pytest.raises(RunInterrupted):
+        arena("heuristic", "random", out=tmp_path / "a", chunk_size=400, threads=1,
+              progress=lambda done, total: seen.append((done, total)),
+              should_stop=lambda: True, **kw)
+    assert seen == [(0, 912), (400, 912)]
+    resumed = arena("heuristic", "random", out=tmp_path / "a", chunk_size=400, resume=True,
+                    **kw)
+    assert {f: getattr(resumed, f) for f in figures} == {f: getattr(whole, f) for f in figures}
+    info = json.loads((tmp_path / "a" / "run.json").read_text())
+    assert info["status"] == "complete" and info["settings"]["b"] == "random"
+    with pytest.raises(BeloteError, match="different chunk_size"):
+        arena("heuristic", "random", out=tmp_path / "a", chunk_size=300, **kw)
 
 
 def test_arena_refuses_three_players():

@@ -17,8 +17,23 @@ from belote_sim.game.deals import new_workspace, play_deal
 from belote_sim.kernels.counting import accumulate, accumulate_match, fill_row, sum_blocks
 from belote_sim.kernels.deal import cut_pack, rebuild_pack, shuffle_pack
 from belote_sim.kernels.layout import (
+    AR_CYCLES,
+    AR_DEALS,
+    AR_DECISIONS,
+    AR_DIFF,
+    AR_DIFF_SQ,
+    AR_DRAWS,
+    AR_GAMES,
+    AR_SCORE,
+    AR_THROWN_IN,
+    AR_UNFINISHED,
+    AR_WINS,
     DEAL_SCORE,
+    DECISION_CYCLES,
+    DECISIONS,
     MATCH_DRAW,
+    MAX_MATCH_DEALS,
+    N_ARENA_COUNTERS,
     N_COUNTERS,
     N_ROW,
     OUT_LITIGE,
@@ -29,6 +44,7 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.rng import seed_stream
 from belote_sim.kernels.trick import seat_after
+from belote_sim.players import PLAY_SIDES
 from belote_sim.rules import (
     CONTRACT_NONE,
     CONTRACT_STOCK,
@@ -239,4 +255,53 @@ def simulate_matches(rules, bid_policy, bid_params, play_policy, play_params, se
             first_dealer = m % n_players
             first_dealer_side = first_dealer & 1 if n_players == 4 else first_dealer
             accumulate_match(c, n_deals, winner, first_dealer_side, first)
+    return sum_blocks(per_block)
+
+
+@jit_parallel
+def arena_chunk(rules, bid_policy, bid_params, ab, ba, seed, start, n, n_blocks, matches):
+    """Arena counters (``AR_*``) of deals (or, with ``matches``, matches) ``start ..
+    start+n-1``, each played twice: play policy ``PLAY_SIDES`` with ``ab`` (player A on
+    side 0) then with ``ba`` (A on side 1), from the same random stream.
+
+    Kernel of :func:`belote_sim.arena.arena`."""
+    per_block = np.zeros((n_blocks, N_ARENA_COUNTERS), dtype=np.int64)
+    no_counters = np.zeros(0, dtype=np.int64)
+    no_records = np.zeros((0, REC_SIZE), dtype=np.int64)
+    for b in prange(n_blocks):
+        ws = new_workspace(bid_policy, PLAY_SIDES, ab)
+        c = per_block[b]
+        for i in range(start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks):
+            if matches:
+                for a_side in range(2):
+                    _, winner, _, _ = match_loop(
+                        rules, bid_policy, bid_params, PLAY_SIDES, ba if a_side else ab,
+                        seed, i, MAX_MATCH_DEALS, ws, no_counters, False, no_records, False,
+                    )
+                    c[AR_GAMES] += 1
+                    if winner < 0:
+                        c[AR_UNFINISHED] += 1
+                    elif winner == MATCH_DRAW:
+                        c[AR_DRAWS] += 1
+                    elif winner == a_side:
+                        c[AR_WINS] += 1
+                continue
+            c[AR_DEALS] += 1
+            diff = 0
+            for a_side in range(2):
+                simulate_deal(
+                    rules, bid_policy, bid_params, PLAY_SIDES, ba if a_side else ab, seed, i,
+                    ws,
+                )
+                rec = ws[0]
+                if a_side == 0 and rec[THROWN_IN] != 0:
+                    c[AR_THROWN_IN] += 1
+                for player in range(2):  # A, B
+                    side = a_side if player == 0 else 1 - a_side
+                    c[AR_SCORE + player] += rec[DEAL_SCORE + side]
+                    c[AR_DECISIONS + player] += rec[DECISIONS + side]
+                    c[AR_CYCLES + player] += rec[DECISION_CYCLES + side]
+                diff += rec[DEAL_SCORE + a_side] - rec[DEAL_SCORE + 1 - a_side]
+            c[AR_DIFF] += diff
+            c[AR_DIFF_SQ] += diff * diff
     return sum_blocks(per_block)

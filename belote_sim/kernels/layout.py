@@ -200,6 +200,24 @@ H_DECL_POINTS = _slot(HIST_SCORE)
 H_MATCH_DEALS = _slot(MAX_MATCH_DEALS + 1)
 N_COUNTERS = _n
 
+# --- counters of an arena run (arena.py) --------------------------------------------
+# Player A against player B: every deal and match is played twice from the same random
+# stream, A on side 0 then on side 1. Sums over deals of integers, so any split of the
+# run gives the same totals.
+_n = 0
+AR_DEALS = _slot()
+AR_THROWN_IN = _slot()  # deals thrown in (on the first pass)
+AR_DIFF = _slot()  # sum of A's minus B's deal scores over both passes (twice the paired diff)
+AR_DIFF_SQ = _slot()  # sum of the squares of that per-deal sum
+AR_SCORE = _slot(2)  # A's, B's deal scores over both passes
+AR_DECISIONS = _slot(2)  # cards chosen by A, by B (deals only)
+AR_CYCLES = _slot(2)  # cycle-counter ticks A's, B's decisions took
+AR_GAMES = _slot()  # matches played (each match twice)
+AR_WINS = _slot()  # ... won by A
+AR_DRAWS = _slot()
+AR_UNFINISHED = _slot()
+N_ARENA_COUNTERS = _n
+
 # --- one row per deal (the optional deals/ Parquet dataset) -------------------------
 # The schema, written once: each column's name, Parquet type and meaning, in order; a
 # column of width w is w columns ``name0 .. name{w-1}``. The kernel fills the row by the

@@ -1,0 +1,92 @@
+"""Players as the command line and the Python API write them: ``name[:param]``, checked
+against the registry (:data:`belote_sim.players.POLICIES`).
+
+>>> PolicySpec.parse("fastpimc:8", "play").uses_solver
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from belote_sim.errors import BeloteError
+from belote_sim.players import policy, policy_params
+from belote_sim.rules import Rules
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A policy name with its optional parameter, as written ``name[:param]``.
+
+    >>> PolicySpec.parse("threshold:60", kind="bid")
+    PolicySpec(kind='bid', name='threshold', param=60.0)
+    """
+
+    kind: str
+    name: str
+    param: float | None = None
+
+    @classmethod
+    def parse(cls, text: str, kind: str) -> PolicySpec:
+        """Read ``name[:param]``, checking the name and the parameter against the
+        registry (:data:`belote_sim.players.POLICIES`)."""
+        name, _, raw = str(text).partition(":")
+        entry = policy(kind, name.strip().lower())
+        param = None
+        if raw:
+            try:
+                param = float(raw)
+            except ValueError:
+                raise BeloteError(f"bad parameter {raw!r} in {kind} policy {text!r}") from None
+        if entry.param is None:
+            if param is not None:
+                raise BeloteError(
+                    f"{kind} policy {entry.name!r} takes no parameter ({text!r})"
+                )
+            return cls(kind, entry.name, None)
+        if param is None:
+            param = float(entry.default)
+        low, high = entry.low, entry.high
+        if entry.whole:
+            if param != int(param) or not low <= param <= high:
+                raise BeloteError(
+                    f"{entry.name} needs a whole number of {entry.param} in "
+                    f"{low:g}..{high:g}, not {raw!r} ({text!r})"
+                )
+        elif low is not None and not low <= param <= high:
+            raise BeloteError(f"{entry.param} {param} of {text!r} is not in {low:g}..{high:g}")
+        return cls(kind, entry.name, param)
+
+    @property
+    def id(self) -> int:
+        return policy(self.kind, self.name).id
+
+    def params(self) -> np.ndarray:
+        return policy_params(*(() if self.param is None else (self.param,)))
+
+    def __str__(self) -> str:
+        return self.name if self.param is None else f"{self.name}:{self.param:g}"
+
+    @property
+    def uses_solver(self) -> bool:
+        """True for the players that run the double-dummy solver (slow, see README)."""
+        return policy(self.kind, self.name).solver
+
+
+
+
+def as_spec(player: str | PolicySpec, kind: str) -> PolicySpec:
+    """``player`` as a :class:`PolicySpec` (parsed and checked when it is a string)."""
+    return player if isinstance(player, PolicySpec) else PolicySpec.parse(player, kind)
+
+
+def check_policies(rules: Rules, bid: PolicySpec) -> None:
+    """Refuse a bidding policy the rules' auction cannot use: the ``dd`` bidder knows the
+    retourne bidding of 7.1 only."""
+    if bid.name == "dd" and rules.contract != "retourne":
+        raise BeloteError(
+            f"the dd bidder plays the retourne bidding only, not the {rules.contract} "
+            f"auction of {rules.preset} rules"
+        )
