@@ -30,7 +30,7 @@ from belote_sim.game.coinche import scale_to_162
 from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.scoring import TOTALS
-from belote_sim.players.solver_play import NO_VALUE
+from belote_sim.players.solver_kit import NO_VALUE
 from belote_sim.replay import _INPUT_FIELDS, _explain
 from belote_sim.rules import Rules
 

@@ -44,7 +44,9 @@ from belote_sim.kernels import layout as L  # noqa: E402
 from belote_sim.kernels.rng import seed_stream  # noqa: E402
 from belote_sim.players import (
     dd,  # noqa: E402
-    solver_play,  # noqa: E402
+    knowledge,  # noqa: E402
+    pimc,  # noqa: E402
+    solver_kit,  # noqa: E402
 )
 from belote_sim.runner import PolicySpec  # noqa: E402
 
@@ -132,23 +134,23 @@ def _to_colver(card: int) -> int:
 
 
 def pimc_first_lead(positions: list[tuple[np.ndarray, int, int, int]], worlds: int,
-                    exact_tricks: int = solver_play.ALWAYS_EXACT) -> dict:
+                    exact_tricks: int = pimc.ALWAYS_EXACT) -> dict:
     """Time of the ``pimc:worlds`` decision at the first lead of each bid deal (nothing
     known yet but the leader's hand): the hardest decision of a deal, every card valued
     in every sampled world with eight cards in each hand (``exact_tricks =
     EXACT_TRICKS``: the ``fastpimc`` decision, each world played out instead)."""
     rules = Rules().to_array()
-    sv = solver_play.new_solver_kit(20)
+    sv = solver_kit.new_solver_kit(20)
     trick = np.zeros(4, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
     times = []
     nodes = 0
     for i, (hands, trump, taker, leader) in enumerate(positions):
-        solver_play.reset_knowledge(sv[3])
+        knowledge.reset_knowledge(sv[3])
         seed_stream(rng, 2026, i, 0)
         sv[0][dd.CX_NODES] = 0
         t0 = time.perf_counter()
-        solver_play.pimc_card(
+        pimc.pimc_card(
             rules, worlds, hands[leader], hands, leader, trick, 0, leader, 0, trump, taker, 4,
             rng, sv, 1, exact_tricks,
         )
@@ -267,8 +269,8 @@ def main() -> None:
             f"{first['max_ms']:.0f}), {first['nodes'] / first['decisions'] / 1e6:.1f} M nodes "
             "per decision"
         )
-        pimc_first_lead(bid[:1], 1, solver_play.EXACT_TRICKS)  # compile or load
-        fast_first = pimc_first_lead(bid[: args.first_leads], 20, solver_play.EXACT_TRICKS)
+        pimc_first_lead(bid[:1], 1, pimc.EXACT_TRICKS)  # compile or load
+        fast_first = pimc_first_lead(bid[: args.first_leads], 20, pimc.EXACT_TRICKS)
         print(
             f"fastpimc:20 decision at the same first leads: mean {fast_first['mean_ms']:.2f} "
             f"ms (median {fast_first['median_ms']:.2f}, max {fast_first['max_ms']:.2f})"

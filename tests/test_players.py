@@ -22,14 +22,9 @@ from belote_sim.cards import CardSet, parse_card
 from belote_sim.errors import BeloteError, IllegalPlayError
 from belote_sim.io import read_provenance
 from belote_sim.kernels.layout import RULE_FREE
-from belote_sim.players.solver_play import (
-    ALWAYS_EXACT,
-    KNOW_HELD,
-    KNOW_SIZE,
-    KNOW_VOID,
-    learn_from_card,
-    sample_worlds,
-)
+from belote_sim.players.knowledge import KNOW_HELD, KNOW_SIZE, KNOW_VOID, learn_from_card
+from belote_sim.players.pimc import ALWAYS_EXACT
+from belote_sim.players.worlds import sample_worlds
 from belote_sim.runner import RunInterrupted, simulated_deals
 
 EXE = shutil.which("belote-sim", path=str(Path(sys.executable).parent)) or "belote-sim"
@@ -103,7 +98,8 @@ def test_pimc_plays_the_best_average_over_its_worlds():
 
     from belote_sim.kernels.rng import seed_stream
     from belote_sim.players import dd
-    from belote_sim.players.solver_play import new_solver_kit, pimc_card
+    from belote_sim.players.pimc import pimc_card
+    from belote_sim.players.solver_kit import new_solver_kit
 
     rules = Rules().to_array()
     trump, taker, worlds, seed = 2, 0, 6, 17
@@ -132,7 +128,8 @@ def test_pimc_plays_the_best_average_over_its_worlds():
 
 def _pimc_choice(rules, hands, seat, trump, taker, worlds, seed, exact_tricks):
     from belote_sim.kernels.rng import seed_stream
-    from belote_sim.players.solver_play import new_solver_kit, pimc_card
+    from belote_sim.players.pimc import pimc_card
+    from belote_sim.players.solver_kit import new_solver_kit
 
     played = 0xFFFFFFFF & ~int(hands.sum())
     sv = new_solver_kit(16)
@@ -151,7 +148,8 @@ def test_fastpimc_plays_out_the_first_tricks_with_the_heuristic():
 
     from belote_sim.players import dd
     from belote_sim.players.heuristic import heuristic_playout
-    from belote_sim.players.solver_play import EXACT_TRICKS, sample_worlds
+    from belote_sim.players.pimc import EXACT_TRICKS
+    from belote_sim.players.worlds import sample_worlds
 
     rules = Rules().to_array()
     trump, taker, worlds, seed = 1, 0, 5, 23
@@ -190,7 +188,7 @@ def test_fastpimc_is_pimc_from_exact_tricks_on():
     and on some of these deals chooses otherwise."""
     from dd_reference import deal_hands
 
-    from belote_sim.players.solver_play import EXACT_TRICKS
+    from belote_sim.players.pimc import EXACT_TRICKS
 
     rules = Rules().to_array()
     rng0 = np.random.default_rng(5)

@@ -24,7 +24,8 @@ from belote_sim.kernels import layout as L
 from belote_sim.kernels.rng import seed_stream
 from belote_sim.players import BID_FORCED, BID_RANDOM, BID_THRESHOLD, policy_params
 from belote_sim.players.bidding import choose_call
-from belote_sim.players.solver_play import TABLE_BITS, dd_call, new_solver_kit
+from belote_sim.players.dd_bidder import dd_call
+from belote_sim.players.solver_kit import TABLE_BITS, new_solver_kit
 from belote_sim.runner import simulated_deals
 
 #: A pack in index order: the turned card is JH with four players (pack[20]), AD with

@@ -64,7 +64,7 @@ from belote_sim.kernels.layout import (
 from belote_sim.kernels.trick import seat_after
 from belote_sim.players import PLAY_PIMC
 from belote_sim.players.coinche_bidding import choose_coinche_call
-from belote_sim.players.solver_play import show_declarations
+from belote_sim.players.knowledge import show_declarations
 from belote_sim.rules import R_ALL_NO_TRUMPS_ROUND, R_NT_VALUES, R_ROUND_TO_TEN
 
 #: The fixed part of a coinched or failed contract's score (RULES 8, Coinche).

@@ -50,13 +50,11 @@ from belote_sim.kernels.layout import (
 from belote_sim.kernels.scoring import score_no_contract, score_three_player, score_two_sides
 from belote_sim.kernels.trick import seat_after, side_of
 from belote_sim.players import PLAY_ANALYSE, PLAY_PIMC, PLAY_SIDES
-from belote_sim.players.solver_play import (
-    KNOW_HELD,
+from belote_sim.players.knowledge import KNOW_HELD, reset_knowledge, show_declarations
+from belote_sim.players.solver_kit import (
     STAT_CYCLES,
     STAT_DECISIONS,
     new_solver_kit,
-    reset_knowledge,
-    show_declarations,
     solver_table_bits,
 )
 from belote_sim.rules import (

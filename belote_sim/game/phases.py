@@ -41,7 +41,7 @@ from belote_sim.kernels.layout import (
 from belote_sim.kernels.trick import seat_after
 from belote_sim.players import BID_DD, BID_FORCED
 from belote_sim.players.bidding import choose_call
-from belote_sim.players.solver_play import dd_call
+from belote_sim.players.dd_bidder import dd_call
 from belote_sim.rules import (
     R_BELOTE,
     R_DECLARATION_TIE,

@@ -39,8 +39,10 @@ from belote_sim.kernels.layout import (
 from belote_sim.kernels.legal import legal_given_winner
 from belote_sim.kernels.trick import card_power, seat_after
 from belote_sim.players import PLAY_ANALYSE, PLAY_HEURISTIC, PLAY_PIMC, PLAY_RANDOM
+from belote_sim.players.knowledge import learn_from_card
+from belote_sim.players.pimc import analyse_position
 from belote_sim.players.play import choose_card, heuristic_choice, random_card
-from belote_sim.players.solver_play import NO_VALUE, analyse_position, learn_from_card
+from belote_sim.players.solver_kit import NO_VALUE
 from belote_sim.rules import R_BELOTE, R_KING_VALUE, R_NT_VALUES
 
 BELOTE_POINTS = 20
@@ -70,7 +72,7 @@ def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scr
     With ``belote_at_play`` a player scores belote when playing the first of the trump
     king and queen while holding the other (RULES 5, stock game).
 
-    ``sv`` is the solver kit of :func:`belote_sim.players.solver_play.new_solver_kit`:
+    ``sv`` is the solver kit of :func:`belote_sim.players.solver_kit.new_solver_kit`:
     the trick loop keeps its knowledge array (voids shown, known cards) up to date for
     the ``pimc`` player, and with ``play_policy = PLAY_ANALYSE`` in scripted mode it
     records the double-dummy value of every position (see :func:`analyse_position`).

@@ -35,7 +35,7 @@ from belote_sim.kernels.layout import (
 from belote_sim.kernels.scoring import score_no_contract, score_two_sides
 from belote_sim.kernels.trick import seat_after
 from belote_sim.players import PLAY_PIMC
-from belote_sim.players.solver_play import show_declarations
+from belote_sim.players.knowledge import show_declarations
 from belote_sim.rules import R_TIE_RULE
 
 #: Cards dealt before the bidding (6 each), then the turned card at this index.

@@ -65,7 +65,7 @@ class Policy:
 
 #: Every player, once. The threshold bidder's value scale is documented in
 #: :mod:`belote_sim.players.bidding`; the dd bidder's chance in
-#: :mod:`belote_sim.players.solver_play`.
+#: :mod:`belote_sim.players.dd_bidder`.
 POLICIES: tuple[Policy, ...] = (
     Policy("bid", "random", BID_RANDOM, "take probability", 0.25, 0.0, 1.0),
     Policy("bid", "threshold", BID_THRESHOLD, "minimum hand value", 50.0),

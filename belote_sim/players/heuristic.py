@@ -15,7 +15,7 @@ rank, keeping trumps; "richest" means most points, keeping the jack and nine of 
 
 :func:`heuristic_playout` plays the rest of a deal with this player in every seat, each
 seeing only its own hand: ``fastpimc`` values a card in a sampled world by it while the
-deal is young (:mod:`belote_sim.players.solver_play`).
+deal is young (:mod:`belote_sim.players.pimc`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 * ``heuristic``: rules of thumb of a club player, in
   :mod:`belote_sim.players.heuristic`.
 * ``pimc:N``, ``fastpimc:N`` and ``dd``: the double-dummy solver's players, in
-  :mod:`belote_sim.players.solver_play`.
+  :mod:`belote_sim.players.pimc`.
 """
 
 from __future__ import annotations
@@ -25,14 +25,8 @@ from belote_sim.players import (
     PLAY_SIDES,
 )
 from belote_sim.players.heuristic import heuristic_card
-from belote_sim.players.solver_play import (
-    ALWAYS_EXACT,
-    EXACT_TRICKS,
-    STAT_CYCLES,
-    STAT_DECISIONS,
-    dd_card,
-    pimc_card,
-)
+from belote_sim.players.pimc import ALWAYS_EXACT, EXACT_TRICKS, dd_card, pimc_card
+from belote_sim.players.solver_kit import STAT_CYCLES, STAT_DECISIONS
 
 
 @jit(inline="always")

@@ -1,0 +1,689 @@
+"""The search: a fail-soft alpha-beta over an explicit stack of frames, and the queries
+built on it.
+
+Besides the table (:mod:`.table`), the ordering and the collapsed cards
+(:mod:`.ordering`), the bounds (:mod:`.bounds`) and the last tricks (:mod:`.endgame`),
+the search uses principal variation search (``OPT_PVS``): in a window wider than a null
+window, every move after the first is first tested with a null window (a scout) and
+searched again only when the scout says it is better.
+
+An exact value (:func:`dd_value`) comes from a null-window search at the caller's guess,
+then one principal variation search on the side of the guess it found, in the window its
+fail-soft result leaves. It replaced a bisection by null-window searches, several of
+which fell close to the value, where they are expensive: ``benchmarks/bench_players.py``
+times both, and on its bid deals the bisection takes 1.95x the nodes. The exact value of
+each card of a hand (:func:`dd_move_values`, the ``pimc`` player) comes from one
+full-window principal variation search per card: on the same deals, bisection takes
+2.8x the nodes (measured there too).
+
+The search kernels (here and the helpers they call in the other modules) allocate
+nothing and are compiled without Numba's reference counting
+(:data:`belote_sim._jit.jit_no_refcount`): with it, each array handed to an inlined
+helper cost two atomic operations (15% of the samples in a ``perf`` profile; the change,
+commit 0b3160a, made the search about 10% faster at the same node count).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from belote_sim._jit import jit, jit_no_refcount
+from belote_sim.cards import ALL_TRUMPS, CAPOT_BONUS
+from belote_sim.kernels.bits import nth_bit, popcount
+from belote_sim.kernels.legal import legal_given_top
+from belote_sim.kernels.trick import card_power, seat_after
+from belote_sim.players.dd.bounds import _cash_bounds, _trump_bounds
+from belote_sim.players.dd.endgame import _trick_end, _two_tricks
+from belote_sim.players.dd.ordering import (
+    _lead_score,
+    _opponents_reach,
+    _order_score,
+    _representative,
+    candidates,
+)
+from belote_sim.players.dd.table import (
+    CX_GEN,
+    CX_LAST_BONUS,
+    CX_N,
+    CX_NODES,
+    CX_OPTS,
+    CX_PTS,
+    CX_TAKER,
+    CX_TAKERS,
+    CX_TRUMP,
+    INF,
+    OPT_BOUNDS,
+    OPT_ORDER,
+    OPT_PVS,
+    OPT_TT,
+    TT_K1,
+    TT_K2,
+    TT_META,
+    TT_VAL,
+    _canonical,
+    _hash,
+    _tt_pack,
+    _tt_victim,
+)
+
+# ---------------------------------------------------------------------------------------
+# The search, written as a loop over an explicit stack of frames (Numba cannot cache
+# recursive functions safely).
+
+MAX_TRICKS = 16
+MAX_DEPTH = 4 * MAX_TRICKS + 2
+F_K = 0
+F_LEADER = 1
+F_CAP = 2
+F_A = 3  # the working window
+F_B = 4
+F_A0 = 5  # the window after the table narrowed it, for storing the result
+F_B0 = 6
+F_BEST = 7
+F_BESTC = 8
+F_I = 9  # next move to try
+F_N = 10  # number of moves
+F_SEAT = 11
+F_LEFT = 12
+F_GAIN = 13  # points the takers won in the trick closed on the way to the child
+F_SLOT = 14
+F_K1 = 15
+F_K2 = 16
+F_META = 17
+F_OLO = 18
+F_OHI = 19
+F_MAX = 20
+F_PTS = 21  # card points still in play (hands and current trick)
+F_INPLAY = 22  # cards still in play
+F_TT = 23
+F_SCOUT = 24  # 1: the move being tried got a scout window; 2: re-search it
+F_RW = 25  # the re-search's narrowed bound
+F_SIZE = 26
+
+M_ENTER = 0
+M_NEXT = 1
+M_RETURN = 2
+M_CHILD = 3
+
+
+@jit
+def new_workspace():
+    """Scratch of the search: ``(frames, moves, tricks, history, killers)``.
+    ``tricks[left]`` is the trick being played when ``left`` tricks remain;
+    ``killers[left]`` the last two leads that caused a cutoff with ``left`` tricks to
+    play."""
+    return (
+        np.zeros((MAX_DEPTH, F_SIZE), dtype=np.int64),
+        np.zeros((MAX_DEPTH, 16), dtype=np.int64),
+        np.zeros((MAX_TRICKS + 1, 4), dtype=np.int64),
+        np.zeros((16, 32), dtype=np.int64),
+        np.full((MAX_TRICKS + 1, 2), -1, dtype=np.int64),
+    )
+
+
+@jit(inline="always")
+def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
+    """:func:`_alphabeta` with its integers passed as plain int64. Numba compiles a
+    separate copy of a function for every literal integer argument (``0``, ``INF``...),
+    and the search is the largest kernel of the package: pinning the types keeps it to
+    one compiled copy."""
+    return _alphabeta(
+        rules, cx, tt, ws, hands, np.int64(k), np.int64(leader), np.int64(cap),
+        np.int64(alpha), np.int64(beta),
+    )
+
+
+@jit_no_refcount
+def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
+    """Fail-soft alpha-beta from the position whose current trick is already in
+    ``ws[2][left]``; returns the value or a bound on the side of the window it fails.
+
+    The frames, moves and tricks are indexed in place (``fr[d, F_K]``), never through a
+    row view (``f = fr[d]``): Numba reference-counts every view it makes, and in this
+    loop that took a third of the time (the change, commit 9bb2a95, made the search 1.6x
+    faster at the same node count)."""
+    fr, mv, tb, hist, kil = ws
+    n = cx[CX_N]
+    trump = cx[CX_TRUMP]
+    opts = cx[CX_OPTS]
+    last_bonus = cx[CX_LAST_BONUS]
+    seat0 = seat_after(leader, k, n)
+    left0 = popcount(hands[seat0])
+    in_play = 0
+    for s in range(n):
+        in_play |= hands[s]
+    pts = 0
+    m = in_play
+    while m != 0:
+        pts += cx[CX_PTS + nth_bit(m, 0)]
+        m &= m - 1
+    for i in range(k):
+        in_play |= 1 << tb[left0, i]
+        pts += cx[CX_PTS + tb[left0, i]]
+    d = 0
+    fr[d, F_K] = k
+    fr[d, F_LEADER] = leader
+    fr[d, F_CAP] = cap
+    fr[d, F_A] = alpha
+    fr[d, F_B] = beta
+    fr[d, F_PTS] = pts
+    fr[d, F_INPLAY] = in_play
+    mode = M_ENTER
+    v = 0
+    while True:
+        if mode == M_ENTER:
+            cx[CX_NODES] += 1
+            kk = fr[d, F_K]
+            ld = fr[d, F_LEADER]
+            cp = fr[d, F_CAP]
+            a = fr[d, F_A]
+            b = fr[d, F_B]
+            seat = seat_after(ld, kk, n)
+            left = popcount(hands[seat])
+            if left == 0:
+                v = CAPOT_BONUS if cp else 0
+                mode = M_RETURN
+                continue
+            if left == 1:
+                # The last trick: every card left is forced.
+                for i in range(kk, n):
+                    tb[1, i] = nth_bit(hands[seat_after(ld, i, n)], 0)
+                winner, tp = _trick_end(cx, tb, 1, n, ld, trump, True)
+                v = tp + (CAPOT_BONUS if cp else 0) if cx[CX_TAKERS + winner] == 1 else 0
+                mode = M_RETURN
+                continue
+            lo_bound = 0
+            hi_bound = fr[d, F_PTS] + last_bonus + (CAPOT_BONUS if cp else 0)
+            if kk == 0 and (opts & OPT_BOUNDS) != 0:
+                sure_d = False
+                def_pts = 0
+                if trump < ALL_TRUMPS:
+                    lo_bound, sure_d, def_pts = _trump_bounds(cx, hands, n, trump)
+                cash, tricks = _cash_bounds(cx, hands, n, trump, ld)
+                if tricks == left:
+                    # The leader's side takes every trick left.
+                    v = hi_bound if cx[CX_TAKERS + ld] == 1 else 0
+                    mode = M_RETURN
+                    continue
+                if cx[CX_TAKERS + ld] == 1:
+                    lo_bound += cash
+                elif tricks > 0:
+                    sure_d = True
+                    def_pts += cash
+                if sure_d:
+                    cp = 0
+                    fr[d, F_CAP] = 0
+                    hi_bound = fr[d, F_PTS] + last_bonus - def_pts
+            if b <= lo_bound:
+                v = lo_bound
+                mode = M_RETURN
+                continue
+            if a >= hi_bound:
+                v = hi_bound
+                mode = M_RETURN
+                continue
+            fr[d, F_SEAT] = seat
+            fr[d, F_LEFT] = left
+            fr[d, F_OLO] = -INF
+            fr[d, F_OHI] = INF
+            hint = -1
+            use_tt = kk == 0 and left > 1 and (opts & OPT_TT) != 0
+            fr[d, F_TT] = use_tt
+            if use_tt:
+                ip = fr[d, F_INPLAY]
+                h0 = _canonical(cx, hands[0], ip)
+                h1 = _canonical(cx, hands[1], ip)
+                h2 = _canonical(cx, hands[2], ip)
+                h3 = _canonical(cx, hands[3], ip)
+                k1 = h0 | (h1 << 32)
+                k2 = h2 | (h3 << 32)
+                meta = ld | (cp << 2) | (cx[CX_GEN] << 3)
+                base = _hash(k1, k2, meta, tt.shape[0]) & ~1
+                slot = -1
+                for j in range(base, min(base + 2, tt.shape[0])):
+                    if tt[j, TT_K1] == k1 and tt[j, TT_K2] == k2 and tt[j, TT_META] == meta:
+                        slot = j
+                fr[d, F_SLOT] = slot if slot >= 0 else -1 - base
+                fr[d, F_K1] = k1
+                fr[d, F_K2] = k2
+                fr[d, F_META] = meta
+                if slot >= 0:
+                    val = tt[slot, TT_VAL]
+                    lo = (val & 0xFFFF) - 1
+                    hi = ((val >> 16) & 0xFFFF) - 1
+                    if lo == hi or lo >= b:
+                        v = lo
+                        mode = M_RETURN
+                        continue
+                    if hi <= a:
+                        v = hi
+                        mode = M_RETURN
+                        continue
+                    if lo > a:
+                        a = lo
+                    if hi < b:
+                        b = hi
+                    fr[d, F_OLO] = lo
+                    fr[d, F_OHI] = hi
+                    hint = (val >> 32) & 0xFF
+            fr[d, F_A] = a
+            fr[d, F_B] = b
+            fr[d, F_A0] = a
+            fr[d, F_B0] = b
+            if left == 2:
+                fr[d, F_BEST] = _two_tricks(rules, cx, hands, tb, kk, ld, cp, a, b, fr, d + 1)
+                fr[d, F_BESTC] = 0
+                fr[d, F_N] = 0
+                fr[d, F_I] = 0
+                mode = M_NEXT
+                continue
+            if kk == 0:
+                legal = hands[seat]
+                w_power = -1
+                led = -1
+                partner_wins = False
+            else:
+                led = tb[left, 0] >> 3
+                w = 0
+                w_power = card_power(tb[left, 0], led, trump)
+                for i in range(1, kk):
+                    p = card_power(tb[left, i], led, trump)
+                    if p > w_power:
+                        w = i
+                        w_power = p
+                legal = legal_given_top(
+                    rules, hands[seat], led, tb[left, w], kk, ld, trump, cx[CX_TAKER], w
+                )[0]
+                partner_wins = cx[CX_TAKERS + seat_after(ld, w, n)] == cx[CX_TAKERS + seat]
+            moves = candidates(cx, legal, fr[d, F_INPLAY])
+            reach = -1
+            if kk > 0 and (opts & OPT_ORDER) != 0:
+                reach = _opponents_reach(cx, hands, ld, kk, n, seat, led, trump)
+            others = 0
+            partners = 0
+            if kk == 0:
+                for s in range(n):
+                    if s != seat:
+                        others |= hands[s]
+                        if cx[CX_TAKERS + s] == cx[CX_TAKERS + seat]:
+                            partners |= hands[s]
+            maximize = cx[CX_TAKERS + seat] == 1
+            fr[d, F_MAX] = maximize
+            # Order the moves (insertion sort of at most 9 cards by score).
+            # Scores go to the child frame, free until the first move is played.
+            n_moves = 0
+            m = moves
+            while m != 0:
+                c = nth_bit(m, 0)
+                m &= m - 1
+                sc = 0
+                if opts & OPT_ORDER:
+                    if c == hint:
+                        sc = 1 << 58
+                    elif kk == 0 and c == kil[left, 0]:
+                        sc = 1 << 57
+                    elif kk == 0 and c == kil[left, 1]:
+                        sc = 1 << 56
+                    else:
+                        if kk == 0:
+                            sc = _lead_score(cx, hist, seat, c, others, partners, trump)
+                        else:
+                            sc = _order_score(
+                                cx, hist, seat, c, kk, led, w_power, partner_wins, trump,
+                                reach,
+                            )
+                j = n_moves
+                while j > 0 and fr[d + 1, j - 1] < sc:
+                    fr[d + 1, j] = fr[d + 1, j - 1]
+                    mv[d, j] = mv[d, j - 1]
+                    j -= 1
+                fr[d + 1, j] = sc
+                mv[d, j] = c
+                n_moves += 1
+            fr[d, F_N] = n_moves
+            fr[d, F_I] = 0
+            fr[d, F_SCOUT] = 0
+            fr[d, F_BEST] = -INF if maximize else INF
+            fr[d, F_BESTC] = mv[d, 0]
+            mode = M_NEXT
+        elif mode == M_NEXT:
+            i = fr[d, F_I]
+            if i >= fr[d, F_N] or fr[d, F_A] >= fr[d, F_B]:
+                v = fr[d, F_BEST]
+                if fr[d, F_TT]:
+                    slot = fr[d, F_SLOT]
+                    if slot < 0:
+                        slot = _tt_victim(cx, tt, -1 - slot, fr[d, F_LEFT])
+                    lo = fr[d, F_OLO]
+                    hi = fr[d, F_OHI]
+                    if v <= fr[d, F_A0]:
+                        hi = min(hi, v)
+                    elif v >= fr[d, F_B0]:
+                        lo = max(lo, v)
+                    else:
+                        lo = v
+                        hi = v
+                    tt[slot, TT_K1] = fr[d, F_K1]
+                    tt[slot, TT_K2] = fr[d, F_K2]
+                    tt[slot, TT_META] = fr[d, F_META]
+                    tt[slot, TT_VAL] = _tt_pack(lo, hi, fr[d, F_BESTC], fr[d, F_LEFT])
+                mode = M_RETURN
+                continue
+            c = mv[d, i]
+            fr[d, F_I] = i + 1
+            seat = fr[d, F_SEAT]
+            kk = fr[d, F_K]
+            ld = fr[d, F_LEADER]
+            left = fr[d, F_LEFT]
+            hands[seat] ^= 1 << c
+            tb[left, kk] = c
+            ca = fr[d, F_A]
+            cb = fr[d, F_B]
+            if fr[d, F_SCOUT] == 2:
+                if fr[d, F_MAX]:
+                    ca = fr[d, F_RW]
+                else:
+                    cb = fr[d, F_RW]
+                fr[d, F_SCOUT] = 0
+            elif i > 0 and (opts & OPT_PVS) != 0 and cb - ca > 1:
+                if fr[d, F_MAX]:
+                    cb = ca + 1
+                else:
+                    ca = cb - 1
+                fr[d, F_SCOUT] = 1
+            else:
+                fr[d, F_SCOUT] = 0
+            if kk + 1 < n:
+                fr[d, F_GAIN] = 0
+                fr[d + 1, F_K] = kk + 1
+                fr[d + 1, F_LEADER] = ld
+                fr[d + 1, F_CAP] = fr[d, F_CAP]
+                fr[d + 1, F_A] = ca
+                fr[d + 1, F_B] = cb
+                fr[d + 1, F_PTS] = fr[d, F_PTS]
+                fr[d + 1, F_INPLAY] = fr[d, F_INPLAY]
+                d += 1
+                mode = M_ENTER
+                continue
+            # The trick is complete.
+            lead_suit = tb[left, 0] >> 3
+            wi = 0
+            wp = card_power(tb[left, 0], lead_suit, trump)
+            tp = cx[CX_PTS + tb[left, 0]]
+            played = 1 << tb[left, 0]
+            for q in range(1, n):
+                p = card_power(tb[left, q], lead_suit, trump)
+                tp += cx[CX_PTS + tb[left, q]]
+                played |= 1 << tb[left, q]
+                if p > wp:
+                    wi = q
+                    wp = p
+            winner = seat_after(ld, wi, n)
+            takers = cx[CX_TAKERS + winner] == 1
+            if left == 1:
+                v = tp + last_bonus + (CAPOT_BONUS if fr[d, F_CAP] else 0) if takers else 0
+                mode = M_CHILD
+                continue
+            gain = tp if takers else 0
+            fr[d, F_GAIN] = gain
+            fr[d + 1, F_K] = 0
+            fr[d + 1, F_LEADER] = winner
+            fr[d + 1, F_CAP] = fr[d, F_CAP] if takers else 0
+            fr[d + 1, F_A] = ca - gain
+            fr[d + 1, F_B] = cb - gain
+            fr[d + 1, F_PTS] = fr[d, F_PTS] - tp
+            fr[d + 1, F_INPLAY] = fr[d, F_INPLAY] & ~played
+            d += 1
+            mode = M_ENTER
+        elif mode == M_RETURN:
+            if d == 0:
+                return v
+            d -= 1
+            v += fr[d, F_GAIN]
+            mode = M_CHILD
+        else:  # M_CHILD: the move just tried at depth d is worth v
+            c = mv[d, fr[d, F_I] - 1]
+            hands[fr[d, F_SEAT]] ^= 1 << c
+            if fr[d, F_SCOUT] == 1 and fr[d, F_A] < v < fr[d, F_B]:
+                # The scout says this move is better than the best so far: search it
+                # again in the part of the window its result leaves.
+                fr[d, F_SCOUT] = 2
+                fr[d, F_RW] = v - 1 if fr[d, F_MAX] else v + 1
+                fr[d, F_I] -= 1
+                mode = M_NEXT
+                continue
+            if fr[d, F_MAX]:
+                if v > fr[d, F_BEST]:
+                    fr[d, F_BEST] = v
+                    fr[d, F_BESTC] = c
+                    if v > fr[d, F_A]:
+                        fr[d, F_A] = v
+            elif v < fr[d, F_BEST]:
+                fr[d, F_BEST] = v
+                fr[d, F_BESTC] = c
+                if v < fr[d, F_B]:
+                    fr[d, F_B] = v
+            if fr[d, F_A] >= fr[d, F_B]:
+                hist[4 * fr[d, F_K] + fr[d, F_SEAT], c] += fr[d, F_LEFT] * fr[d, F_LEFT]
+                if fr[d, F_K] == 0 and kil[fr[d, F_LEFT], 0] != c:
+                    # killer leads: the last two leads that caused a cutoff
+                    kil[fr[d, F_LEFT], 1] = kil[fr[d, F_LEFT], 0]
+                    kil[fr[d, F_LEFT], 0] = c
+            mode = M_NEXT
+
+
+@jit
+def _load(ws, hands, trick, k, n):
+    """Copy the current trick into the workspace and age the history of cutoffs;
+    return the tricks left."""
+    hist = ws[3]
+    for i in range(hist.shape[0]):
+        for c in range(32):
+            hist[i, c] >>= 2
+    left = 0
+    for s in range(n):
+        c = popcount(hands[s])
+        if c > left:
+            left = c
+    for i in range(k):
+        ws[2][left, i] = trick[i]
+    return left
+
+
+@jit
+def _exact(rules, cx, tt, ws, hands, k, leader, cap, guess):
+    """Exact value: a null-window search tests ``guess``, then a principal variation
+    search finds the value on the side of ``guess`` the test gave (in the window its
+    fail-soft result leaves). Without ``OPT_PVS``, further null-window searches bisect
+    the interval left between the bounds found so far."""
+    if cx[CX_OPTS] & OPT_TT == 0:
+        return _solve(rules, cx, tt, ws, hands, k, leader, cap, -INF, INF)
+    n = cx[CX_N]
+    seat = seat_after(leader, k, n)
+    left = popcount(hands[seat])
+    pts = 0
+    for s in range(n):
+        m = hands[s]
+        while m != 0:
+            pts += cx[CX_PTS + nth_bit(m, 0)]
+            m &= m - 1
+    tb = ws[2]
+    for i in range(k):
+        pts += cx[CX_PTS + tb[left, i]]
+    lo = 0
+    hi = pts + cx[CX_LAST_BONUS] + (CAPOT_BONUS if cap else 0)
+    b = min(max(guess, lo + 1), hi)
+    if cx[CX_OPTS] & OPT_PVS != 0 and lo < hi:
+        g = _solve(rules, cx, tt, ws, hands, k, leader, cap, b - 1, b)
+        if g >= b:
+            return _solve(rules, cx, tt, ws, hands, k, leader, cap, g - 1, hi + 1)
+        return _solve(rules, cx, tt, ws, hands, k, leader, cap, lo - 1, g + 1)
+    while lo < hi:
+        if b <= lo:
+            b = lo + 1
+        elif b > hi:
+            b = hi
+        g = _solve(rules, cx, tt, ws, hands, k, leader, cap, b - 1, b)
+        if g >= b:
+            lo = g
+        else:
+            hi = g
+        b = (lo + hi + 1) >> 1
+    return lo
+
+
+@jit
+def dd_search(rules, cx, tt, ws, hands, trick, k, leader, cap, alpha, beta):
+    """Value for the takers of a position: ``hands`` (card masks; restored on return),
+    the ``k`` cards of the current ``trick`` led by ``leader``, and ``cap`` = 1 while the
+    takers have taken every trick so far. Fail-soft alpha-beta: the exact value when it
+    lies strictly inside ``(alpha, beta)``, otherwise a bound on that side of the window.
+    """
+    _load(ws, hands, trick, k, cx[CX_N])
+    return _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta)
+
+
+@jit
+def dd_value(rules, cx, tt, ws, hands, trick, k, leader, cap, guess):
+    """Exact value of a position (see :func:`dd_search`): a null-window search at
+    ``guess``, then a principal variation search on the side it found."""
+    _load(ws, hands, trick, k, cx[CX_N])
+    return _exact(rules, cx, tt, ws, hands, k, leader, cap, guess)
+
+
+@jit
+def dd_reaches(rules, cx, tt, ws, hands, trick, k, leader, cap, target):
+    """True when the takers take at least ``target`` more points under perfect play:
+    one null-window search."""
+    _load(ws, hands, trick, k, cx[CX_N])
+    return _solve(rules, cx, tt, ws, hands, k, leader, cap, target - 1, target) >= target
+
+
+@jit(inline="always")
+def _root_moves(cx, hands, trick, k, leader, legal):
+    """``(moves, maximize)`` at the root of a card query: the cards of ``legal`` worth
+    searching (see :func:`candidates`) and whether the seat to move is a taker."""
+    n = cx[CX_N]
+    in_play = 0
+    for s in range(n):
+        in_play |= hands[s]
+    for i in range(k):
+        in_play |= 1 << trick[i]
+    return candidates(cx, legal, in_play), cx[CX_TAKERS + seat_after(leader, k, n)] == 1
+
+
+@jit
+def dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out):
+    """``out[c]``: the exact value of the position after the seat to move plays card
+    ``c`` of ``legal`` (equivalent cards get the value of the one searched). Returns the
+    best of these values for the seat to move."""
+    moves, maximize = _root_moves(cx, hands, trick, k, leader, legal)
+    best = -INF if maximize else INF
+    guess = 0
+    m = moves
+    while m != 0:
+        c = nth_bit(m, 0)
+        m &= m - 1
+        v = dd_card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, 0, 0, guess)
+        out[c] = v
+        guess = v
+        if (maximize and v > best) or (not maximize and v < best):
+            best = v
+    # Equivalent cards share the value of the card searched for them.
+    m = legal & ~moves
+    while m != 0:
+        c = nth_bit(m, 0)
+        m &= m - 1
+        out[c] = out[_representative(cx, c, moves)]
+    return best
+
+
+@jit(inline="always")
+def dd_card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta, guess):
+    """Value of the position after the seat to move plays ``c``: exact (from the first
+    ``guess``) when ``alpha >= beta``, otherwise a fail-soft search in ``(alpha, beta)``.
+    (Integers pinned to int64, see :func:`_solve`.)"""
+    return _card_value(
+        rules, cx, tt, ws, hands, trick, np.int64(k), np.int64(leader), np.int64(cap),
+        np.int64(c), np.int64(alpha), np.int64(beta), np.int64(guess),
+    )
+
+
+@jit
+def _card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta, guess):
+    """Value of the position after the seat to move plays ``c``: exact when
+    ``alpha >= beta``, otherwise a fail-soft search in ``(alpha, beta)``.
+
+    The exact value of a card comes from one full-window principal variation search;
+    :func:`_exact`'s test at ``guess`` first (the previous card's value) was tried here
+    and cost more nodes on bid deals (closing note of issue 5, 2026-11-30): the cards of
+    a hand often differ by a few points, so the test mostly confirms what the search
+    finds anyway. Without ``OPT_PVS``, from :func:`_exact`'s bisection."""
+    n = cx[CX_N]
+    left = _load(ws, hands, trick, k, n)
+    seat = seat_after(leader, k, n)
+    hands[seat] ^= 1 << c
+    ws[2][left, k] = c
+    exact = alpha >= beta
+    bisect = exact and (cx[CX_OPTS] & OPT_PVS) == 0
+    if exact:
+        alpha = -1
+        beta = INF
+    if k + 1 < n:
+        if bisect:
+            v = _exact(rules, cx, tt, ws, hands, k + 1, leader, cap, guess)
+        else:
+            v = _solve(rules, cx, tt, ws, hands, k + 1, leader, cap, alpha, beta)
+    else:
+        winner, pts = _trick_end(cx, ws[2], left, n, leader, cx[CX_TRUMP], left == 1)
+        takers = cx[CX_TAKERS + winner] == 1
+        gain = pts if takers else 0
+        ncap = cap if takers else 0
+        if left == 1:
+            v = gain + (CAPOT_BONUS if ncap else 0)
+        elif bisect:
+            v = gain + _exact(rules, cx, tt, ws, hands, 0, winner, ncap, guess - gain)
+        else:
+            v = gain + _solve(
+                rules, cx, tt, ws, hands, 0, winner, ncap, alpha - gain, beta - gain
+            )
+    hands[seat] ^= 1 << c
+    return v
+
+
+@jit
+def dd_best_card(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, guess):
+    """``(card, value)``: a card of ``legal`` with the best double-dummy value for the
+    seat to move, and that value. The first candidate is solved exactly (first guess
+    ``guess``), each other one first tested with a null window against the best so far
+    and solved only when it is better."""
+    moves, maximize = _root_moves(cx, hands, trick, k, leader, legal)
+    best_card = -1
+    best = 0
+    m = moves
+    while m != 0:
+        c = nth_bit(m, 0)
+        m &= m - 1
+        if best_card < 0:
+            best = dd_card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, 0, 0, guess)
+            best_card = c
+            continue
+        if maximize:
+            t = dd_card_value(
+                rules, cx, tt, ws, hands, trick, k, leader, cap, c, best, best + 1, 0
+            )
+            if t > best:
+                best = dd_card_value(
+                    rules, cx, tt, ws, hands, trick, k, leader, cap, c, 0, 0, t
+                )
+                best_card = c
+        else:
+            t = dd_card_value(
+                rules, cx, tt, ws, hands, trick, k, leader, cap, c, best - 1, best, 0
+            )
+            if t < best:
+                best = dd_card_value(
+                    rules, cx, tt, ws, hands, trick, k, leader, cap, c, 0, 0, t
+                )
+                best_card = c
+    return best_card, best

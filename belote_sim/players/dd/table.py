@@ -1,0 +1,249 @@
+"""The solver context and the transposition table.
+
+The solver context ``cx`` (see ``CX_*``) holds what the search reads besides the hands:
+trump, the number of players, the takers' side, each card's points, the options
+(``OPT_*``: each device of the search can be switched off for the reference
+configuration of the tests) and the table's generation. ``tt`` is the table of
+:func:`new_table`, reusable across positions and deals (entries carry the context's
+generation).
+
+The transposition table is used at trick boundaries, keyed by the four hands, the leader
+and whether a takers' capot is still possible, storing lower and upper bounds (so the
+null-window searches that find an exact value share their work); its buckets hold two
+entries, the first kept for the position with more tricks to play. The hands of the key
+are canonical: cards adjacent in rank among the cards still in play and worth the same
+points are interchangeable (see the tables below).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from belote_sim._jit import jit
+from belote_sim.cards import ALL_TRUMPS, LAST_TRICK_BONUS, POINTS
+from belote_sim.rules import R_KING_VALUE, R_NT_VALUES, R_PLAYERS
+
+INF = 1 << 20
+
+# Solver options (bit flags of CX_OPTS).
+OPT_TT = 1
+OPT_ORDER = 2
+OPT_COLLAPSE = 4
+OPT_BOUNDS = 8
+OPT_PVS = 16
+OPT_ALL = OPT_TT | OPT_ORDER | OPT_COLLAPSE | OPT_BOUNDS | OPT_PVS
+
+# The solver context: an int64 array.
+CX_TRUMP = 0
+CX_N = 1
+CX_LAST_BONUS = 2
+CX_GEN = 3
+CX_NODES = 4
+CX_OPTS = 5
+CX_TAKER = 6
+CX_TAKERS = 7  # 4 slots: 1 when the seat is on the takers' side
+CX_PTS = 11  # 32 slots: the card points of each card under this trump
+CX_PROFILE = CX_PTS + 32  # 4 slots: each suit's row of CANON
+CX_SIZE = CX_PROFILE + 4
+
+# Strongest first: the ranks of a plain suit and of a trump suit.
+PLAIN_DESC = np.array([7, 3, 6, 5, 4, 2, 1, 0], dtype=np.int64)  # A T K Q J 9 8 7
+TRUMP_DESC = np.array([4, 2, 7, 3, 6, 5, 1, 0], dtype=np.int64)  # J 9 A T K Q 8 7
+
+# A table entry: the position's key (two words of canonical hands and one of leader,
+# capot flag and generation) and one word packing what is known of its value (see
+# _tt_pack): 32 bytes, so that a two-entry bucket fills one 64-byte cache line.
+TT_K1 = 0
+TT_K2 = 1
+TT_META = 2
+TT_VAL = 3
+TT_FIELDS = 4
+
+
+@jit
+def new_generation(cx):
+    """Make every entry of the table stale (cheaper than clearing it): for positions of
+    a new deal, whose entries would only crowd out the new ones."""
+    cx[CX_GEN] += 1
+
+
+@jit
+def new_table(bits):
+    """A transposition table of ``2**bits`` entries (``bits = 0``: a 1-entry dummy)."""
+    return np.zeros((1 << bits, TT_FIELDS), dtype=np.int64)
+
+
+@jit
+def new_context():
+    """An empty solver context; fill it with :func:`set_context`."""
+    return np.zeros(CX_SIZE, dtype=np.int64)
+
+
+@jit
+def set_context(cx, rules, trump, taker, opts):
+    """Prepare ``cx`` for deals played in ``trump`` with ``taker`` (a seat) and start a
+    new generation of the table (older entries no longer match)."""
+    n = rules[R_PLAYERS]
+    k10 = 1 if rules[R_KING_VALUE] == 10 else 0
+    ace19 = rules[R_NT_VALUES]
+    cx[CX_TRUMP] = trump
+    cx[CX_N] = n
+    cx[CX_LAST_BONUS] = LAST_TRICK_BONUS[ace19, trump]
+    cx[CX_GEN] += 1
+    cx[CX_OPTS] = opts
+    cx[CX_TAKER] = taker
+    for s in range(4):
+        if n == 4:
+            cx[CX_TAKERS + s] = 1 if (s & 1) == (taker & 1) else 0
+        else:
+            cx[CX_TAKERS + s] = 1 if s == taker else 0
+    for c in range(32):
+        cx[CX_PTS + c] = POINTS[k10, ace19, trump, c]
+    for suit in range(4):
+        desc = TRUMP_DESC if _is_trump_suit(suit, trump) else PLAIN_DESC
+        signature = 0
+        for i in range(7):
+            if cx[CX_PTS + 8 * suit + desc[i]] == cx[CX_PTS + 8 * suit + desc[i + 1]]:
+                signature |= 1 << i
+        cx[CX_PROFILE + suit] = _profile(signature, desc[0] == TRUMP_DESC[0])
+
+
+@jit(inline="always")
+def _is_trump_suit(suit, trump):
+    return trump == ALL_TRUMPS or suit == trump
+
+
+# ---------------------------------------------------------------------------------------
+# Canonical hands for the transposition table.
+#
+# Within a suit, cards that are adjacent in rank among the cards still in play and worth
+# the same points are interchangeable (the plain 9-8-7, the trump 8-7, and with
+# ``king_value = 10`` the ten and king). A position where the 9 of a plain suit has gone
+# and one where the 7 has gone are then the same position: the canonical form moves the
+# remaining cards of each such group to the top ranks of the group, keeping their order
+# and holders. Positions with the same canonical hands have the same value.
+
+def _groups(desc: np.ndarray, signature: int) -> list[list[int]]:
+    groups = [[int(desc[0])]]
+    for i in range(7):
+        if signature >> i & 1:
+            groups[-1].append(int(desc[i + 1]))
+        else:
+            groups.append([int(desc[i + 1])])
+    return groups
+
+
+def _canon_table(desc: np.ndarray, signature: int) -> np.ndarray:
+    """``table[R, bits]``: the canonical form of the suit's cards ``bits`` (rank mask)
+    among the cards still in play ``R``."""
+    table = np.zeros((256, 256), dtype=np.uint8)
+    values = np.arange(256)
+    for remaining in range(256):
+        target = list(range(8))
+        for group in _groups(desc, signature):
+            present = [r for r in group if remaining >> r & 1]
+            for r, t in zip(present, group, strict=False):
+                target[r] = t
+        out = np.zeros(256, dtype=np.int64)
+        for r in range(8):
+            out |= ((values >> r) & 1) << target[r]
+        table[remaining] = out
+    return table
+
+
+def _keep_table(desc: np.ndarray, signature: int) -> np.ndarray:
+    """``table[R, L]``: the cards of ``L`` (rank mask of a suit, the legal cards of one
+    hand) worth searching when the suit's cards still in play are ``R``: the strongest
+    of each run of cards of ``L`` adjacent in rank among ``R`` and of one group of equal
+    points (:func:`.ordering.candidates`). Points never increase down ``desc``, so two
+    cards of a group have the same points and cards of different groups do not."""
+    group = np.cumsum([0] + [0 if signature >> i & 1 else 1 for i in range(7)])
+    remaining = np.arange(256)[:, None]
+    legal = np.arange(256)[None, :]
+    out = np.zeros((256, 256), dtype=np.int64)
+    prev = np.full((256, 256), -1)  # group of the last legal card, -1 after a card in play
+    for i in range(8):
+        r = int(desc[i])
+        is_legal = (legal >> r) & 1 == 1
+        keep = is_legal & (prev != group[i])
+        out |= keep.astype(np.int64) << r
+        prev = np.where(is_legal, group[i], np.where((remaining >> r) & 1 == 1, -1, prev))
+    return out.astype(np.uint8)
+
+
+def _all_profiles() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every (strength order, same-point groups) a suit can have under the point tables
+    of :data:`belote_sim.cards.POINTS`, and the canonical and candidate tables of each."""
+    keys = []
+    tables = []
+    keep = []
+    for k10 in range(2):
+        for ace19 in range(2):
+            for trump in range(6):
+                for suit in range(4):
+                    is_trump = trump == ALL_TRUMPS or suit == trump
+                    desc = TRUMP_DESC if is_trump else PLAIN_DESC
+                    pts = [POINTS[k10, ace19, trump, 8 * suit + r] for r in desc]
+                    if any(pts[i] < pts[i + 1] for i in range(7)):
+                        # the canonical and candidate tables rely on this
+                        raise ValueError(f"card points rise with strength: {pts}")
+                    signature = sum(1 << i for i in range(7) if pts[i] == pts[i + 1])
+                    key = signature | (256 if is_trump else 0)
+                    if key not in keys:
+                        keys.append(key)
+                        tables.append(_canon_table(desc, signature))
+                        keep.append(_keep_table(desc, signature))
+    return np.array(keys, dtype=np.int64), np.stack(tables), np.stack(keep)
+
+
+PROFILE_KEYS, CANON, KEEP = _all_profiles()
+
+
+@jit
+def _profile(signature, is_trump):
+    key = signature | (256 if is_trump else 0)
+    for i in range(PROFILE_KEYS.shape[0]):
+        if PROFILE_KEYS[i] == key:
+            return i
+    return -1
+
+
+@jit(inline="always")
+def _canonical(cx, hand, in_play):
+    out = 0
+    for suit in range(4):
+        bits = (hand >> (8 * suit)) & 0xFF
+        if bits != 0:
+            r = (in_play >> (8 * suit)) & 0xFF
+            out |= np.int64(CANON[cx[CX_PROFILE + suit], r, bits]) << (8 * suit)
+    return out
+
+
+@jit(inline="always")
+def _hash(k1, k2, meta, size):
+    h = np.uint64(k1) * np.uint64(0x9E3779B97F4A7C15)
+    h ^= np.uint64(k2) * np.uint64(0xC2B2AE3D27D4EB4F)
+    h ^= np.uint64(meta) * np.uint64(0x165667B19E3779F9)
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(size - 1))
+
+
+@jit(inline="always")
+def _tt_pack(lo, hi, best, left):
+    """The ``TT_VAL`` word: bounds ``lo`` and ``hi`` (clamped to -1 and 4094: values lie
+    in 0..252, so this loses nothing), the best card and the tricks left."""
+    return (max(lo, -1) + 1) | ((min(hi, 4094) + 1) << 16) | (best << 32) | (left << 40)
+
+
+@jit(inline="always")
+def _tt_victim(cx, tt, base, left):
+    """The entry of the 2-entry bucket at ``base`` where a new position with ``left``
+    tricks to play goes: the first one, whose entry moves to the second, unless it holds
+    a position of this generation with more tricks to play (more work to redo)."""
+    if base + 1 >= tt.shape[0]:
+        return base
+    if tt[base, TT_META] >> 3 == cx[CX_GEN] and (tt[base, TT_VAL] >> 40) & 0xFF > left:
+        return base + 1
+    for i in range(TT_FIELDS):
+        tt[base + 1, i] = tt[base, i]
+    return base

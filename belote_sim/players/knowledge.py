@@ -1,0 +1,83 @@
+"""What a seat knows of the other hands, for the ``pimc:N`` and ``fastpimc:N`` players.
+
+The worlds those players sample (:mod:`belote_sim.players.worlds`) agree with everything
+the seat knows, kept card by card by the trick loop in the *knowledge* array
+(``KNOW_*``):
+
+- its own hand, every card played, and how many cards each player holds;
+- suits a player has shown to be void: a player who does not follow the suit led is
+  void in it, and one who then plays neither a trump nor is excused by the rules (no
+  partner exemption, no free undertrump) is void in trumps too;
+- cards known to be in a hand, until played: the retourne with the taker, and the
+  cards of the declarations shown by the side that won the contest (RULES 5).
+"""
+
+from __future__ import annotations
+
+from belote_sim._jit import jit
+from belote_sim.cards import ALL_TRUMPS
+from belote_sim.kernels.declarations import list_declarations
+from belote_sim.kernels.layout import DECL_HELD, DECL_WINNER_SEAT, DK_CARRE, RULE_FREE
+from belote_sim.rules import (
+    R_DECLARATIONS,
+    R_MUST_TRUMP,
+    R_SPLIT_LONG_RUNS,
+    R_UNDERTRUMP,
+    UNDERTRUMP_FREE,
+)
+
+#: Knowledge array: suits each seat has shown void in (4-bit masks), cards known to be
+#: in each seat's hand.
+KNOW_VOID = 0
+KNOW_HELD = 4
+KNOW_SIZE = 8
+
+
+@jit
+def reset_knowledge(know):
+    """Nothing known yet (a new deal)."""
+    know[:] = 0
+
+
+@jit(inline="always")
+def learn_from_card(rules, know, seat, card, trick, k, w, trump, rule):
+    """Update what everyone knows after ``seat`` played ``card`` as the ``k``-th card of
+    the trick, ``w`` being the position winning the trick before it and ``rule`` the
+    rule that decided the legal set."""
+    know[KNOW_HELD + seat] &= ~(1 << card)
+    if k == 0:
+        return
+    led = trick[0] >> 3
+    if card >> 3 == led:
+        return
+    know[KNOW_VOID + seat] |= 1 << led
+    if (
+        rule == RULE_FREE
+        and rules[R_MUST_TRUMP] != 0
+        and trump < ALL_TRUMPS
+        and led != trump
+        and card >> 3 != trump
+        and not (trick[w] >> 3 == trump and rules[R_UNDERTRUMP] == UNDERTRUMP_FREE)
+    ):
+        know[KNOW_VOID + seat] |= 1 << trump
+
+
+@jit
+def show_declarations(rules, rec, hands, n, sides, know, decl):
+    """The declarations of the side that won the contest are shown at the first trick
+    (RULES 5): their cards become known to everyone."""
+    w = rec[DECL_WINNER_SEAT]
+    if rules[R_DECLARATIONS] == 0 or w < 0:
+        return
+    for s in range(n):
+        if sides[s] != sides[w] or rec[DECL_HELD + s] == 0:
+            continue
+        nd = list_declarations(hands[s], rules[R_SPLIT_LONG_RUNS], decl)
+        for i in range(nd):
+            if decl[i, 0] == DK_CARRE:
+                r = decl[i, 1]
+                know[KNOW_HELD + s] |= (1 << r) | (1 << (r + 8)) | (1 << (r + 16)) | (1 << (r + 24))
+            else:
+                top = decl[i, 1]
+                for j in range(decl[i, 2]):
+                    know[KNOW_HELD + s] |= 1 << (top - j)

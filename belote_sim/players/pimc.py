@@ -1,0 +1,135 @@
+"""Card play with the double-dummy solver: ``dd`` (sees every hand), ``pimc:N`` and
+``fastpimc:N``; and the double-dummy values of a deal log's positions (``analyse``).
+
+``pimc:N`` (perfect-information Monte Carlo) is the strong honest player: at each
+decision it samples ``N`` complete deals consistent with everything its seat knows
+(:mod:`belote_sim.players.knowledge`, sampled by :mod:`belote_sim.players.worlds`),
+solves each double-dummy (:mod:`belote_sim.players.dd`), and plays the card with the
+best average value for its side.
+
+``fastpimc:N`` is ``pimc:N`` but for the value of a card in a world while the seat
+holds more than :data:`EXACT_TRICKS` cards: there it is what the takers get when every
+seat then plays the heuristic card (:func:`belote_sim.players.heuristic.heuristic_playout`),
+not the double-dummy value. Nearly all of ``pimc``'s time goes into the first two
+tricks, and the playouts play them almost as well (README, *How strong, how fast*).
+
+``dd`` is a yardstick, not a fair player: it plays the double-dummy best card seeing
+all hands. All three fall back to the heuristic player during the free tricks of the
+stock game, whose draws from the stock the solver does not model.
+
+They keep their solver context, table and knowledge in the solver kit
+(:mod:`belote_sim.players.solver_kit`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from belote_sim._jit import jit
+from belote_sim.kernels.bits import nth_bit, popcount
+from belote_sim.players import dd
+from belote_sim.players.heuristic import heuristic_playout
+from belote_sim.players.solver_kit import use_context
+from belote_sim.players.worlds import _sample, prepare_worlds
+
+#: ``fastpimc`` solves its worlds exactly once the seat holds at most this many cards
+#: (from the third trick of a classic deal); before, it plays each world out with the
+#: heuristic. The first two tricks are nearly all of ``pimc``'s time: on the same deals
+#: ``fastpimc:20`` takes 1/80 of ``pimc:20``'s time per decision
+#: (``benchmarks/bench_players.py``).
+EXACT_TRICKS = 6
+#: ``pimc``'s ``exact_tricks``: more cards than any hand holds, every world solved.
+ALWAYS_EXACT = 32
+
+
+@jit
+def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump, taker, n,
+              rng, sv, cap, exact_tricks):
+    """The ``pimc`` card: the best average value over ``worlds`` sampled deals
+    consistent with the seat's knowledge ``sv[3]`` (ties: the lowest card). A card's
+    value in a world is its double-dummy value while the seat holds at most
+    ``exact_tricks`` cards, otherwise the deal played out by the heuristic in every seat
+    (``fastpimc``: :data:`EXACT_TRICKS`; ``pimc``: :data:`ALWAYS_EXACT`). Cards the
+    solver merges as equivalent share the value of the one it keeps, played out too:
+    their double-dummy values are equal, and the heuristic's whims between them are
+    not worth a playout each."""
+    if popcount(legal) == 1:
+        return nth_bit(legal, 0)
+    cx, tt, dws, know, _, _ = sv
+    use_context(cx, rules, trump, taker)
+    unseen, n_suit, allowed, need, holders, held, table = prepare_worlds(
+        hands, seat, played, n, know
+    )
+    if table[0, need[0], need[1], need[2]] <= 0.0:  # inconsistent knowledge: cannot happen
+        return nth_bit(legal, 0)
+    world = np.zeros(4, dtype=np.int64)
+    total = np.zeros(32, dtype=np.int64)
+    in_play = 0xFFFFFFFF & ~played
+    for i in range(k):
+        in_play |= 1 << trick[i]
+    moves = dd.candidates(cx, legal, in_play)  # equivalent in every world
+    exact = popcount(hands[seat]) <= exact_tricks
+    out_hands = np.zeros(4, dtype=np.int64)
+    out_trick = np.zeros(4, dtype=np.int64)
+    for _ in range(worlds):
+        world[:] = 0
+        world[seat] = hands[seat]
+        _sample(n_suit, allowed, need, table, unseen, holders, held, world, rng)
+        if exact:
+            dd.new_generation(cx)  # another world: the last one's entries would only crowd
+        m = moves
+        while m != 0:
+            c = nth_bit(m, 0)
+            m &= m - 1
+            if exact:
+                # exact (one full-window search: no first guess needed)
+                total[c] += dd.dd_card_value(rules, cx, tt, dws, world, trick, k, leader, cap,
+                                             c, 0, 0, 0)
+            else:
+                out_hands[:] = world
+                out_hands[seat] ^= 1 << c
+                out_trick[:] = trick
+                out_trick[k] = c
+                total[c] += heuristic_playout(rules, out_hands, out_trick, k + 1, leader,
+                                              played | (1 << c), trump, taker, n, cap)
+    # Cards equivalent in every world (adjacent among the unplayed cards, same points)
+    # share the value of the one searched.
+    m = legal & ~moves
+    while m != 0:
+        c = nth_bit(m, 0)
+        m &= m - 1
+        total[c] = total[dd._representative(cx, c, moves)]
+    maximize = cx[dd.CX_TAKERS + seat] == 1
+    choice = -1
+    m = legal
+    while m != 0:
+        c = nth_bit(m, 0)
+        m &= m - 1
+        if choice < 0 or (total[c] > total[choice] if maximize else total[c] < total[choice]):
+            choice = c
+    return choice
+
+
+@jit
+def dd_card(rules, legal, hands, seat, trick, k, leader, trump, taker, sv, cap):
+    """The ``dd`` card: the double-dummy best card, seeing every hand."""
+    if popcount(legal) == 1:
+        return nth_bit(legal, 0)
+    cx, tt, dws, _, _, _ = sv
+    use_context(cx, rules, trump, taker)
+    return dd.dd_best_card(rules, cx, tt, dws, hands.copy(), trick, k, leader, cap, legal, 81)[0]
+
+
+@jit
+def analyse_position(rules, sv, hands, trick, k, leader, trump, taker, cap, legal):
+    """Double-dummy value of the position (takers' points still to take) for the
+    analysis of a deal log; ``sv[5][2, c]`` gets the value after each legal card ``c``.
+    The context is set at the deal's first position, so that the table serves them all.
+    """
+    cx, tt, dws, _, _, aout = sv
+    use_context(cx, rules, trump, taker)
+    out = np.zeros(32, dtype=np.int64)
+    best = dd.dd_move_values(rules, cx, tt, dws, hands, trick, k, leader, cap, legal, out)
+    for c in range(32):
+        aout[2, c] = out[c]
+    return best

@@ -1,0 +1,175 @@
+"""Sampling the worlds of ``pimc:N`` and ``fastpimc:N``: complete deals consistent with
+everything a seat knows (:mod:`belote_sim.players.knowledge`).
+
+Sampling is exact and never rejects: the unseen cards are dealt suit by suit with
+probabilities proportional to the number of completions of the remaining hands
+(:func:`_completions`), so every consistent deal is equally likely and a sample costs
+a fixed amount of work. The rank inferences a player's refusal to overtrump allows
+are not used.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from belote_sim._jit import jit
+from belote_sim.kernels.bits import nth_bit, popcount
+from belote_sim.kernels.rng import rand_below, rand_float, seed_stream
+from belote_sim.kernels.trick import seat_after
+from belote_sim.players.knowledge import KNOW_HELD, KNOW_VOID
+
+FACT = np.array([float(np.prod(np.arange(1, i + 1))) for i in range(33)], dtype=np.float64)
+
+
+@jit
+def _completions(n_suit, allowed, need, table):
+    """Fill ``table[s, a, b, c]``: the number of ways to deal the unseen cards of suits
+    ``s..3`` (``n_suit[s]`` each) to the four holders when holders 0-2 still need ``a``,
+    ``b``, ``c`` cards (holder 3 takes the rest); ``allowed[h, s]`` is 0 when holder
+    ``h`` cannot hold suit ``s``."""
+    table[:] = 0.0
+    table[4, 0, 0, 0] = 1.0
+    rest = 0
+    for s in range(3, -1, -1):
+        ns = n_suit[s]
+        rest += ns
+        for a in range(need[0] + 1):
+            for b in range(need[1] + 1):
+                for c in range(need[2] + 1):
+                    d = rest - a - b - c
+                    if d < 0 or d > need[3]:
+                        continue
+                    total = 0.0
+                    for x0 in range(min(ns, a) + 1 if allowed[0, s] else 1):
+                        for x1 in range(min(ns - x0, b) + 1 if allowed[1, s] else 1):
+                            for x2 in range(min(ns - x0 - x1, c) + 1 if allowed[2, s] else 1):
+                                x3 = ns - x0 - x1 - x2
+                                if x3 > d or (x3 > 0 and not allowed[3, s]):
+                                    continue
+                                ways = table[s + 1, a - x0, b - x1, c - x2]
+                                if ways > 0.0:
+                                    total += ways * FACT[ns] / (
+                                        FACT[x0] * FACT[x1] * FACT[x2] * FACT[x3]
+                                    )
+                    table[s, a, b, c] = total
+
+
+@jit
+def _sample(n_suit, allowed, need, table, unseen, holders, held, world, rng):
+    """Deal one world: ``world[seat]`` = the known cards ``held`` plus the unseen cards
+    drawn for that seat (holder ``h`` is seat ``holders[h]``, -1 for cards out of
+    play). Exact: each suit's split is drawn with probability proportional to its
+    number of completions."""
+    for h in range(4):
+        if holders[h] >= 0:
+            world[holders[h]] = held[holders[h]]
+    a = need[0]
+    b = need[1]
+    c = need[2]
+    cards = np.empty(8, dtype=np.int64)
+    for s in range(4):
+        ns = n_suit[s]
+        target = rand_float(rng) * table[s, a, b, c]
+        acc = 0.0
+        pick0 = -1
+        pick1 = 0
+        pick2 = 0
+        for x0 in range(min(ns, a) + 1 if allowed[0, s] else 1):
+            for x1 in range(min(ns - x0, b) + 1 if allowed[1, s] else 1):
+                for x2 in range(min(ns - x0 - x1, c) + 1 if allowed[2, s] else 1):
+                    x3 = ns - x0 - x1 - x2
+                    if (x3 > 0 and not allowed[3, s]) or pick0 >= 0:
+                        continue
+                    ways = table[s + 1, a - x0, b - x1, c - x2]
+                    if ways <= 0.0:
+                        continue
+                    acc += ways * FACT[ns] / (FACT[x0] * FACT[x1] * FACT[x2] * FACT[x3])
+                    if acc > target:
+                        pick0 = x0
+                        pick1 = x1
+                        pick2 = x2
+        if pick0 < 0:  # rounding at the very top of the range: take the last split
+            pick0, pick1, pick2 = _last_split(ns, a, b, c, allowed, table, s)
+        # Shuffle the suit's unseen cards and hand them out in that split.
+        m = (unseen >> (8 * s)) & 0xFF
+        for i in range(ns):
+            r = nth_bit(m, 0)
+            m &= m - 1
+            cards[i] = 8 * s + r
+        for i in range(ns - 1, 0, -1):
+            j = rand_below(rng, i + 1)
+            t = cards[i]
+            cards[i] = cards[j]
+            cards[j] = t
+        split = (pick0, pick0 + pick1, pick0 + pick1 + pick2)
+        for i in range(ns):
+            h = 0 if i < split[0] else 1 if i < split[1] else 2 if i < split[2] else 3
+            if holders[h] >= 0:
+                world[holders[h]] |= 1 << cards[i]
+        a -= pick0
+        b -= pick1
+        c -= pick2
+
+
+@jit
+def _last_split(ns, a, b, c, allowed, table, s):
+    out0, out1, out2 = 0, 0, 0
+    for x0 in range(min(ns, a) + 1 if allowed[0, s] else 1):
+        for x1 in range(min(ns - x0, b) + 1 if allowed[1, s] else 1):
+            for x2 in range(min(ns - x0 - x1, c) + 1 if allowed[2, s] else 1):
+                x3 = ns - x0 - x1 - x2
+                if (x3 > 0 and not allowed[3, s]) or table[s + 1, a - x0, b - x1, c - x2] <= 0:
+                    continue
+                out0, out1, out2 = x0, x1, x2
+    return out0, out1, out2
+
+
+@jit
+def prepare_worlds(hands, seat, played, n, know):
+    """What the sampler needs for ``seat``'s decision: ``(unseen, n_suit, allowed,
+    need, holders, held, table)``. Holders 0-2 are the other seats (those that exist),
+    holder 3 the cards out of play (three players, two-player games)."""
+    mine = hands[seat]
+    holders = np.full(4, -1, dtype=np.int64)
+    need = np.zeros(4, dtype=np.int64)
+    allowed = np.ones((4, 4), dtype=np.bool_)
+    held = np.zeros(4, dtype=np.int64)
+    known = 0
+    for j in range(n - 1):
+        s = seat_after(seat, j + 1, n)
+        holders[j] = s
+        held[s] = know[KNOW_HELD + s] & hands[s]
+        known |= held[s]
+        need[j] = popcount(hands[s]) - popcount(held[s])
+        for suit in range(4):
+            if (know[KNOW_VOID + s] >> suit) & 1:
+                allowed[j, suit] = False
+    unseen = 0xFFFFFFFF & ~mine & ~played & ~known
+    # Cards out of play (never dealt into a hand) go to holder 3.
+    out = popcount(unseen) - (need[0] + need[1] + need[2] + need[3])
+    if out > 0:
+        need[3] = out
+    n_suit = np.zeros(4, dtype=np.int64)
+    for suit in range(4):
+        n_suit[suit] = popcount((unseen >> (8 * suit)) & 0xFF)
+    # Holder 3 takes "the rest": with four players it is the third opponent.
+    table = np.zeros((5, need[0] + 1, need[1] + 1, need[2] + 1), dtype=np.float64)
+    _completions(n_suit, allowed, need, table)
+    return unseen, n_suit, allowed, need, holders, held, table
+
+
+@jit
+def sample_worlds(hands, seat, played, n, know, count, seed):
+    """``count`` deals (``int64[count, 4]`` hands) consistent with what ``seat`` knows,
+    drawn as :func:`belote_sim.players.pimc.pimc_card` draws them; for tests and for
+    looking at the sampler."""
+    rng = np.zeros(1, dtype=np.uint64)
+    seed_stream(rng, seed, 0, 0)
+    unseen, n_suit, allowed, need, holders, held, table = prepare_worlds(
+        hands, seat, played, n, know
+    )
+    out = np.zeros((count, 4), dtype=np.int64)
+    for i in range(count):
+        out[i, seat] = hands[seat]
+        _sample(n_suit, allowed, need, table, unseen, holders, held, out[i], rng)
+    return out
