@@ -1,11 +1,11 @@
 """A slow, obvious, pure-Python double-dummy reference ("test oracle") for
 ``belote_sim.players.dd``.
 
-It plays out every legal continuation of a position with the rules of ``tests/naive.py``
-(``naive_legal_cards``, ``naive_trick_winner``, ``card_value``, ``last_trick_bonus``) and
-takes the plain minimax of the takers' points over them: no alpha-beta pruning, no move
-ordering, no equivalent cards, no bounds, no canonical forms. Nothing here comes from
-``belote_sim.kernels``.
+It plays out every legal continuation of a position with the rules of
+``tests/reference/rules_ref.py`` (``naive_legal_cards``, ``naive_trick_winner``,
+``card_value``, ``last_trick_bonus``) and takes the plain minimax of the takers' points
+over them: no alpha-beta pruning, no move ordering, no equivalent cards, no bounds, no
+canonical forms. Nothing here comes from ``belote_sim.kernels``.
 
 The value of a position is what the takers' side still takes from it under perfect play
 by everyone: the card points of the tricks it wins, the last-trick bonus when it wins
@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from naive import card_value, last_trick_bonus, naive_legal_cards, naive_trick_winner
+from reference.rules_ref import card_value, last_trick_bonus, naive_legal_cards, naive_trick_winner
 
 from belote_sim.rules import Rules
 

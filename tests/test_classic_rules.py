@@ -2,8 +2,9 @@
 (RULES.md sections 3 and 5 to 8; presets ``classic``, ``sans-annonces``, ``litige``).
 
 One test per rule, named after it; each fails if its rule is broken. Full deals are
-built by hand: :func:`build_pack` lays out a pack that deals four chosen hands, and
-:func:`play_out` produces a legal sequence of cards from each seat's preference order.
+built by hand: :func:`~hand_built.build_pack` lays out a pack that deals four chosen
+hands, and :func:`~hand_built.engine_play_out` produces a legal sequence of cards from
+each seat's preference order.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ import re
 
 import numpy as np
 import pytest
-from hand_built import PACK_BY_INDEX, sorted_hand, strs
+from hand_built import build_pack, engine_play_out, sorted_hand
 
 from belote_sim import replay
-from belote_sim.cards import RANKS, CardSet, format_card, parse_card
+from belote_sim.cards import RANKS, parse_card
 from belote_sim.engine import (
     declarations,
     legal_cards,
@@ -33,76 +34,27 @@ from belote_sim.runner import play_match
 
 CLASSIC = Rules.from_preset("classic")
 LITIGE = Rules.from_preset("litige")
-ALL_CARDS = PACK_BY_INDEX
 
 # --------------------------------------------------------------------------------------
 # Helpers: building full, legal deals
 # --------------------------------------------------------------------------------------
 
 
-def build_pack(hands, retourne, taker, dealer, first_packets="3-2"):
-    """A pack (top first) that deals ``hands`` (four 8-card hands, the taker's holding
-    the retourne) by RULES 7.1: packets 3-2 (or 2-3) from the first hand, the retourne,
-    then 2 cards to the taker and 3 to the others. The first five cards listed of each
-    hand (retourne left out) are the ones dealt before the bidding."""
-    f = (dealer + 1) % 4
-    ret = format_card(parse_card(retourne))
-    assert ret in strs(hands[taker])
-    first5, rest = {}, {}
-    for s in range(4):
-        cards = [c for c in strs(hands[s]) if c != ret]
-        assert len(cards) == (7 if s == taker else 8)
-        first5[s], rest[s] = cards[:5], cards[5:]
-    a = 3 if first_packets == "3-2" else 2
-    pack = []
-    for lo, hi in ((0, a), (a, 5)):
-        for i in range(4):
-            pack += first5[(f + i) % 4][lo:hi]
-    pack.append(ret)
-    for i in range(4):
-        pack += rest[(f + i) % 4]
-    assert sorted(pack, key=parse_card) == ALL_CARDS
-    return pack
-
-
-def play_out(rules, orders, dealer, trump, taker):
-    """Legal plays of a deal: each seat plays the first card of its preference order
-    (``orders[seat]``, its whole hand) that :func:`legal_cards` allows. Returns the
-    plays and the tricks as ``(leader, cards, winner)``."""
-    rules = Rules.from_spec(rules)
-    prefs = [strs(o) for o in orders]
-    held = [set(p) for p in prefs]
-    leader = (dealer + 1) % 4
-    plays, tricks = [], []
-    for _ in range(8):
-        trick: list[str] = []
-        for k in range(4):
-            seat = (leader + k) % 4
-            legal = legal_cards(rules, CardSet(sorted(held[seat])), trick, leader, trump, taker)
-            card = next(c for c in prefs[seat] if c in held[seat] and c in legal)
-            held[seat].remove(card)
-            trick.append(card)
-        winner = (leader + trick_winner(trick, trump)) % 4
-        tricks.append((leader, trick, winner))
-        plays += trick
-        leader = winner
-    return plays, tricks
-
-
 def make_deal(hands, retourne, taker, calls, dealer, rules="classic", orders=None, **extra):
-    """A complete deal-log deal dealing ``hands``, bid with ``calls`` (ending with the
-    taker's call), played by :func:`play_out`."""
+    """A complete deal-log deal dealing ``hands`` (:func:`~hand_built.build_pack`), bid
+    with ``calls`` (ending with the taker's call), played by
+    :func:`~hand_built.engine_play_out` (the engine's legal cards)."""
     first_packets = extra.pop("first_packets", "3-2")
     pack = build_pack(hands, retourne, taker, dealer, first_packets)
     trump = retourne[-1].upper() if calls[-1] == "take" else calls[-1]
-    plays, _ = play_out(rules, orders or hands, dealer, trump, taker)
+    plays, _ = engine_play_out(rules, orders or hands, dealer, trump, taker)
     return {"rules": rules, "dealer": dealer, "pack": pack, "calls": calls, "plays": plays,
             **extra}
 
 
 def deal_from_pack(pack, dealer, calls, hands, trump, taker, rules="classic"):
     """A deal-log deal from a given pack, played from the expected ``hands``."""
-    plays, _ = play_out(rules, hands, dealer, trump, taker)
+    plays, _ = engine_play_out(rules, hands, dealer, trump, taker)
     return {"rules": rules, "dealer": dealer, "pack": list(pack), "calls": calls,
             "plays": plays}
 

@@ -2,39 +2,38 @@
 auction rule, the contract test, AT/NT scaling to 162 and every scoring formula.
 
 Hand-built deals are deal-log objects replayed with :func:`belote_sim.replay`:
-:func:`coinche_pack` lays out a pack that deals four chosen hands, :func:`play_out` plays
-each seat's first legal card in a preference order. Most layouts give every seat two
-cards of each suit, so every suit is led exactly twice, everybody follows, and the seat
-holding a suit's two best cards takes both its tricks: each side's card points can be
-read off the layout. :func:`naive_coinche_replay` is a plain-Python reference of the
-whole deal (built on ``tests/naive.py``), checked against the kernels on simulated deals.
+:func:`~hand_built.coinche_pack` lays out a pack that deals four chosen hands,
+:func:`~hand_built.engine_play_out` plays each seat's first legal card in a preference
+order. Most layouts give every seat two cards of each suit, so every suit is led exactly
+twice, everybody follows, and the seat holding a suit's two best cards takes both its
+tricks: each side's card points can be read off the layout.
+:func:`~reference.coinche.naive_coinche_replay` (``tests/reference/coinche.py``), a
+plain-Python reference of the whole deal written from RULES.md, is checked against the
+kernels on the hand-built and simulated deals.
 """
 
 from __future__ import annotations
 
-import math
 import random
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pytest
-from hand_built import strs
-from naive import (
-    card_value,
-    deal_total,
-    last_trick_bonus,
-    naive_contest,
-    naive_declarations,
-    naive_legal_cards,
-    naive_trick_winner,
+from hand_built import (
+    PACK_BY_INDEX,
+    coinche_pack,
+    engine_play_out,
+    inputs_of,
     normalize_deal,
+    strs,
 )
+from reference.coinche import naive_auction, naive_coinche_replay
+from reference.rules_ref import TRUMP_NAMES as STRAINS
+from reference.rules_ref import card_value, last_trick_bonus, naive_coinche_score
 
 from belote_sim import replay
-from belote_sim.cards import RANKS, CardSet, format_card, parse_card
+from belote_sim.cards import CardSet, parse_card
 from belote_sim.deallog import parse_call
-from belote_sim.engine import legal_cards, trick_winner
 from belote_sim.errors import DealLogError, IllegalPlayError
 from belote_sim.game.coinche import score_coinche
 from belote_sim.kernels import layout as L
@@ -43,25 +42,10 @@ from belote_sim.rules import Rules
 from belote_sim.runner import simulate, simulated_deals
 
 COINCHE = Rules.from_preset("coinche")
-STRAINS = ["C", "D", "H", "S", "AT", "NT"]
 
 # --------------------------------------------------------------------------------------
 # Helpers
 # --------------------------------------------------------------------------------------
-
-
-def coinche_pack(hands: list[str], dealer: int) -> list[str]:
-    """A pack (top first) that deals ``hands`` by RULES 7.4: packets of 3, 3 and 2 from
-    the first hand ``(dealer + 1) % 4``; each hand's cards are dealt in the order given."""
-    f = (dealer + 1) % 4
-    cards = [strs(h) for h in hands]
-    assert all(len(c) == 8 for c in cards)
-    pack: list[str] = []
-    for lo, hi in ((0, 3), (3, 6), (6, 8)):
-        for i in range(4):
-            pack += cards[(f + i) % 4][lo:hi]
-    assert sorted(pack, key=parse_card) == [format_card(i) for i in range(32)]
-    return pack
 
 
 def _is_bid(call: str) -> bool:
@@ -78,36 +62,15 @@ def contract_of(calls: list[str], dealer: int) -> tuple[int, str] | None:
     return (dealer + 1 + i) % 4, c.lstrip("0123456789").upper()
 
 
-def play_out(rules, orders, dealer, trump, taker):
-    """Each seat plays the first card of its preference order that the engine allows;
-    the first hand leads the first trick. Returns the plays."""
-    rules = Rules.from_spec(rules)
-    prefs = [strs(o) for o in orders]
-    held = [set(p) for p in prefs]
-    leader = (dealer + 1) % 4
-    plays = []
-    for _ in range(8):
-        trick: list[str] = []
-        for k in range(4):
-            seat = (leader + k) % 4
-            legal = legal_cards(rules, CardSet(sorted(held[seat])), trick, leader, trump, taker)
-            card = next(c for c in prefs[seat] if c in held[seat] and c in legal)
-            held[seat].remove(card)
-            trick.append(card)
-        leader = (leader + trick_winner(trick, trump)) % 4
-        plays += trick
-    return plays
-
-
 def make_deal(hands, calls, dealer=3, rules: Any = "coinche", orders=None):
     """A complete coinche deal-log deal: ``hands`` dealt by ``dealer``, the auction
-    ``calls``, the cards played by :func:`play_out` (none when thrown in)."""
+    ``calls``, the cards played by :func:`~hand_built.engine_play_out` (none when thrown in)."""
     deal = {"rules": rules, "dealer": dealer, "pack": coinche_pack(hands, dealer),
             "calls": list(calls), "plays": []}
     contract = contract_of(calls, dealer)
     if contract is not None:
         taker, strain = contract
-        deal["plays"] = play_out(rules, orders or hands, dealer, strain, taker)
+        deal["plays"], _ = engine_play_out(rules, orders or hands, dealer, strain, taker)
     return deal
 
 
@@ -181,7 +144,7 @@ AT1 = [
 
 
 def test_deal_3_3_2_from_the_first_hand():
-    pack = [format_card(i) for i in range(32)]
+    pack = PACK_BY_INDEX
     out = replay({"rules": "coinche", "dealer": 0, "pack": pack, "calls": ["pass"] * 4})
     assert out["thrown_in"] is True
     # first hand 1: pack[0:3], [12:15], [24:26]; seat 2: [3:6], [15:18], [26:28] ...
@@ -567,164 +530,8 @@ def test_score_coinche_against_the_formulas(taker_side, multiplier, value, capot
 
 
 # --------------------------------------------------------------------------------------
-# A plain-Python reference of a whole coinche deal
+# The plain-Python reference (tests/reference/coinche.py) on the hand-built deals
 # --------------------------------------------------------------------------------------
-
-
-def naive_coinche_score(trick_points, T, capot_side, decl, belote, value, m, total, scale,
-                        to_ten):
-    """RULES 7.4 steps 3-4 and 8 (Coinche), written out."""
-    E = 1 - T
-    if scale:
-        c_t = math.floor(Fraction(trick_points[T] * 162, total) + Fraction(1, 2))
-        C = [0, 0]
-        C[T], C[E] = c_t, 162 - c_t
-    else:
-        C = list(trick_points)
-    if capot_side is not None:
-        C[capot_side] += 90
-    S = [C[s] + decl[s] + belote[s] for s in (0, 1)]
-    made = capot_side == T if value == 250 else S[T] >= value
-    score = [0, 0]
-    if made and m == 1:
-        score[T], score[E] = value + S[T], S[E]
-    elif made:
-        score[T], score[E] = 160 + value * m + decl[T] + belote[T], belote[E]
-    else:
-        score[T], score[E] = belote[T], 160 + value * m + decl[0] + decl[1] + belote[E]
-    if to_ten:
-        score = [(x + 5) // 10 * 10 for x in score]
-    return {"card_points": C, "outcome": "made" if made else "dedans", "deal_score": score}
-
-
-def naive_auction(calls: list[str], first: int, at_nt: bool):
-    """RULES 7.4 step 2: ``(taker, strain, value, multiplier)``, None when thrown in;
-    raises ValueError on an illegal call or a wrong number of calls."""
-    high = None  # (value, strain, seat)
-    passes = 0
-    i = 0
-    m = 1
-
-    def take() -> str:
-        nonlocal i
-        if i >= len(calls):
-            raise ValueError("the auction is not over")
-        i += 1
-        return calls[i - 1].lower()
-
-    seat = first
-    while True:
-        c = take()
-        if c == "coinche":
-            if high is None or high[2] % 2 == seat % 2:
-                raise ValueError(f"call {i}: coinche")
-            m = 2
-            for _ in (1, 3):  # the high bidder's side answers
-                c = take()
-                if c == "surcoinche":
-                    m = 4
-                    break
-                if c != "pass":
-                    raise ValueError(f"call {i}: {c} after a coinche")
-            break
-        if c == "pass":
-            passes += 1
-            if (high is None and passes == 4) or (high is not None and passes == 3):
-                break
-        else:
-            value = int("".join(ch for ch in c if ch.isdigit()))
-            strain = c.lstrip("0123456789").upper()
-            if value not in (80, 90, 100, 110, 120, 130, 140, 150, 160, 250):
-                raise ValueError(f"call {i}: value {value}")
-            if strain not in STRAINS or (strain in ("AT", "NT") and not at_nt):
-                raise ValueError(f"call {i}: strain {strain}")
-            if high is not None and value <= high[0]:
-                raise ValueError(f"call {i}: not higher")
-            high = (value, strain, seat)
-            passes = 0
-        seat = (seat + 1) % 4
-    if i != len(calls):
-        raise ValueError("calls after the end of the auction")
-    if high is None:
-        return None
-    return high[2], STRAINS.index(high[1]), high[0], m
-
-
-def naive_coinche_replay(deal: dict[str, Any]) -> dict[str, Any]:
-    """A whole coinche deal from its input fields, in plain Python (tests/naive.py's
-    legal cards, trick winner, declarations and contest), with every result field."""
-    rules = Rules.from_spec(deal["rules"])
-    dealer = deal["dealer"]
-    pack = [parse_card(c) for c in deal["pack"]]
-    first = (dealer + 1) % 4
-    order = [(first + i) % 4 for i in range(4)]
-    hands: list[set[int]] = [set() for _ in range(4)]
-    top = 0
-    for size in (3, 3, 2):
-        for seat in order:
-            hands[seat].update(pack[top : top + size])
-            top += size
-    out = {k: deal[k] for k in ("rules", "dealer", "pack", "calls", "plays")}
-    contract = naive_auction(deal["calls"], first, rules.all_no_trumps_round)
-    fmt = [sorted((format_card(c) for c in h), key=parse_card) for h in hands]
-    if contract is None:
-        out["thrown_in"] = True
-        out["hands"] = fmt
-        return out
-    taker, trump, value, m = contract
-    start = [set(h) for h in hands]
-    plays = [parse_card(c) for c in deal["plays"]]
-    assert len(plays) == 32
-    tricks = []
-    leader, p = first, 0
-    for _ in range(8):
-        cards: list[int] = []
-        legal_lists = []
-        for k in range(4):
-            seat = (leader + k) % 4
-            legal = naive_legal_cards(rules, hands[seat], cards, leader, trump, taker)
-            if plays[p] not in legal:
-                raise ValueError(f"play {p + 1} is illegal")
-            hands[seat].remove(plays[p])
-            cards.append(plays[p])
-            legal_lists.append([format_card(c) for c in sorted(legal)])
-            p += 1
-        winner = (leader + naive_trick_winner(cards, trump)) % 4
-        tricks.append({"leader": leader, "cards": [format_card(c) for c in cards],
-                       "winner": winner, "legal": legal_lists})
-        leader = winner
-    if rules.declarations:
-        held = [naive_declarations(h, rules.split_long_runs) for h in start]
-        _, winner_seat, decl = naive_contest(held, trump, first, rules.declaration_tie)
-    else:
-        held, winner_seat, decl = [[] for _ in range(4)], None, [0, 0]
-    belote = [0, 0]
-    if rules.belote and trump != 5:
-        for seat in range(4):
-            for s in range(4) if trump == 4 else [trump]:
-                if {8 * s + RANKS.index("K"), 8 * s + RANKS.index("Q")} <= start[seat]:
-                    belote[seat % 2] += 20
-    trick_points = [0, 0]
-    for t in tricks:
-        trick_points[t["winner"] % 2] += sum(card_value(parse_card(c), trump, rules)
-                                             for c in t["cards"])
-    trick_points[tricks[-1]["winner"] % 2] += last_trick_bonus(trump, rules)
-    total = deal_total(trump, rules)
-    assert sum(trick_points) == total
-    capot_side = next((s for s in (0, 1) if all(t["winner"] % 2 == s for t in tricks)), None)
-    scale = trump == 4 or (trump == 5 and rules.nt_values == "doubled")
-    sc = naive_coinche_score(trick_points, taker % 2, capot_side, decl, belote, value, m,
-                             total, scale, rules.round_to_ten)
-    out.update(
-        thrown_in=False, trump=STRAINS[trump], taker=taker,
-        contract={"value": value, "strain": STRAINS[trump], "multiplier": m},
-        hands=fmt, tricks=tricks,
-        declarations={"held": held, "winner_seat": winner_seat, "points": decl},
-        belote=belote, card_points=sc["card_points"],
-        capot=None if capot_side is None else [s for s in range(4) if s % 2 == capot_side],
-        outcome=sc["outcome"], pot=0, pot_won_by=None, deal_score=sc["deal_score"],
-    )
-    return out
 
 
 def test_naive_reference_agrees_on_the_hand_built_deals():
@@ -745,9 +552,6 @@ def test_naive_reference_agrees_on_the_hand_built_deals():
 # Properties of simulated deals
 # --------------------------------------------------------------------------------------
 
-_INPUTS = ("rules", "dealer", "pack", "calls", "plays")
-
-
 @pytest.fixture(scope="module", params=["threshold", "random"])
 def simulated(request):
     return request.param, simulated_deals(COINCHE, 300, seed=11, bid_policy=request.param)
@@ -756,7 +560,7 @@ def simulated(request):
 def test_simulated_deals_replay_exactly(simulated):
     _, deals = simulated
     for d in deals:
-        assert replay({k: d[k] for k in _INPUTS}) == d
+        assert replay(inputs_of(d)) == d
 
 
 def test_simulated_deals_agree_with_the_naive_reference(simulated):

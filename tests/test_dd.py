@@ -28,7 +28,7 @@ from dd_reference import (
     positions,
     solve,
 )
-from naive import strength
+from reference.rules_ref import strength
 
 from belote_sim import Rules
 from belote_sim.cards import format_card, format_cards, mask_of, parse_cards

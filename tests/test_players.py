@@ -269,7 +269,7 @@ def test_heuristic_playout_finishes_heuristic_deals_as_played(heuristic_deals):
     plays the rest of it again: the takers' card points still to come, that is the
     deal's ``card_points`` (last trick and capot included) less the tricks they already
     won."""
-    from naive import TRUMP_NAMES, card_value
+    from reference.rules_ref import TRUMP_NAMES, card_value
 
     from belote_sim.players.heuristic import heuristic_playout
 

@@ -1,4 +1,5 @@
-"""Property tests: the package against the naive reference of ``tests/naive.py``.
+"""Property tests: the package against the plain-Python references of ``tests/reference/``
+(``rules_ref`` for the rule kernels, ``retourne`` for whole deals).
 
 Every rule kernel (legal cards, trick winner, declarations, scoring) is compared with the
 slow oracle on random inputs, and simulated deals and matches are checked end to end:
@@ -10,22 +11,28 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from hand_built import inputs_of
+from hand_built import (
+    check_plays_legal,
+    draw_legal_plays,
+    inputs_of,
+    normalize_deal,
+    sorted_declarations,
+)
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from naive import (
+from reference.retourne import naive_retourne_replay
+from reference.rules_ref import (
+    TRUMP_NAMES,
     card_value,
     deal_total,
     last_trick_bonus,
     naive_contest,
     naive_declarations,
     naive_legal_cards,
-    naive_replay,
     naive_score,
     naive_trick_winner,
-    normalize_deal,
+    round_two_suits,
 )
-from naive_more import round_two_suits
 
 from belote_sim import Rules, replay
 from belote_sim.cards import format_card, parse_card
@@ -33,7 +40,6 @@ from belote_sim.engine import declarations, legal_cards, score_deal, trick_winne
 from belote_sim.runner import play_match, simulated_deals
 
 IMPLEMENTED = ("classic", "sans-annonces", "litige")
-TRUMP_NAMES = ("C", "D", "H", "S", "AT", "NT")
 
 
 def cards(texts: list[str]) -> list[int]:
@@ -166,10 +172,6 @@ def test_trick_winner_matches_naive(trick, trump):
 # Declarations (section 5)
 
 
-def _decl_sorted(decls: list[dict]) -> list[dict]:
-    return sorted(decls, key=lambda d: (d["kind"], d["top"], d["length"], d["points"]))
-
-
 @st.composite
 def crafted_hands(draw):
     """Hands of at most 9 cards built from long runs and carrés, plus filler."""
@@ -211,7 +213,7 @@ def _hand(text: str) -> set[int]:
 def test_declarations_match_naive(hand, split):
     got = declarations(hand, split)
     want = naive_declarations(hand, split)
-    assert _decl_sorted(got) == _decl_sorted(want), sorted(map(format_card, hand))
+    assert sorted_declarations(got) == sorted_declarations(want), sorted(map(format_card, hand))
 
 
 def test_naive_declarations_examples():
@@ -222,7 +224,7 @@ def test_naive_declarations_examples():
     ]
     assert naive_declarations(full, True)[0]["points"] == 120
     two = naive_declarations(_hand("7C 8C 9C JC QC KC"), False)
-    assert _decl_sorted(two) == _decl_sorted(
+    assert sorted_declarations(two) == sorted_declarations(
         [
             {"kind": "tierce", "top": "9C", "length": 3, "points": 20},
             {"kind": "tierce", "top": "KC", "length": 3, "points": 20},
@@ -468,35 +470,6 @@ deal_batches = st.builds(
 )
 
 
-def check_plays_legal(deal: dict) -> None:
-    """Every card was played by the right seat, from its hand, and was legal: in the
-    naive legal set and in the logged ``legal`` list, which equals the naive set."""
-    rules = Rules.from_spec(deal["rules"])
-    trump = TRUMP_NAMES.index(deal["trump"])
-    hands = [set(cards(h)) for h in deal["hands"]]
-    assert sorted(c for h in hands for c in h) == list(range(32))
-    first = (deal["dealer"] + 1) % 4
-    leader = first
-    plays = cards(deal["plays"])
-    assert len(deal["tricks"]) == 8
-    for t, trick in enumerate(deal["tricks"]):
-        assert trick["leader"] == leader
-        played = cards(trick["cards"])
-        assert played == plays[4 * t : 4 * t + 4]
-        for k, card in enumerate(played):
-            seat = (leader + k) % 4
-            want = naive_legal_cards(rules, hands[seat], played[:k], leader, trump, deal["taker"])
-            logged = cards(trick["legal"][k])
-            assert logged == sorted(logged), "legal lists are in index order"
-            assert card in want and card in logged
-            assert set(logged) == want
-            hands[seat].remove(card)
-        winner = (leader + naive_trick_winner(played, trump)) % 4
-        assert trick["winner"] == winner
-        leader = winner
-    assert all(not h for h in hands)
-
-
 def check_card_points(deal: dict) -> None:
     rules = Rules.from_spec(deal["rules"])
     trump = TRUMP_NAMES.index(deal["trump"])
@@ -528,7 +501,7 @@ def check_declarations_and_belote(deal: dict) -> None:
     else:
         for seat in range(4):
             want = naive_declarations(set(cards(deal["hands"][seat])), rules.split_long_runs)
-            assert _decl_sorted(held[seat]) == _decl_sorted(want)
+            assert sorted_declarations(held[seat]) == sorted_declarations(want)
         w = decl["winner_seat"]
         if w is None:
             assert decl["points"] == [0, 0]
@@ -591,7 +564,7 @@ def check_deal(deal: dict, *, naive: bool = True) -> None:
     # the package's replay reproduces the simulated deal exactly
     assert replay(inputs_of(deal)) == deal
     if naive:
-        assert normalize_deal(naive_replay(inputs_of(deal))) == normalize_deal(deal)
+        assert normalize_deal(naive_retourne_replay(inputs_of(deal))) == normalize_deal(deal)
     if deal["thrown_in"]:
         assert set(deal) == set(inputs_of(deal)) | {"thrown_in", "hands"}
         assert [len(h) for h in deal["hands"]] == [5, 5, 5, 5]
@@ -608,7 +581,7 @@ def check_deal(deal: dict, *, naive: bool = True) -> None:
 @given(deal_batches)
 def test_simulated_deals_naive_replay(batch):
     for deal in batch:
-        want = naive_replay(inputs_of(deal))
+        want = naive_retourne_replay(inputs_of(deal))
         assert normalize_deal(want) == normalize_deal(deal)
 
 
@@ -683,7 +656,6 @@ def deal_inputs(draw):
     pack = draw(st.one_of(st.permutations(range(32)), structured_packs()))
     first = (dealer + 1) % 4
     order = [(first + i) % 4 for i in range(4)]
-    packets = (3, 2) if rules.first_packets == "3-2" else (2, 3)
     retourne = pack[20]
     # bidding: a taker in round 1 or 2, or all pass (thrown in)
     rnd = draw(st.sampled_from([1, 1, 2, 0]))
@@ -703,31 +675,7 @@ def deal_inputs(draw):
         deal["pot_before"] = draw(st.sampled_from([71, 81, 162]))
     if rnd == 0:
         return deal
-    hands = [set() for _ in range(4)]
-    top = 0
-    for size in packets:
-        for seat in order:
-            hands[seat].update(pack[top : top + size])
-            top += size
-    hands[taker].add(pack[top])
-    top += 1
-    for seat in order:
-        size = 2 if seat == taker else 3
-        hands[seat].update(pack[top : top + size])
-        top += size
-    plays: list[int] = []
-    leader = first
-    for _ in range(8):
-        trick: list[int] = []
-        for k in range(4):
-            seat = (leader + k) % 4
-            legal = sorted(naive_legal_cards(rules, hands[seat], trick, leader, trump, taker))
-            card = legal[draw(st.integers(0, len(legal) - 1))]
-            hands[seat].remove(card)
-            trick.append(card)
-        plays += trick
-        leader = (leader + naive_trick_winner(trick, trump)) % 4
-    deal["plays"] = [format_card(c) for c in plays]
+    deal["plays"] = draw_legal_plays(draw, rules, pack, dealer, taker, trump)
     return deal
 
 
@@ -737,7 +685,7 @@ def test_replay_of_any_deal_matches_naive(deal):
     """``belote_sim.replay`` of arbitrary legal deals (any pack and bidding, the options of
     section 9) agrees with the naive replay on every result field."""
     got = replay(deal)
-    want = naive_replay(deal)
+    want = naive_retourne_replay(deal)
     assert normalize_deal(got) == normalize_deal(want)
     if not got["thrown_in"]:
         check_plays_legal(got)

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hand_built import PACK_BY_INDEX, deal_of, kernel, play_out
+from hand_built import PACK_BY_INDEX, deal_of, kernel, play_out, strs
 
 from belote_sim import Rules, replay, simulate
-from belote_sim.cards import format_card, parse_card, parse_cards
+from belote_sim.cards import parse_card
 from belote_sim.errors import IllegalPlayError
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.rng import seed_stream
@@ -41,10 +41,6 @@ FAMILIES = {
     "no-contract-2p": (2, 12, "JD"),
     "no-contract-4p": (4, 20, "JH"),
 }
-
-
-def _cards(text: str) -> list[str]:
-    return [format_card(c) for c in parse_cards(text)]
 
 
 def _round_two_turned_suit(preset: str, second_round: str, dealer: int = 0) -> dict:
@@ -90,7 +86,7 @@ def test_second_round_any_turned_suit_in_no_contract_2p_exchanges_the_seven():
     assert status == L.ST_OK
     assert int(rec[L.TAKER]) == 0 and int(rec[L.EXCHANGE_SEAT]) == 1
     out = replay(d)
-    assert set(out["hands"][1]) == set(_cards("7C 8C 9C KC AC JD QD KD AD"))
+    assert set(out["hands"][1]) == set(strs("7C 8C 9C KC AC JD QD KD AD"))
     assert "7D" not in [c for t in out["tricks"] for c in t["cards"]]
     # under others, a suit other than the turned card's in round 2: no exchange
     other = deal_of(

@@ -5,7 +5,7 @@ Nobody sorts cards that were never picked up: after a played deal the cards out 
 pack; after a thrown-in deal the hands (each sorted by its holder) come first, then the
 rest of the pack as it lay (the turned card, then the undealt cards). Hand-built deals
 are compared card by card with the expected pack, and whole simulated matches with the
-plain-Python reference :func:`naive_more.naive_rebuilt_pack`.
+plain-Python reference :func:`reference.rules_ref.naive_rebuilt_pack`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hand_built import PACK_BY_INDEX, deal_of, kernel, play_out
-from naive_more import naive_rebuilt_pack
+from reference.rules_ref import naive_rebuilt_pack
 
 from belote_sim import Rules, replay
 from belote_sim import kernels as K

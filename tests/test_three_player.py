@@ -13,20 +13,21 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from hand_built import PACK_BY_INDEX, sorted_hand
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from naive import normalize_deal
-from naive_more import (
-    TRUMP_NAMES,
+from hand_built import (
+    PACK_BY_INDEX,
     arbitrary_retourne_deals,
     check_plays_legal,
     inputs_of,
     make_deal,
     naive_play_out,
-    naive_replay_more,
+    normalize_deal,
     played_card_points,
+    sorted_hand,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference.retourne import naive_retourne_replay
+from reference.rules_ref import TRUMP_NAMES
 
 from belote_sim import Rules, replay
 from belote_sim.engine import legal_cards
@@ -387,7 +388,7 @@ def test_simulated_deals_replay_exactly():
 
 def test_simulated_deals_match_the_naive_oracle():
     for d in all_deals():
-        assert normalize_deal(naive_replay_more(inputs_of(d))) == normalize_deal(d)
+        assert normalize_deal(naive_retourne_replay(inputs_of(d))) == normalize_deal(d)
 
 
 def test_simulated_plays_are_legal():
@@ -514,7 +515,7 @@ def three_player_deals():
 @given(three_player_deals())
 def test_replay_of_any_three_player_deal_matches_naive(d):
     got = replay(d)
-    assert normalize_deal(got) == normalize_deal(naive_replay_more(d))
+    assert normalize_deal(got) == normalize_deal(naive_retourne_replay(d))
     if not got["thrown_in"]:
         check_plays_legal(got)
         capot = 90 if got["capot"] is not None else 0

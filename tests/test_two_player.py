@@ -2,27 +2,28 @@
 (RULES.md 7.3, seed 003), their scoring (section 8) and their matches.
 
 Hand-built deals are deal-log dicts replayed with :func:`belote_sim.replay`: packs are
-laid out by :func:`two_player_pack`, and :func:`play_out` completes the plays with
-legal cards, asking the replay kernel itself which cards are legal at each step. A
-plain-Python reference of both games (:func:`naive_two_player`, written from RULES.md
-with sets) is checked against simulated deals and matches.
+laid out by :func:`~hand_built.two_player_pack`, and :func:`~hand_built.play_out`
+completes the plays with legal cards, asking the replay kernel itself which cards are
+legal at each step. The plain-Python reference of both games
+(:func:`~reference.two_player.naive_two_player_replay`, ``tests/reference/two_player.py``,
+written from RULES.md with sets) is checked against simulated deals and matches.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from hand_built import PACK_BY_INDEX, deal_of, inputs_of, kernel, play_out, strs
-from naive import (
-    card_value,
-    naive_contest,
-    naive_declarations,
-    naive_legal_cards,
-    naive_score,
-    naive_trick_winner,
+from hand_built import (
+    PACK_BY_INDEX,
+    deal_of,
+    inputs_of,
+    kernel,
     normalize_deal,
+    play_out,
+    strs,
+    two_player_pack,
 )
+from reference.rules_ref import TRUMP_NAMES, card_value, naive_legal_cards
+from reference.two_player import naive_two_player_replay
 
 from belote_sim import Rules, replay, simulate
 from belote_sim.cards import SUITS, format_card, parse_card
@@ -33,35 +34,10 @@ from belote_sim.runner import play_match, simulated_deals
 STOCK = "stock-2p"
 NC2 = "no-contract-2p"
 ALL = PACK_BY_INDEX
-TRUMP_NAMES = ["C", "D", "H", "S", "AT", "NT"]
 
 # --------------------------------------------------------------------------------------
 # Helpers
 # --------------------------------------------------------------------------------------
-
-
-def build_pack(*parts: Any, bottom: str | None = None) -> list[str]:
-    """A pack, top first: the groups of ``parts`` in order, then every card not named
-    in index order, then ``bottom``."""
-    top = [c for p in parts for c in strs(p)]
-    tail = strs(bottom)
-    pack = top + [c for c in ALL if c not in top and c not in tail] + tail
-    assert sorted(pack, key=parse_card) == ALL, "a card is named twice"
-    return pack
-
-
-def two_player_pack(dealer, dealt, turned, more, stock=(), bottom=None) -> list[str]:
-    """The pack of a two-player deal: ``dealt[seat]`` (6 cards, given 3 + 3 with the
-    non-dealer first), the turned card, ``more[seat]`` (non-dealer first: 2 or 3 in the
-    stock game, 3 without contract), then ``stock``; the rest in index order, ``bottom``
-    last."""
-    h = 1 - dealer
-    a, b = strs(dealt[h]), strs(dealt[dealer])
-    assert len(a) == len(b) == 6
-    return build_pack(
-        a[:3], b[:3], a[3:], b[3:], turned, more.get(h), more.get(dealer), list(stock),
-        bottom=bottom,
-    )
 
 
 def played(deal: dict, rules: str, dealer: int, pack, calls, prefs=None, **extra) -> dict:
@@ -82,167 +58,6 @@ def remaining(deal: dict, seat: int, t: int) -> set[str]:
     every card it plays from then on."""
     return {c for tr in deal["tricks"][t:] for k, c in enumerate(tr["cards"])
             if (tr["leader"] + k) % 2 == seat}
-
-
-# --------------------------------------------------------------------------------------
-# A plain-Python reference of RULES.md 7.2 and 7.3 (sets and lists, no kernel)
-# --------------------------------------------------------------------------------------
-
-
-def _sorted(cards) -> list[str]:
-    return [format_card(c) for c in sorted(cards)]
-
-
-def naive_two_player(deal: dict) -> dict:
-    """Play a ``stock-2p`` or two-player no-contract deal from its input fields and
-    return every result field of DEAL_LOG.md. Raises ``ValueError`` on a bad call/card."""
-    rules = Rules.from_spec(deal["rules"])
-    stock = rules.contract == "stock"
-    assert rules.players == 2 and rules.contract in ("stock", "none")
-    dealer = deal["dealer"]
-    hand = 1 - dealer
-    order = [hand, dealer]
-    pack = [parse_card(c) for c in deal["pack"]]
-    calls = [c.strip().lower() for c in deal.get("calls", [])]
-    plays = [parse_card(c) for c in deal.get("plays", [])]
-    redeals = deal.get("redeals_before", 0)
-    out = inputs_of(deal)
-
-    hands: list[set[int]] = [set(), set()]
-    top = 0
-    for _ in range(2):  # 3 + 3, the non-dealer first
-        for seat in order:
-            hands[seat].update(pack[top : top + 3])
-            top += 3
-    turned = pack[top]
-    top += 1
-
-    taker = trump = None
-    i = 0
-    for rnd in (1, 2):
-        for seat in order:
-            if i >= len(calls):
-                raise ValueError("the calls end before the bidding is over")
-            c = calls[i]
-            i += 1
-            if c == "pass":
-                if stock and rnd == 2 and seat == dealer and redeals == 2:
-                    raise ValueError("the dealer may not pass")
-                continue
-            if rnd == 1 and c == "take":
-                taker, trump = seat, turned // 8
-            elif rnd == 2 and c.upper() in SUITS and (
-                SUITS.index(c.upper()) != turned // 8 or rules.second_round == "any"
-            ):
-                taker, trump = seat, SUITS.index(c.upper())
-            else:
-                raise ValueError(f"bad call {c!r}")
-            break
-        if taker is not None:
-            break
-    if i != len(calls):
-        raise ValueError("calls after the bidding")
-    if taker is None:
-        if plays:
-            raise ValueError("plays after a thrown-in deal")
-        out["thrown_in"] = True
-        out["hands"] = [_sorted(h) for h in hands]
-        return out
-
-    if stock:
-        hands[taker].add(turned)
-        for seat in order:
-            k = 2 if seat == taker else 3
-            hands[seat].update(pack[top : top + k])
-            top += k
-        stock_cards = pack[top:]
-        assert len(stock_cards) == 14
-    else:
-        for seat in order:
-            hands[seat].update(pack[top : top + 3])
-            top += 3
-        seven = 8 * trump
-        if trump == turned // 8:
-            for seat in (0, 1):
-                if seven in hands[seat]:
-                    hands[seat] = hands[seat] - {seven} | {turned}
-    out["thrown_in"] = False
-    out["trump"] = TRUMP_NAMES[trump]
-    out["taker"] = taker
-    out["contract"] = None
-    out["hands"] = [_sorted(h) for h in hands]
-
-    held = [naive_declarations(h, rules.split_long_runs) if rules.declarations else []
-            for h in hands]
-    if rules.declarations:
-        _, winner_seat, decl_points = naive_contest(held, trump, hand, rules.declaration_tie)
-    else:
-        winner_seat, decl_points = None, [0, 0]
-    belote = [0, 0]
-    kq = {8 * trump + 5, 8 * trump + 6}
-    if not stock and rules.belote:
-        for seat in (0, 1):
-            if kq <= hands[seat]:
-                belote[seat] += 20
-
-    n_tricks = 16 if stock else 9
-    leader = hand
-    k = 0
-    pts = [0, 0]
-    tricks = []
-    for t in range(n_tricks):
-        cards: list[int] = []
-        legal_sets = []
-        for j in range(2):
-            seat = (leader + j) % 2
-            if k >= len(plays):
-                raise ValueError("the plays end before the deal is over")
-            card = plays[k]
-            k += 1
-            if j == 0 or (stock and t < 7):
-                legal = set(hands[seat])
-            else:
-                legal = naive_legal_cards(rules, hands[seat], cards, leader, trump, taker)
-            if card not in legal:
-                raise ValueError(f"play {k}: {format_card(card)} is illegal")
-            if stock and rules.belote and card in kq and (kq - {card}) <= hands[seat]:
-                belote[seat] += 20
-            hands[seat].remove(card)
-            cards.append(card)
-            legal_sets.append(_sorted(legal))
-        w = (leader + naive_trick_winner(cards, trump)) % 2
-        pts[w] += sum(card_value(c, trump, rules) for c in cards) + (10 if t == n_tricks - 1 else 0)
-        if stock and t < 7:
-            hands[w].add(stock_cards[2 * t])
-            hands[1 - w].add(stock_cards[2 * t + 1])
-        tricks.append({"leader": leader, "cards": [format_card(c) for c in cards],
-                       "winner": w, "legal": legal_sets})
-        leader = w
-    if k != len(plays):
-        raise ValueError("plays after the deal")
-    winners = {t["winner"] for t in tricks}
-    capot_side = next(iter(winners)) if len(winners) == 1 else None
-    out["tricks"] = tricks
-    out["declarations"] = {"held": held, "winner_seat": winner_seat, "points": decl_points}
-    out["belote"] = belote
-    if stock:
-        sc = naive_score(rules.tie_rule, pts, taker, capot_side, decl_points, belote, total=162)
-        out["card_points"] = sc["card_points"]
-        out["capot"] = None if capot_side is None else [capot_side]
-        out["outcome"] = sc["outcome"]
-        out["pot"] = sc["pot"]
-        out["pot_won_by"] = sc["pot_won_by"]
-        out["deal_score"] = sc["deal_score"]
-    else:
-        C = [pts[s] + (90 if capot_side == s else 0) for s in (0, 1)]  # last trick 100
-        S = [C[s] + decl_points[s] + belote[s] for s in (0, 1)]
-        out["card_points"] = C
-        out["capot"] = None if capot_side is None else [capot_side]
-        out["outcome"] = "dedans" if S[taker] < S[1 - taker] else "made"
-        out["pot"] = 0
-        out["pot_won_by"] = None
-        out["deal_score"] = S
-    return out
 
 
 # ======================================================================================
@@ -779,7 +594,7 @@ def test_simulate_matches_reports_match_win_rate(preset):
 def _check(deal: dict, rules: Rules) -> None:
     # replay of the input fields reproduces the deal exactly, and so does the reference
     assert replay(inputs_of(deal)) == deal
-    assert normalize_deal(naive_two_player(inputs_of(deal))) == normalize_deal(deal)
+    assert normalize_deal(naive_two_player_replay(inputs_of(deal))) == normalize_deal(deal)
     if deal["thrown_in"]:
         assert [len(h) for h in deal["hands"]] == [6, 6]
         return
