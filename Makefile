@@ -46,9 +46,11 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_presets.py
 	$(BIN)/python benchmarks/bench_players.py
 
-## The generated part of docs/metrics.md (the metric tables, from belote_sim.stats.METRICS).
+## The generated parts of the docs: docs/metrics.md's tables (from belote_sim.stats.METRICS
+## and the per-deal row schema) and the README's picture of the layers (docs/layers.py).
 docs: $(STAMP)
 	$(BIN)/python -c "from belote_sim.stats import write_metrics_doc; write_metrics_doc()"
+	$(BIN)/python docs/layers.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check belote_sim tests benchmarks

@@ -35,15 +35,14 @@ except ImportError as e:  # pragma: no cover - depends on the environment
 def _warm(threads: int | None) -> int:
     """Run on each worker once: set its Numba threads and load (or compile) the kernels."""
     import numba
-    import numpy as np
 
     from belote_sim.game import chunks as S
+    from belote_sim.players.seating import same_players
     from belote_sim.rules import Rules
 
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    none = np.zeros(4)
-    S.simulate_chunk(Rules().to_array(), 0, none, 0, none, 0, 0, 1, 1, False)
+    S.simulate_chunk(Rules().to_array(), same_players(0, 0.0, 0, 0.0), 0, 0, 1, 1, False)
     return numba.get_num_threads()
 
 

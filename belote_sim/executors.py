@@ -27,14 +27,14 @@ class ChunkTask:
     seed: int
     rules: tuple[int, ...]
     bid_policy: int
-    bid_params: tuple[float, ...]
+    bid_param: float
     play_policy: int
-    play_params: tuple[float, ...]
+    play_param: float
     records: bool = False
     threads: int | None = None
     #: The arena: ``play_policy`` is player A, this player B (-1: not an arena).
     versus_policy: int = -1
-    versus_params: tuple[float, ...] = ()
+    versus_param: float = 0.0
 
 
 @dataclass
@@ -56,31 +56,31 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
 
     from belote_sim.game import chunks as S
     from belote_sim.kernels import layout as L
-    from belote_sim.players import policy_params
+    from belote_sim.players.seating import same_players, sided_players
+    from belote_sim.rules import R_PLAYERS
 
     if task.threads is not None:
         numba.set_num_threads(min(task.threads, numba.config.NUMBA_NUM_THREADS))
     rules = np.asarray(task.rules, dtype=np.int64)
-    bid = np.asarray(task.bid_params, dtype=np.float64)
-    play = np.asarray(task.play_params, dtype=np.float64)
     blocks = min(BLOCKS_PER_CHUNK, task.count)
+    bid = (task.bid_policy, task.bid_param)
     if task.versus_policy >= 0:  # the arena: both pairings of each deal or match
-        a = (task.play_policy, play[0])
-        b = (task.versus_policy, task.versus_params[0])
+        a = (task.play_policy, task.play_param)
+        b = (task.versus_policy, task.versus_param)
+        n = int(rules[R_PLAYERS])
         counters = S.arena_chunk(
-            rules, task.bid_policy, bid, policy_params(*a, *b), policy_params(*b, *a),
-            task.seed, task.start, task.count, blocks, task.unit == "matches",
+            rules, sided_players(*bid, *a, *b, n), sided_players(*bid, *b, *a, n), task.seed,
+            task.start, task.count, blocks, task.unit == "matches",
         )
         return ChunkResult(task.index, counters)
+    players = same_players(*bid, task.play_policy, task.play_param)
     if task.unit == "matches":
         counters = S.simulate_matches(
-            rules, task.bid_policy, bid, task.play_policy, play, task.seed, task.start,
-            task.count, blocks, L.MAX_MATCH_DEALS,
+            rules, players, task.seed, task.start, task.count, blocks, L.MAX_MATCH_DEALS
         )
         return ChunkResult(task.index, counters)
     counters, errors, rows = S.simulate_chunk(
-        rules, task.bid_policy, bid, task.play_policy, play, task.seed, task.start,
-        task.count, blocks, task.records,
+        rules, players, task.seed, task.start, task.count, blocks, task.records
     )
     if errors:
         raise RuntimeError(f"{errors} deal(s) of chunk {task.index} had an illegal policy choice")

@@ -33,6 +33,7 @@ from belote_sim.executors import ChunkTask, LocalExecutor
 from belote_sim.game import chunks
 from belote_sim.io import RunDir, write_parquet, write_text_atomic
 from belote_sim.kernels import layout as L
+from belote_sim.players.seating import Players, same_players
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
 from belote_sim.stats import counters_to_dict, histogram_table, summary_table
@@ -135,11 +136,11 @@ class RunSettings:
         return ChunkTask(
             index=index, unit=unit, start=start, count=count, seed=self.seed,
             rules=tuple(int(x) for x in self.rules.to_array()),
-            bid_policy=self.bid_policy.id, bid_params=tuple(self.bid_policy.params()),
-            play_policy=self.play_policy.id, play_params=tuple(self.play_policy.params()),
+            bid_policy=self.bid_policy.id, bid_param=self.bid_policy.value,
+            play_policy=self.play_policy.id, play_param=self.play_policy.value,
             records=self.records, threads=threads,
             versus_policy=-1 if versus is None else versus.id,
-            versus_params=() if versus is None else tuple(versus.params()),
+            versus_param=0.0 if versus is None else versus.value,
         )
 
 
@@ -432,6 +433,10 @@ def write_deal_logs(path: Path, rules: Rules, k: int, seed: int, bid: PolicySpec
     write_text_atomic(path, "".join(dumps(d) + "\n" for d in logged))
 
 
+def _players(bid: PolicySpec, play: PolicySpec) -> Players:
+    return same_players(bid.id, bid.value, play.id, play.value)
+
+
 def simulated_deals(
     rules: Rules,
     deals: int,
@@ -453,9 +458,7 @@ def simulated_deals(
     check_independent_deals(rules, "deals")
     check_policies(rules, as_spec(bid_policy, "bid"))
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
-    recs = chunks.simulate_records(
-        rules.to_array(), bid.id, bid.params(), play.id, play.params(), seed, start, deals
-    )
+    recs = chunks.simulate_records(rules.to_array(), _players(bid, play), seed, start, deals)
     return [record_to_deal(r, rules) for r in recs]
 
 
@@ -485,8 +488,7 @@ def play_match(
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
     out = np.zeros((max_deals, L.REC_SIZE), dtype=np.int64)
     n, winner, scores = chunks.play_match(
-        rules.to_array(), bid.id, bid.params(), play.id, play.params(), seed, match,
-        max_deals, out,
+        rules.to_array(), _players(bid, play), seed, match, max_deals, out
     )
     return {
         "winner": {-1: None, L.MATCH_DRAW: "draw"}.get(int(winner), int(winner)),

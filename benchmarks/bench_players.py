@@ -48,7 +48,8 @@ from belote_sim.players import (
     pimc,  # noqa: E402
     solver_kit,  # noqa: E402
 )
-from belote_sim.runner import PolicySpec  # noqa: E402
+from belote_sim.players.seating import same_players  # noqa: E402
+from belote_sim.players.spec import PolicySpec  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,7 +73,8 @@ def bid_deals(n: int, seed: int) -> list[tuple[np.ndarray, int, int, int]]:
     bid = PolicySpec.parse("threshold", "bid")
     play = PolicySpec.parse("random", "play")
     recs = simulate_records(
-        Rules().to_array(), bid.id, bid.params(), play.id, play.params(), seed, 0, 8 * n
+        Rules().to_array(), same_players(bid.id, bid.value, play.id, play.value), seed, 0,
+        8 * n,
     )
     out = []
     for r in recs:
@@ -146,16 +148,16 @@ def pimc_first_lead(positions: list[tuple[np.ndarray, int, int, int]], worlds: i
     times = []
     nodes = 0
     for i, (hands, trump, taker, leader) in enumerate(positions):
-        knowledge.reset_knowledge(sv[3])
+        knowledge.reset_knowledge(sv.know)
         seed_stream(rng, 2026, i, 0)
-        sv[0][dd.CX_NODES] = 0
+        sv.context[dd.CX_NODES] = 0
         t0 = time.perf_counter()
         pimc.pimc_card(
             rules, worlds, hands[leader], hands, leader, trick, 0, leader, 0, trump, taker, 4,
             rng, sv, 1, exact_tricks,
         )
         times.append(time.perf_counter() - t0)
-        nodes += int(sv[0][dd.CX_NODES])
+        nodes += int(sv.context[dd.CX_NODES])
     t = np.array(times)
     return {
         "decisions": len(times),

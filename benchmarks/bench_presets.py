@@ -17,7 +17,6 @@ import numba
 
 from belote_sim import PRESETS, Rules
 from belote_sim.executors import ChunkTask, run_chunk
-from belote_sim.players import policy_params
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,7 +25,7 @@ def _task(rules: Rules, n: int) -> ChunkTask:
     return ChunkTask(
         index=0, unit="deals", start=0, count=n, seed=1,
         rules=tuple(int(x) for x in rules.to_array()), bid_policy=0,
-        bid_params=tuple(policy_params(0.25)), play_policy=0, play_params=tuple(policy_params()),
+        bid_param=0.25, play_policy=0, play_param=0.0,
     )
 
 

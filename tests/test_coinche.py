@@ -660,7 +660,7 @@ def test_threshold_bidder_is_deterministic_and_sees_only_its_cards():
 
 
 def test_threshold_bidder_estimate_scale():
-    params = np.array([50.0, 0, 0, 0])
+    params = 50.0
     hand = int(CardSet("JH 9H AH TH AC AS 7D 8D"))
     # hand_value: 20 + 14 + 11 + 10 + 10*(4-2) + 11 + 11 = 97 in hearts
     assert side_estimate(params, hand, 2, -1) == pytest.approx(80 + 1.3 * (97 - 50))
@@ -670,7 +670,7 @@ def test_threshold_bidder_estimate_scale():
     # the partner's bid in another strain does not
     assert side_estimate(params, hand, 2, parse_call("100S")) == pytest.approx(141.1)
     # a higher threshold lowers the estimate one for one (x 1.3)
-    assert side_estimate(np.array([60.0, 0, 0, 0]), hand, 2, -1) == pytest.approx(128.1)
+    assert side_estimate(60.0, hand, 2, -1) == pytest.approx(128.1)
 
 
 def test_threshold_bidder_bids_its_strong_suit_at_its_estimate():
@@ -689,18 +689,17 @@ def test_threshold_bidder_bids_its_strong_suit_at_its_estimate():
 def _policy_calls(pack, dealer, policy):
     """Play ``pack`` with a bidding policy (the kernel entry point of the simulator)."""
     from belote_sim.deallog import record_to_deal
-    from belote_sim.game.deals import new_workspace, play_deal
-    from belote_sim.players import bid_policy_id, policy_params
+    from belote_sim.game.deals import play_deal
+    from belote_sim.game.state import new_workspace, no_script
+    from belote_sim.players import bid_policy_id
+    from belote_sim.players.seating import same_players
 
-    ws = new_workspace(bid_policy_id(policy), 0, policy_params())
-    none = np.zeros(1, dtype=np.int64)
-    status = play_deal(
-        COINCHE.to_array(), np.array([parse_card(c) for c in pack], dtype=np.int64), dealer,
-        0, 0, bid_policy_id(policy), policy_params(50.0), 0, policy_params(), none, 0, none,
-        0, ws,
-    )
+    players = same_players(bid_policy_id(policy), 50.0, 0, 0.0)
+    ws = new_workspace(players, False, False)
+    ws.pack[:] = [parse_card(c) for c in pack]
+    status = play_deal(COINCHE.to_array(), players, no_script(), ws, dealer, 0, 0)
     assert status == 0
-    return record_to_deal(ws[0], COINCHE)
+    return record_to_deal(ws.rec, COINCHE)
 
 
 # --------------------------------------------------------------------------------------

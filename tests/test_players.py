@@ -117,7 +117,7 @@ def test_pimc_plays_the_best_average_over_its_worlds():
         cx, tt, ws = dd.new_context(), dd.new_table(0), dd.new_workspace()
         dd.set_context(cx, rules, trump, taker, 0)
         total = {c: 0 for c in range(32) if int(hands[seat]) >> c & 1}
-        for world in sample_worlds(hands, seat, played, 4, sv[3], worlds, seed):
+        for world in sample_worlds(hands, seat, played, 4, sv.know, worlds, seed):
             for c in total:
                 total[c] += int(dd.dd_card_value(
                     rules, cx, tt, ws, world.copy(), trick, 0, seat, 1, c, 0, 0, 0

@@ -22,8 +22,8 @@ from belote_sim.cards import parse_card
 from belote_sim.errors import IllegalPlayError
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.rng import seed_stream
-from belote_sim.players import BID_FORCED, BID_RANDOM, BID_THRESHOLD, policy_params
-from belote_sim.players.bidding import choose_call
+from belote_sim.players import BID_RANDOM, BID_THRESHOLD
+from belote_sim.players.bidding import choose_call, forced_call
 from belote_sim.players.dd_bidder import dd_call
 from belote_sim.players.solver_kit import TABLE_BITS, new_solver_kit
 from belote_sim.runner import simulated_deals
@@ -149,19 +149,19 @@ def test_second_round_threshold_bidder_values_the_turned_suit_under_any():
     hand = _hand("9H AH TH AS KS")  # with the turned JH: four hearts, jack and nine
     turned = parse_card("JH")
     rng = np.zeros(1, dtype=np.uint64)
-    params = policy_params(50.0)
+    params = 50.0
     heart = L.CALL_SUIT + 2
     assert choose_call(BID_THRESHOLD, params, 2, hand, turned, True, rng) == heart
     assert choose_call(BID_THRESHOLD, params, 2, hand, turned, False, rng) != heart
     # the dealer forced to bid (stock game) names its best suit among those allowed
-    assert choose_call(BID_FORCED, params, 2, hand, turned, True, rng) == heart
-    assert choose_call(BID_FORCED, params, 2, hand, turned, False, rng) == L.CALL_SUIT + 3
+    assert forced_call(hand, turned, True) == heart
+    assert forced_call(hand, turned, False) == L.CALL_SUIT + 3
     # the random bidder draws from four suits under any, three under others
     seen = {True: set(), False: set()}
     for i in range(400):
         for any_suit in (True, False):
             seed_stream(rng, 3, i, 0)
-            call = choose_call(BID_RANDOM, policy_params(1.0), 2, hand, turned, any_suit, rng)
+            call = choose_call(BID_RANDOM, 1.0, 2, hand, turned, any_suit, rng)
             seen[any_suit].add(int(call) - L.CALL_SUIT)
     assert seen == {True: {0, 1, 2, 3}, False: {0, 1, 3}}
 
@@ -174,7 +174,7 @@ def test_second_round_dd_bidder_considers_the_turned_suit_only_under_any(second_
     sv = new_solver_kit(TABLE_BITS)
     rng = np.zeros(1, dtype=np.uint64)
     seed_stream(rng, 1, 0, 0)
-    call = dd_call(rules, sv, policy_params(0.5), 2, hand, turned, 1, 1, 4, rng)
+    call = dd_call(rules, sv, 0.5, 2, hand, turned, 1, 1, 4, rng)
     assert (call == L.CALL_SUIT + 2) == (second_round == "any")
 
 

@@ -13,7 +13,8 @@ import numpy as np
 from numba import prange
 
 from belote_sim._jit import jit, jit_parallel
-from belote_sim.game.deals import new_workspace, play_deal
+from belote_sim.game.deals import play_deal
+from belote_sim.game.state import new_workspace, no_script
 from belote_sim.kernels.counting import accumulate, accumulate_match, fill_row, sum_blocks
 from belote_sim.kernels.deal import cut_pack, rebuild_pack, shuffle_pack
 from belote_sim.kernels.layout import (
@@ -44,7 +45,6 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.rng import seed_stream
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players import PLAY_SIDES
 from belote_sim.rules import (
     CONTRACT_NONE,
     CONTRACT_STOCK,
@@ -59,67 +59,60 @@ from belote_sim.rules import (
 
 
 @jit(inline="always")
-def simulate_deal(rules, bid_policy, bid_params, play_policy, play_params, seed, i, ws):
+def simulate_deal(rules, players, script, seed, i, ws):
     """Shuffle and play deal ``i`` of the run ``seed`` into ``ws``; return its status.
 
     Independent deals start with no litige pot and no redeals (``redeals_before = 0``):
     the stock game's redeals, and the dealer forced to bid after two of them, arise only
     in matches (:func:`match_loop`)."""
-    seed_stream(ws[6], seed, i, 0)
-    shuffle_pack(ws[1], ws[6])
-    dealer = i % rules[R_PLAYERS]
-    return play_deal(
-        rules, ws[1], dealer, 0, 0, bid_policy, bid_params, play_policy, play_params,
-        ws[1], 0, ws[1], 0, ws,  # no script; see match_loop
-    )
+    seed_stream(ws.rng, seed, i, 0)
+    shuffle_pack(ws.pack, ws.rng)
+    return play_deal(rules, players, script, ws, i % rules[R_PLAYERS], 0, 0)
 
 
 @jit_parallel
-def simulate_chunk(rules, bid_policy, bid_params, play_policy, play_params, seed, start, n,
-                   n_blocks, want_rows):
+def simulate_chunk(rules, players, seed, start, n, n_blocks, want_rows):
     """Counters of deals ``start .. start+n-1`` played in ``n_blocks`` parallel blocks,
-    the number of deals whose policies chose illegally (0 unless a policy is broken),
-    and, with ``want_rows``, one row per deal (``int64[n, N_ROW]``, else empty).
+    the number of deals refused because a player chose illegally (0 unless a policy is
+    broken), and, with ``want_rows``, one row per deal (``int64[n, N_ROW]``, else
+    empty).
 
-    Kernel of :func:`belote_sim.runner.run_chunk`.
+    Kernel of :func:`belote_sim.executors.run_chunk`.
     """
     per_block = np.zeros((n_blocks, N_COUNTERS), dtype=np.int64)
     errors = np.zeros(n_blocks, dtype=np.int64)
     rows = np.zeros((n if want_rows else 0, N_ROW), dtype=np.int64)
     for b in prange(n_blocks):
-        ws = new_workspace(bid_policy, play_policy, play_params)
+        ws = new_workspace(players, False, False)
+        script = no_script()
         c = per_block[b]
         for i in range(start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks):
-            status = simulate_deal(
-                rules, bid_policy, bid_params, play_policy, play_params, seed, i, ws
-            )
+            status = simulate_deal(rules, players, script, seed, i, ws)
             if status != 0:
                 errors[b] += 1
                 continue
-            accumulate(rules, ws[0], c)
+            accumulate(rules, ws.rec, c)
             if want_rows:
-                fill_row(rules, ws[0], i, rows[i - start])
+                fill_row(rules, ws.rec, i, rows[i - start])
     return sum_blocks(per_block), errors.sum(), rows
 
 
 @jit_parallel
-def simulate_records(rules, bid_policy, bid_params, play_policy, play_params, seed, start, n):
+def simulate_records(rules, players, seed, start, n):
     """The full records (``int64[n, REC_SIZE]``) of deals ``start .. start+n-1``."""
     out = np.zeros((n, REC_SIZE), dtype=np.int64)
     n_blocks = min(n, 64)
     for b in prange(n_blocks):
-        ws = new_workspace(bid_policy, play_policy, play_params)
+        ws = new_workspace(players, False, False)
+        script = no_script()
         for j in range((n * b) // n_blocks, (n * (b + 1)) // n_blocks):
-            simulate_deal(
-                rules, bid_policy, bid_params, play_policy, play_params, seed, start + j, ws
-            )
-            out[j, :] = ws[0]
+            simulate_deal(rules, players, script, seed, start + j, ws)
+            out[j, :] = ws.rec
     return out
 
 
 @jit
-def match_loop(rules, bid_policy, bid_params, play_policy, play_params, seed, match, max_deals,
-               ws, counters, count, out, record):
+def match_loop(rules, players, script, seed, match, max_deals, ws, counters, out):
     """Play match ``match`` of run ``seed`` (RULES 8, Match).
 
     Matches go to the target, and the deal passes to the next seat after every deal,
@@ -134,8 +127,8 @@ def match_loop(rules, bid_policy, bid_params, play_policy, play_params, seed, ma
 
     With ``shuffle = cut`` every deal after the first is dealt from the pack of the deal
     before, rebuilt from its tricks and cut (RULES 4). The litige pot is carried from deal
-    to deal. With ``count`` each deal is added to
-    ``counters``; with ``record`` deal ``d``'s record goes to ``out[d]``. Returns
+    to deal. Each deal is added to ``counters`` unless it is empty, and deal ``d``'s
+    record goes to ``out[d]`` unless ``out`` has no rows. Returns
     ``(n_deals, winner, scores, first_deal_winner)``: ``winner`` is the winning side (the
     winning seat with three players, who score individually), ``MATCH_DRAW`` for a draw,
     -1 when ``max_deals`` deals did not finish the match; ``scores`` the totals (int64[3]);
@@ -146,6 +139,8 @@ def match_loop(rules, bid_policy, bid_params, play_policy, play_params, seed, ma
     stock = rules[R_CONTRACT] == CONTRACT_STOCK
     winner_deals = rules[R_CONTRACT] == CONTRACT_NONE and n == 2
     n_scores = 3 if n == 3 else 2  # three players score individually
+    count = len(counters) > 0
+    record = out.shape[0] > 0
     scores = np.zeros(3, dtype=np.int64)
     pot = 0
     first = -2
@@ -153,19 +148,14 @@ def match_loop(rules, bid_policy, bid_params, play_policy, play_params, seed, ma
     redeals = 0
     played = 0
     for d in range(max_deals):
-        seed_stream(ws[6], seed, match, d)
+        seed_stream(ws.rng, seed, match, d)
         if d == 0 or rules[R_SHUFFLE] == SHUFFLE_FULL:
-            shuffle_pack(ws[1], ws[6])
+            shuffle_pack(ws.pack, ws.rng)
         else:  # the pack of the deal before, rebuilt from its tricks, then cut
-            rebuild_pack(ws[0], n, ws[1])
-            cut_pack(ws[1], ws[6])
-        play_deal(
-            rules, ws[1], dealer, pot, redeals if stock else 0, bid_policy, bid_params,
-            # No script (count 0): the pack stands in for the script arrays, so that
-            # play_deal keeps the argument types of replay and compiles only once.
-            play_policy, play_params, ws[1], 0, ws[1], 0, ws,
-        )
-        rec = ws[0]
+            rebuild_pack(ws.rec, n, ws.pack)
+            cut_pack(ws.pack, ws.rng)
+        play_deal(rules, players, script, ws, dealer, pot, redeals if stock else 0)
+        rec = ws.rec
         if record:
             out[d, :] = rec
         if count:
@@ -224,33 +214,30 @@ def _unique_best(values):
 
 
 @jit
-def play_match(rules, bid_policy, bid_params, play_policy, play_params, seed, match, max_deals,
-               out):
+def play_match(rules, players, seed, match, max_deals, out):
     """Play one match, recording each deal in ``out[d]``; returns
     ``(n_deals, winner, scores)`` (see :func:`match_loop`)."""
-    ws = new_workspace(bid_policy, play_policy, play_params)
+    ws = new_workspace(players, False, False)
     none = np.zeros(0, dtype=np.int64)
     n_deals, winner, scores, _ = match_loop(
-        rules, bid_policy, bid_params, play_policy, play_params, seed, match, max_deals, ws,
-        none, False, out, True,
+        rules, players, no_script(), seed, match, max_deals, ws, none, out
     )
     return n_deals, winner, scores
 
 
 @jit_parallel
-def simulate_matches(rules, bid_policy, bid_params, play_policy, play_params, seed, start, n,
-                     n_blocks, max_deals):
+def simulate_matches(rules, players, seed, start, n, n_blocks, max_deals):
     """Counters of matches ``start .. start+n-1`` (their deals and their results)."""
     per_block = np.zeros((n_blocks, N_COUNTERS), dtype=np.int64)
     none = np.zeros((0, REC_SIZE), dtype=np.int64)
     n_players = rules[R_PLAYERS]
     for b in prange(n_blocks):
-        ws = new_workspace(bid_policy, play_policy, play_params)
+        ws = new_workspace(players, False, False)
+        script = no_script()
         c = per_block[b]
         for m in range(start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks):
             n_deals, winner, _, first = match_loop(
-                rules, bid_policy, bid_params, play_policy, play_params, seed, m, max_deals,
-                ws, c, True, none, False,
+                rules, players, script, seed, m, max_deals, ws, c, none
             )
             first_dealer = m % n_players
             first_dealer_side = first_dealer & 1 if n_players == 4 else first_dealer
@@ -259,24 +246,26 @@ def simulate_matches(rules, bid_policy, bid_params, play_policy, play_params, se
 
 
 @jit_parallel
-def arena_chunk(rules, bid_policy, bid_params, ab, ba, seed, start, n, n_blocks, matches):
+def arena_chunk(rules, ab, ba, seed, start, n, n_blocks, matches):
     """Arena counters (``AR_*``) of deals (or, with ``matches``, matches) ``start ..
-    start+n-1``, each played twice: play policy ``PLAY_SIDES`` with ``ab`` (player A on
-    side 0) then with ``ba`` (A on side 1), from the same random stream.
+    start+n-1``, each played twice from the same random stream: by the players ``ab``
+    (player A on side 0, :func:`~belote_sim.players.seating.sided_players`), then by
+    ``ba`` (A on side 1). Each side's decisions are timed.
 
     Kernel of :func:`belote_sim.arena.arena`."""
     per_block = np.zeros((n_blocks, N_ARENA_COUNTERS), dtype=np.int64)
     no_counters = np.zeros(0, dtype=np.int64)
     no_records = np.zeros((0, REC_SIZE), dtype=np.int64)
     for b in prange(n_blocks):
-        ws = new_workspace(bid_policy, PLAY_SIDES, ab)
+        ws = new_workspace(ab, True, False)
+        script = no_script()
         c = per_block[b]
         for i in range(start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks):
             if matches:
                 for a_side in range(2):
                     _, winner, _, _ = match_loop(
-                        rules, bid_policy, bid_params, PLAY_SIDES, ba if a_side else ab,
-                        seed, i, MAX_MATCH_DEALS, ws, no_counters, False, no_records, False,
+                        rules, ba if a_side else ab, script, seed, i, MAX_MATCH_DEALS, ws,
+                        no_counters, no_records,
                     )
                     c[AR_GAMES] += 1
                     if winner < 0:
@@ -289,11 +278,8 @@ def arena_chunk(rules, bid_policy, bid_params, ab, ba, seed, start, n, n_blocks,
             c[AR_DEALS] += 1
             diff = 0
             for a_side in range(2):
-                simulate_deal(
-                    rules, bid_policy, bid_params, PLAY_SIDES, ba if a_side else ab, seed, i,
-                    ws,
-                )
-                rec = ws[0]
+                simulate_deal(rules, ba if a_side else ab, script, seed, i, ws)
+                rec = ws.rec
                 if a_side == 0 and rec[THROWN_IN] != 0:
                     c[AR_THROWN_IN] += 1
                 for player in range(2):  # A, B

@@ -16,6 +16,7 @@ from __future__ import annotations
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, CAPOT_BONUS, NO_TRUMPS, SCALED_TOTAL
 from belote_sim.game.phases import close_bidding, read_declarations, total_points
+from belote_sim.game.state import MISSING, TrickPlan, scripted_call
 from belote_sim.game.tricks import fail, play_tricks
 from belote_sim.kernels.calls import (
     CAPOT_VALUE,
@@ -62,9 +63,7 @@ from belote_sim.kernels.layout import (
     TRUMP,
 )
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players import PLAY_PIMC
 from belote_sim.players.coinche_bidding import choose_coinche_call
-from belote_sim.players.knowledge import show_declarations
 from belote_sim.rules import R_ALL_NO_TRUMPS_ROUND, R_NT_VALUES, R_ROUND_TO_TEN
 
 #: The fixed part of a coinched or failed contract's score (RULES 8, Coinche).
@@ -116,18 +115,20 @@ def coinche_call_error(call, seat, high, high_seat, coinched, allow_at_nt):
 
 
 @jit
-def _next_call(rec, n_calls, seat, hands, high, high_seat, coinched, allow_at_nt, scripted,
-               script_calls, n_script_calls, bid_policy, bid_params, rng):
-    """Read (scripted) or choose the call of ``seat``, check it and record it.
-    Returns ``(status, call)``."""
-    if scripted:
-        if n_calls >= n_script_calls:
+def _next_call(rules, players, script, ws, n_calls, seat, high, high_seat, coinched):
+    """Choose the call of ``seat`` (the script's, or its bidding policy's), check it and
+    record it. Returns ``(status, call)``."""
+    rec = ws.rec
+    allow_at_nt = rules[R_ALL_NO_TRUMPS_ROUND] != 0
+    if script.on:
+        call = scripted_call(script, n_calls)
+        if call == MISSING:
             return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, 0, 0), -1
-        call = script_calls[n_calls]
     else:
         call = choose_coinche_call(
-            bid_policy, bid_params, seat, hands[seat], rec[CALLS : CALLS + n_calls], n_calls,
-            rec[FIRST_HAND], high, high_seat, coinched, allow_at_nt, rng,
+            players.bid[seat], players.bid_param[seat], seat, ws.hands[seat],
+            rec[CALLS : CALLS + n_calls], n_calls, rec[FIRST_HAND], high, high_seat,
+            coinched, allow_at_nt, ws.rng,
         )
     why = coinche_call_error(call, seat, high, high_seat, coinched, allow_at_nt)
     if why != 0 or n_calls >= MAX_CALLS:
@@ -138,13 +139,14 @@ def _next_call(rec, n_calls, seat, hands, high, high_seat, coinched, allow_at_nt
 
 
 @jit
-def coinche_auction(rules, rec, hands, fh, scripted, script_calls, n_script_calls, bid_policy,
-                    bid_params, rng):
-    """The auction of RULES 7.4 from the first hand ``fh``; calls go to ``rec[CALLS]``.
+def coinche_auction(rules, players, script, ws):
+    """The auction of RULES 7.4 from the record's first hand; calls go to
+    ``rec[CALLS]``.
 
     Returns ``(status, high, high_seat, multiplier)``: ``high`` is the final bid's call
     code, -1 when four passes threw the deal in."""
-    allow_at_nt = rules[R_ALL_NO_TRUMPS_ROUND] != 0
+    rec = ws.rec
+    fh = rec[FIRST_HAND]
     high = -1
     high_seat = -1
     passes = 0
@@ -153,8 +155,7 @@ def coinche_auction(rules, rec, hands, fh, scripted, script_calls, n_script_call
     while True:
         seat = seat_after(fh, n_calls % 4, 4)
         status, call = _next_call(
-            rec, n_calls, seat, hands, high, high_seat, False, allow_at_nt, scripted,
-            script_calls, n_script_calls, bid_policy, bid_params, rng,
+            rules, players, script, ws, n_calls, seat, high, high_seat, False
         )
         if status != ST_OK:
             return status, -1, -1, 1
@@ -170,8 +171,7 @@ def coinche_auction(rules, rec, hands, fh, scripted, script_calls, n_script_call
             for k in (1, 3):
                 responder = seat_after(seat, k, 4)
                 status, call = _next_call(
-                    rec, n_calls, responder, hands, high, high_seat, True, allow_at_nt,
-                    scripted, script_calls, n_script_calls, bid_policy, bid_params, rng,
+                    rules, players, script, ws, n_calls, responder, high, high_seat, True
                 )
                 if status != ST_OK:
                     return status, -1, -1, 1
@@ -253,14 +253,12 @@ def score_coinche(rec, taker_side, scale, to_ten):
 
 
 @jit
-def deal_coinche(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, play_params,
-                 script_calls, n_script_calls, script_plays, n_script_plays, ws):
-    """One coinche deal into ``rec`` (RULES 7.4); returns an ``ST_*`` status.
+def deal_coinche(rules, players, script, ws):
+    """One coinche deal into ``ws.rec`` (RULES 7.4); returns an ``ST_*`` status.
 
     Deal 3-3-2 from the first hand, the auction, declarations and belote (trump = the
     contract's strain), 8 tricks led by the first hand, :func:`score_coinche`."""
-    _, _, hands, trick, decl, sides, rng, sv = ws
-    scripted = bid_policy < 0
+    rec, pack, hands, sides = ws.rec, ws.pack, ws.hands, ws.sides
     fh = rec[FIRST_HAND]
     pos = deal_packet(pack, 0, hands, 4, fh, 3)
     pos = deal_packet(pack, pos, hands, 4, fh, 3)
@@ -268,14 +266,9 @@ def deal_coinche(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, 
     for s in range(4):
         rec[DEALT + s] = hands[s]
 
-    status, high, taker, m = coinche_auction(
-        rules, rec, hands, fh, scripted, script_calls, n_script_calls, bid_policy, bid_params,
-        rng,
-    )
+    status, high, taker, m = coinche_auction(rules, players, script, ws)
     if status == ST_OK:
-        status = close_bidding(
-            rec, high, scripted, script_calls, n_script_calls, script_plays, n_script_plays
-        )
+        status = close_bidding(rec, high, script)
     if status != ST_OK or high < 0:
         return status
     trump = bid_strain(high)
@@ -288,13 +281,8 @@ def deal_coinche(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, 
         rec[HANDS + s] = hands[s]
         sides[s] = s & 1
 
-    read_declarations(rules, rec, hands, 4, fh, trump, sides, decl, False, True)
-    if play_policy >= PLAY_PIMC:  # only the solver players keep knowledge
-        show_declarations(rules, rec, hands, 4, sides, sv[3], decl)
-    status = play_tricks(
-        rules, rec, hands, 4, 8, fh, trump, taker, sides, scripted, script_plays,
-        n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0, False, sv,
-    )
+    read_declarations(rules, ws, False, True)
+    status = play_tricks(rules, players, script, ws, TrickPlan(8, -1, 0, False))
     if status != ST_OK:
         return status
     rec[TOTAL_POINTS] = total_points(rec, 4)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS
+from belote_sim.game.state import MISSING, scripted_call
 from belote_sim.game.tricks import BELOTE_POINTS, fail
 from belote_sim.kernels.calls import call_is_legal
 from belote_sim.kernels.declarations import (
@@ -27,9 +28,11 @@ from belote_sim.kernels.layout import (
     DECL_KINDS,
     DECL_POINTS,
     DECL_WINNER_SEAT,
+    FIRST_HAND,
     MAX_CALLS,
     MAX_SEATS,
     N_CALLS,
+    RETOURNE,
     SEAT_POINTS,
     ST_BAD_CALL,
     ST_EXTRA_CALLS,
@@ -37,15 +40,18 @@ from belote_sim.kernels.layout import (
     ST_MISSING_CALLS,
     ST_OK,
     THROWN_IN,
+    TRUMP,
 )
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players import BID_DD, BID_FORCED
-from belote_sim.players.bidding import choose_call
+from belote_sim.players import BID_DD
+from belote_sim.players.bidding import choose_call, forced_call
 from belote_sim.players.dd_bidder import dd_call
+from belote_sim.players.knowledge import show_declarations
 from belote_sim.rules import (
     R_BELOTE,
     R_DECLARATION_TIE,
     R_DECLARATIONS,
+    R_PLAYERS,
     R_SECOND_ROUND,
     R_SPLIT_LONG_RUNS,
     SECOND_ROUND_ANY,
@@ -53,35 +59,49 @@ from belote_sim.rules import (
 
 
 @jit(inline="always")
-def bid_retourne(rules, rec, hands, n, fh, retourne, scripted, script_calls, n_script_calls,
-                  bid_policy, bid_params, rng, n_rounds, forced_seat, sv):
-    """Bidding rounds of RULES 7.1 (and 7.2/7.3, which use the same calls): round 1 takes
-    the retourne's suit, round 2 names another suit (any suit with ``second_round =
-    any``), round 3 (``all_no_trumps_round``) all-trumps or no-trumps. ``forced_seat``
-    may not pass in round 2 (stock game). Returns ``(status, taker, trump)``; ``taker =
-    -1`` when everybody passed."""
+def retourne_call(rules, players, script, ws, n_calls, rnd, seat, forced_seat):
+    """Choose the call of ``seat`` in round ``rnd`` of the retourne bidding: the
+    script's call (:data:`~belote_sim.game.state.MISSING` past its end), or the seat's
+    bidding policy's; ``forced_seat`` may not pass in round 2 and names its best suit
+    (:func:`~belote_sim.players.bidding.forced_call`)."""
+    rec, hands = ws.rec, ws.hands
+    if script.on:
+        return scripted_call(script, n_calls)
+    retourne = rec[RETOURNE]
+    any_suit = rules[R_SECOND_ROUND] == SECOND_ROUND_ANY
+    policy = players.bid[seat]
+    if policy == BID_DD:
+        n = rules[R_PLAYERS]
+        call = dd_call(rules, ws.kit, players.bid_param[seat], rnd, hands[seat], retourne,
+                       seat, rec[FIRST_HAND], n, ws.rng)
+    else:
+        call = choose_call(policy, players.bid_param[seat], rnd, hands[seat], retourne,
+                           any_suit, ws.rng)
+    if call == CALL_PASS and rnd == 2 and seat == forced_seat:
+        call = forced_call(hands[seat], retourne, any_suit)
+    return call
+
+
+@jit(inline="always")
+def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
+    """Bidding rounds of RULES 7.1 (and 7.2/7.3, which use the same calls) from the
+    record's first hand: round 1 takes the retourne's suit, round 2 names another suit
+    (any suit with ``second_round = any``), round 3 (``all_no_trumps_round``)
+    all-trumps or no-trumps. ``forced_seat`` may not pass in round 2 (stock game).
+    Every call is chosen (:func:`retourne_call`), checked and recorded. Returns
+    ``(status, taker, trump)``; ``taker = -1`` when everybody passed."""
+    rec = ws.rec
+    n = rules[R_PLAYERS]
+    fh = rec[FIRST_HAND]
+    retourne = rec[RETOURNE]
     any_suit = rules[R_SECOND_ROUND] == SECOND_ROUND_ANY
     n_calls = 0
     for rnd in range(1, n_rounds + 1):
         for i in range(n):
             seat = seat_after(fh, i, n)
-            if scripted:
-                if n_calls >= n_script_calls:
-                    return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, rnd, 0), -1, -1
-                call = script_calls[n_calls]
-            else:
-                if bid_policy == BID_DD:
-                    call = dd_call(
-                        rules, sv, bid_params, rnd, hands[seat], retourne, seat, fh, n, rng
-                    )
-                else:
-                    call = choose_call(
-                        bid_policy, bid_params, rnd, hands[seat], retourne, any_suit, rng
-                    )
-                if call == CALL_PASS and rnd == 2 and seat == forced_seat:
-                    call = choose_call(
-                        BID_FORCED, bid_params, rnd, hands[seat], retourne, any_suit, rng
-                    )
+            call = retourne_call(rules, players, script, ws, n_calls, rnd, seat, forced_seat)
+            if call == MISSING:
+                return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, rnd, 0), -1, -1
             ok = call_is_legal(call, rnd, retourne, any_suit)
             if call == CALL_PASS and rnd == 2 and seat == forced_seat:
                 ok = False
@@ -101,26 +121,30 @@ def bid_retourne(rules, rec, hands, n, fh, retourne, scripted, script_calls, n_s
 
 
 @jit
-def close_bidding(rec, taker, scripted, script_calls, n_script_calls, script_plays,
-                  n_script_plays):
+def close_bidding(rec, taker, script):
     """End of any auction: a deal log may hold no call after it (``ST_EXTRA_CALLS``);
     with no taker the deal is thrown in and may hold no card (``ST_EXTRA_PLAYS``)."""
-    if scripted and rec[N_CALLS] < n_script_calls:
-        return fail(rec, ST_EXTRA_CALLS, rec[N_CALLS], -1, script_calls[rec[N_CALLS]], 0, 0)
+    if script.on and rec[N_CALLS] < script.n_calls:
+        return fail(rec, ST_EXTRA_CALLS, rec[N_CALLS], -1, script.calls[rec[N_CALLS]], 0, 0)
     if taker < 0:
         rec[THROWN_IN] = 1
-        if scripted and n_script_plays > 0:
-            return fail(rec, ST_EXTRA_PLAYS, 0, -1, script_plays[0], 0, 0)
+        if script.on and script.n_plays > 0:
+            return fail(rec, ST_EXTRA_PLAYS, 0, -1, script.plays[0], 0, 0)
     return ST_OK
 
 
 @jit
-def read_declarations(rules, rec, hands, n, fh, trump, sides, decl, per_seat,
-                      belote_at_start):
+def read_declarations(rules, ws, per_seat, belote_at_start):
     """Declarations and belote held at the start of the first trick (RULES 5): each
     seat's best key, points and kinds; the contest; belote points. Scores are indexed by
     seat when ``per_seat`` (three players), else by side. Without ``belote_at_start``
-    (the stock game, where belote scores at play) belote is left to the trick loop."""
+    (the stock game, where belote scores at play) belote is left to the trick loop.
+    The winning side's declarations are shown: with ``ws.watch.know`` their cards become
+    known to every seat."""
+    rec, hands, sides, decl = ws.rec, ws.hands, ws.sides, ws.decl
+    n = rules[R_PLAYERS]
+    fh = rec[FIRST_HAND]
+    trump = rec[TRUMP]
     for s in range(n):
         nd = list_declarations(hands[s], rules[R_SPLIT_LONG_RUNS], decl)
         pts, kinds = summarise_declarations(decl, nd)
@@ -141,6 +165,8 @@ def read_declarations(rules, rec, hands, n, fh, trump, sides, decl, per_seat,
             for s in range(n):
                 if sides[s] == w_side:
                     rec[DECL_POINTS + (s if per_seat else w_side)] += rec[DECL_HELD + s]
+    if ws.watch.know:
+        show_declarations(rules, rec, hands, n, sides, ws.kit.know, decl)
 
 
 @jit

@@ -1,16 +1,18 @@
 """The tricks of a deal (RULES.md section 6 and 7.2): one loop for every game.
 
-:func:`play_tricks` plays ``n_tricks`` tricks from the hands in the workspace, each card
-chosen by the play policy (or read from the deal log and checked), and records every
-card, its legal set, each trick's leader and winner, and the card points won by each
-seat and side. The stock game's free tricks and draws and its belote "at the first
-card played" are options of the same loop.
+:func:`play_tricks` plays the tricks of a plan from the hands in the workspace: each
+card is chosen (by the seat's play policy, or read from the deal log's script), checked
+against the rules, and recorded with its legal set, each trick's leader and winner, and
+the card points won by each seat and side. The stock game's free tricks and draws and
+its belote "at the first card played" are options of the same loop.
 """
 
 from __future__ import annotations
 
 from belote_sim._jit import jit
 from belote_sim.cards import CAPOT_BONUS, KING, LAST_TRICK_BONUS, POINTS, QUEEN
+from belote_sim.game.state import MISSING, scripted_card
+from belote_sim.kernels.clock import cycles
 from belote_sim.kernels.layout import (
     BELOTE,
     BELOTE_SEAT,
@@ -20,6 +22,7 @@ from belote_sim.kernels.layout import (
     ERR_RULE,
     ERR_SEAT,
     ERR_STEP,
+    FIRST_HAND,
     LEGAL,
     N_PLAYS,
     N_TRICKS,
@@ -32,18 +35,21 @@ from belote_sim.kernels.layout import (
     ST_NOT_IN_HAND,
     ST_OK,
     STATUS,
+    TAKER,
     TRICK_LEADER,
     TRICK_POINTS,
     TRICK_WINNER,
+    TRUMP,
 )
 from belote_sim.kernels.legal import legal_given_winner
 from belote_sim.kernels.trick import card_power, seat_after
-from belote_sim.players import PLAY_ANALYSE, PLAY_HEURISTIC, PLAY_PIMC, PLAY_RANDOM
+from belote_sim.players import PLAY_HEURISTIC, PLAY_RANDOM
 from belote_sim.players.knowledge import learn_from_card
 from belote_sim.players.pimc import analyse_position
 from belote_sim.players.play import choose_card, heuristic_choice, random_card
-from belote_sim.players.solver_kit import NO_VALUE
-from belote_sim.rules import R_BELOTE, R_KING_VALUE, R_NT_VALUES
+from belote_sim.players.seating import table_side
+from belote_sim.players.solver_kit import NO_VALUE, STAT_CYCLES, STAT_DECISIONS
+from belote_sim.rules import R_BELOTE, R_KING_VALUE, R_NT_VALUES, R_PLAYERS
 
 BELOTE_POINTS = 20
 
@@ -61,23 +67,27 @@ def fail(rec, status, step, seat, item, legal, rule):
 
 
 @jit(inline="always")
-def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scripted,
-                script_plays, n_script_plays, play_policy, play_params, rng, trick, pack,
-                stock_pos, free_tricks, belote_at_play, sv):
-    """Play the tricks of a deal; return an ``ST_*`` status.
+def play_tricks(rules, players, script, ws, plan):
+    """Play the tricks of a deal (:class:`~belote_sim.game.state.TrickPlan` ``plan``)
+    from the record's first hand, trump and taker; return an ``ST_*`` status.
 
-    ``hands`` (int64 masks) are played out; ``sides[seat]`` gives each seat's side.
-    The first ``free_tricks`` tricks allow any card; while ``stock_pos >= 0`` the winner
-    then draws ``pack[stock_pos]`` and the other player the next card (stock game).
-    With ``belote_at_play`` a player scores belote when playing the first of the trump
-    king and queen while holding the other (RULES 5, stock game).
-
-    ``sv`` is the solver kit of :func:`belote_sim.players.solver_kit.new_solver_kit`:
-    the trick loop keeps its knowledge array (voids shown, known cards) up to date for
-    the ``pimc`` player, and with ``play_policy = PLAY_ANALYSE`` in scripted mode it
-    records the double-dummy value of every position (see :func:`analyse_position`).
+    Each card is chosen by the seat's play policy (or taken from the script), checked
+    against the rules whoever chose it, and recorded. ``ws.sides[seat]`` gives each
+    seat's side. The workspace's observers (``ws.watch``) see every position: the
+    knowledge of the solver players, each side's decision time (the arena), and the
+    double-dummy value of every position of a scripted deal (``analyse``, see
+    :func:`analyse_position`).
     """
-    analyse = scripted and play_policy == PLAY_ANALYSE
+    rec, hands, trick, sides, rng, kit = ws.rec, ws.hands, ws.trick, ws.sides, ws.rng, ws.kit
+    watch = ws.watch
+    n = rules[R_PLAYERS]
+    leader = rec[FIRST_HAND]
+    trump = rec[TRUMP]
+    taker = rec[TAKER]
+    n_tricks = plan.n_tricks
+    free_tricks = plan.free_tricks
+    stock_pos = plan.stock_pos
+    analyse = watch.analyse
     t_side = sides[taker]
     k10 = 1 if rules[R_KING_VALUE] == 10 else 0
     ace19 = rules[R_NT_VALUES]
@@ -98,37 +108,45 @@ def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scr
                 )
             if analyse:
                 # The value of the position (and of each legal card) before the card.
-                aout = sv[5]
-                aout[0, n_plays] = NO_VALUE
+                kit.analysis[0, n_plays] = NO_VALUE
                 if t >= free_tricks:
                     cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
-                    aout[0, n_plays] = rec[TRICK_POINTS + t_side] + analyse_position(
-                        rules, sv, hands, trick, k, leader, trump, taker, cap, legal
+                    kit.analysis[0, n_plays] = rec[TRICK_POINTS + t_side] + analyse_position(
+                        rules, kit, hands, trick, k, leader, trump, taker, cap, legal
                     )
-            if scripted:
-                if n_plays >= n_script_plays:
+            # Choose: the script's card, or the seat's policy.
+            policy = players.play[seat]
+            start = cycles() if watch.timing else 0
+            if script.on:
+                card = scripted_card(script, n_plays)
+                if card == MISSING:
                     return fail(rec, ST_MISSING_PLAYS, n_plays, seat, -1, legal, rule)
-                card = script_plays[n_plays]
-                if (hands[seat] >> card) & 1 == 0:
-                    return fail(rec, ST_NOT_IN_HAND, n_plays, seat, card, legal, rule)
-            elif play_policy == PLAY_RANDOM:  # the hot path of mass runs, kept tight
+            elif policy == PLAY_RANDOM:  # the hot path of mass runs, kept tight
                 card = random_card(legal, rng)
-            elif play_policy == PLAY_HEURISTIC:  # realistic mass runs: no solver kit
+            elif policy == PLAY_HEURISTIC:  # realistic mass runs: no solver kit
                 card = heuristic_choice(legal, hands, seat, trick, k, leader, played, trump,
                                         taker, n)
             else:
                 cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
                 card = choose_card(
-                    play_policy, play_params, rules, legal, hands, seat, trick, k, leader,
-                    played, trump, taker, n, rng, sv, cap, t < free_tricks,
+                    policy, players.play_param[seat], rules, legal, hands, seat, trick, k,
+                    leader, played, trump, taker, n, rng, kit, cap, t < free_tricks,
                 )
-            if (legal >> card) & 1 == 0:  # a deal log's card, or a policy's bug: refused
+            if watch.timing:
+                side = table_side(seat, n)
+                kit.stats[STAT_CYCLES + side] += cycles() - start
+                kit.stats[STAT_DECISIONS + side] += 1
+            # Check: every card, scripted or chosen by a policy.
+            if (hands[seat] >> card) & 1 == 0:
+                return fail(rec, ST_NOT_IN_HAND, n_plays, seat, card, legal, rule)
+            if (legal >> card) & 1 == 0:
                 return fail(rec, ST_ILLEGAL_CARD, n_plays, seat, card, legal, rule)
+            # Record, and let the observers see the card.
             if analyse and t >= free_tricks:
-                sv[5][1, n_plays] = rec[TRICK_POINTS + t_side] + sv[5][2, card]
-            if play_policy >= PLAY_PIMC and t >= free_tricks:  # free tricks show nothing
-                learn_from_card(rules, sv[3], seat, card, trick, k, w, trump, rule)
-            if belote_at_play and trump < 4 and card >> 3 == trump:
+                kit.analysis[1, n_plays] = rec[TRICK_POINTS + t_side] + kit.analysis[2, card]
+            if watch.know and t >= free_tricks:  # free tricks show nothing
+                learn_from_card(rules, kit.know, seat, card, trick, k, w, trump, rule)
+            if plan.belote_at_play and trump < 4 and card >> 3 == trump:
                 rank = card & 7
                 other = 8 * trump + (QUEEN if rank == KING else KING)
                 if (rank in (KING, QUEEN)) and (hands[seat] >> other) & 1:
@@ -157,19 +175,21 @@ def play_tricks(rules, rec, hands, n, n_tricks, leader, trump, taker, sides, scr
         rec[TRICK_WINNER + t] = winner
         won |= 1 << sides[winner]
         if stock_pos >= 0 and t < free_tricks:
-            hands[winner] |= 1 << pack[stock_pos]
-            hands[seat_after(winner, 1, n)] |= 1 << pack[stock_pos + 1]
+            hands[winner] |= 1 << ws.pack[stock_pos]
+            hands[seat_after(winner, 1, n)] |= 1 << ws.pack[stock_pos + 1]
             stock_pos += 2
         leader = winner
     if analyse:
         takers_all = (won >> (1 - t_side)) & 1 == 0
-        sv[5][0, n_plays] = rec[TRICK_POINTS + t_side] + (CAPOT_BONUS if takers_all else 0)
+        kit.analysis[0, n_plays] = rec[TRICK_POINTS + t_side] + (
+            CAPOT_BONUS if takers_all else 0
+        )
     rec[N_PLAYS] = n_plays
     rec[N_TRICKS] = n_tricks
     if won == 1:
         rec[CAPOT_SIDE] = 0
     elif won == 2:
         rec[CAPOT_SIDE] = 1
-    if scripted and n_plays < n_script_plays:
-        return fail(rec, ST_EXTRA_PLAYS, n_plays, -1, script_plays[n_plays], 0, 0)
+    if script.on and n_plays < script.n_plays:
+        return fail(rec, ST_EXTRA_PLAYS, n_plays, -1, script.plays[n_plays], 0, 0)
     return ST_OK

@@ -17,9 +17,11 @@ from belote_sim.game.phases import (
     read_declarations,
     total_points,
 )
+from belote_sim.game.state import TrickPlan
 from belote_sim.game.tricks import play_tricks
 from belote_sim.kernels.deal import deal_packet
 from belote_sim.kernels.layout import (
+    DEALER,
     DEALT,
     EXCHANGE_SEAT,
     FIRST_HAND,
@@ -34,8 +36,6 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.scoring import score_no_contract, score_two_sides
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players import PLAY_PIMC
-from belote_sim.players.knowledge import show_declarations
 from belote_sim.rules import R_TIE_RULE
 
 #: Cards dealt before the bidding (6 each), then the turned card at this index.
@@ -48,13 +48,11 @@ NO_CONTRACT_TRICKS = 9
 
 
 @jit
-def _deal_and_bid(rules, rec, pack, bid_policy, bid_params, script_calls,
-                  n_script_calls, script_plays, n_script_plays, ws, forced_seat):
+def _deal_and_bid(rules, players, script, ws, forced_seat):
     """Deal 3 + 3 cards each from the non-dealer, turn the next card (``RETOURNE``) and
     bid rounds 1-2 from the non-dealer. Returns ``(status, taker)``; a thrown-in deal
     is recorded and returns taker -1 (checking that a script has nothing after it)."""
-    _, _, hands, _, _, sides, rng, sv = ws
-    scripted = bid_policy < 0
+    rec, pack, hands, sides = ws.rec, ws.pack, ws.hands, ws.sides
     fh = rec[FIRST_HAND]
     pos = deal_packet(pack, 0, hands, 2, fh, 3)
     pos = deal_packet(pack, pos, hands, 2, fh, 3)
@@ -63,14 +61,9 @@ def _deal_and_bid(rules, rec, pack, bid_policy, bid_params, script_calls,
     for s in range(2):
         rec[DEALT + s] = hands[s]
         sides[s] = s
-    status, taker, trump = bid_retourne(
-        rules, rec, hands, 2, fh, turned, scripted, script_calls, n_script_calls,
-        bid_policy, bid_params, rng, 2, forced_seat, sv,
-    )
+    status, taker, trump = bid_retourne(rules, players, script, ws, 2, forced_seat)
     if status == ST_OK:
-        status = close_bidding(
-            rec, taker, scripted, script_calls, n_script_calls, script_plays, n_script_plays
-        )
+        status = close_bidding(rec, taker, script)
     if status != ST_OK or taker < 0:
         return status, -1
     rec[TAKER] = taker
@@ -79,9 +72,8 @@ def _deal_and_bid(rules, rec, pack, bid_policy, bid_params, script_calls,
 
 
 @jit
-def deal_stock(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, play_params,
-               script_calls, n_script_calls, script_plays, n_script_plays, ws):
-    """One stock-game deal (RULES 7.2) into ``rec``; returns an ``ST_*`` status.
+def deal_stock(rules, players, script, ws):
+    """One stock-game deal (RULES 7.2) into ``ws.rec``; returns an ``ST_*`` status.
 
     ``rec[REDEALS_BEFORE] == 2`` (two redeals in a row, set by the match loop or the deal
     log) forbids the dealer's pass in round 2. The taker picks up the turned card, then
@@ -89,17 +81,12 @@ def deal_stock(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, pl
     tricks, the first 7 free with draws from the 14-card stock, winner first. Belote
     scores when the first of the trump K and Q is played while the other is held.
     """
-    _, _, hands, trick, decl, sides, rng, sv = ws
-    scripted = bid_policy < 0
+    rec, pack, hands = ws.rec, ws.pack, ws.hands
     fh = rec[FIRST_HAND]
-    forced = dealer if rec[REDEALS_BEFORE] >= 2 else -1
-    status, taker = _deal_and_bid(
-        rules, rec, pack, bid_policy, bid_params, script_calls, n_script_calls,
-        script_plays, n_script_plays, ws, forced,
-    )
+    forced = rec[DEALER] if rec[REDEALS_BEFORE] >= 2 else -1
+    status, taker = _deal_and_bid(rules, players, script, ws, forced)
     if status != ST_OK or taker < 0:
         return status
-    trump = rec[TRUMP]
 
     turned = rec[RETOURNE]
     hands[taker] |= 1 << turned
@@ -114,14 +101,9 @@ def deal_stock(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, pl
 
     # Declarations (off in the preset) are read at the first trick; belote is not: it
     # scores during play (the trick loop's belote_at_play).
-    read_declarations(rules, rec, hands, 2, fh, trump, sides, decl, False, False)
-    if play_policy >= PLAY_PIMC:  # only the solver players keep knowledge
-        show_declarations(rules, rec, hands, 2, sides, sv[3], decl)
-
+    read_declarations(rules, ws, False, False)
     status = play_tricks(
-        rules, rec, hands, 2, STOCK_TRICKS, fh, trump, taker, sides, scripted, script_plays,
-        n_script_plays, play_policy, play_params, rng, trick, pack, pos, STOCK_FREE_TRICKS,
-        True, sv,
+        rules, players, script, ws, TrickPlan(STOCK_TRICKS, pos, STOCK_FREE_TRICKS, True)
     )
     if status != ST_OK:
         return status
@@ -131,10 +113,8 @@ def deal_stock(rules, rec, pack, dealer, bid_policy, bid_params, play_policy, pl
 
 
 @jit
-def deal_no_contract_2p(rules, rec, pack, dealer, bid_policy, bid_params, play_policy,
-                        play_params, script_calls, n_script_calls, script_plays, n_script_plays,
-                        ws):
-    """One deal of the two-player game without contract (RULES 7.3) into ``rec``.
+def deal_no_contract_2p(rules, players, script, ws):
+    """One deal of the two-player game without contract (RULES 7.3) into ``ws.rec``.
 
     Nobody picks up the turned card; one more packet of 3 each (the hand first) makes 9
     cards; the bottom card of the pack is shown (``SHOWN_CARD``, out of play). When trump
@@ -142,13 +122,9 @@ def deal_no_contract_2p(rules, rec, pack, dealer, bid_policy, bid_params, play_p
     turned card (``EXCHANGE_SEAT``). Declarations and belote at the first trick, 9
     tricks led by the hand, every side scores its own points (no transfer).
     """
-    _, _, hands, trick, decl, sides, rng, sv = ws
-    scripted = bid_policy < 0
+    rec, pack, hands = ws.rec, ws.pack, ws.hands
     fh = rec[FIRST_HAND]
-    status, taker = _deal_and_bid(
-        rules, rec, pack, bid_policy, bid_params, script_calls, n_script_calls,
-        script_plays, n_script_plays, ws, -1,
-    )
+    status, taker = _deal_and_bid(rules, players, script, ws, -1)
     if status != ST_OK or taker < 0:
         return status
     trump = rec[TRUMP]
@@ -166,13 +142,9 @@ def deal_no_contract_2p(rules, rec, pack, dealer, bid_policy, bid_params, play_p
     for s in range(2):
         rec[HANDS + s] = hands[s]
 
-    read_declarations(rules, rec, hands, 2, fh, trump, sides, decl, False, True)
-    if play_policy >= PLAY_PIMC:  # only the solver players keep knowledge
-        show_declarations(rules, rec, hands, 2, sides, sv[3], decl)
+    read_declarations(rules, ws, False, True)
     status = play_tricks(
-        rules, rec, hands, 2, NO_CONTRACT_TRICKS, fh, trump, taker, sides, scripted,
-        script_plays, n_script_plays, play_policy, play_params, rng, trick, pack, -1, 0,
-        False, sv,
+        rules, players, script, ws, TrickPlan(NO_CONTRACT_TRICKS, -1, 0, False)
     )
     if status != ST_OK:
         return status

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from belote_sim.errors import BeloteError
 
 PLAY_RANDOM = 0
@@ -24,23 +22,11 @@ PLAY_HEURISTIC = 1
 PLAY_PIMC = 2
 PLAY_DD = 3
 PLAY_FASTPIMC = 4
-#: Internal: a different play policy for each side (the arena), see ``choose_card``.
-PLAY_SIDES = 10
-#: Internal: replay a deal log and record the double-dummy value of every position.
-PLAY_ANALYSE = -2
 
 BID_RANDOM = 0
 BID_THRESHOLD = 1
 BID_DD = 2
 
-#: Replay: calls and cards come from the deal log, not from a policy.
-SCRIPTED = -1
-#: Internal: a dealer who may not pass (stock game after two redeals) names the suit
-#: its hand values most.
-BID_FORCED = 99
-
-#: Slots of a policy's parameter array (the arena's per-side players use all four).
-N_POLICY_PARAMS = 4
 #: ``pimc``'s and ``fastpimc``'s default and largest number of sampled worlds per decision.
 DEFAULT_WORLDS = 20
 MAX_WORLDS = 1000
@@ -118,10 +104,3 @@ def play_policy_id(name: str) -> int:
 def bid_policy_id(name: str) -> int:
     """Integer id of a bidding policy, refusing unknown names."""
     return policy("bid", name).id
-
-
-def policy_params(*values: float) -> np.ndarray:
-    """The float64 parameter array a kernel policy reads (unused slots are 0)."""
-    out = np.zeros(N_POLICY_PARAMS, dtype=np.float64)
-    out[: len(values)] = values
-    return out

@@ -2,9 +2,9 @@
 
 * ``random``: in each turn, takes (round 1) or names a suit at random (round 2: one of
   the three other suits, or with ``second_round = any`` one of all four) with
-  probability ``params[0]`` (default 0.25).
+  probability ``param`` (default 0.25).
 * ``threshold``: values the hand it would hold with the retourne for each candidate
-  trump suit and takes when the best value reaches ``params[0]`` (default 50):
+  trump suit and takes when the best value reaches ``param`` (default 50):
 
   ====================================  ======================================
   trump held (the retourne included)     its trump points (J 20, 9 14, A 11, 10 10,
@@ -34,7 +34,7 @@ from belote_sim.kernels.calls import round_two_suits
 from belote_sim.kernels.declarations import belote_pairs
 from belote_sim.kernels.layout import CALL_AT, CALL_NT, CALL_PASS, CALL_SUIT, CALL_TAKE
 from belote_sim.kernels.rng import rand_below, rand_float
-from belote_sim.players import BID_FORCED, BID_RANDOM, BID_THRESHOLD
+from belote_sim.players import BID_RANDOM, BID_THRESHOLD
 
 
 @jit
@@ -95,16 +95,22 @@ def _best_suit(hand, turned, any_suit):
 
 
 @jit
-def choose_call(policy, params, rnd, hand, retourne, any_suit, rng):
+def forced_call(hand, retourne, any_suit):
+    """The call of a dealer who may not pass (the stock game's round 2 after two redeals,
+    RULES 7.2), whatever its policy: the suit its hand values most."""
+    return CALL_SUIT + _best_suit(hand | (1 << retourne), retourne >> 3, any_suit)[0]
+
+
+@jit
+def choose_call(policy, param, rnd, hand, retourne, any_suit, rng):
     """The call of a seat holding ``hand`` in round ``rnd`` (1, 2 or 3) of the retourne
-    bidding; ``retourne`` is the turned card; ``any_suit`` lets round 2 name the turned
-    card's suit too (``second_round = any``)."""
+    bidding, by bidding policy ``policy`` with parameter ``param``; ``retourne`` is the
+    turned card; ``any_suit`` lets round 2 name the turned card's suit too
+    (``second_round = any``)."""
     turned = retourne >> 3
     with_retourne = hand | (1 << retourne)
-    if policy == BID_FORCED:
-        return CALL_SUIT + _best_suit(with_retourne, turned, any_suit)[0]
     if policy == BID_RANDOM:
-        if rand_float(rng) >= params[0]:
+        if rand_float(rng) >= param:
             return CALL_PASS
         if rnd == 1:
             return CALL_TAKE
@@ -114,13 +120,13 @@ def choose_call(policy, params, rnd, hand, retourne, any_suit, rng):
         return CALL_SUIT + nth_bit(allowed, rand_below(rng, popcount(allowed)))
     if policy == BID_THRESHOLD:
         if rnd == 1:
-            return CALL_TAKE if hand_value(with_retourne, turned) >= params[0] else CALL_PASS
+            return CALL_TAKE if hand_value(with_retourne, turned) >= param else CALL_PASS
         if rnd == 3:
             at = all_trumps_value(with_retourne)
             nt = no_trumps_value(with_retourne)
-            if max(at, nt) < params[0]:
+            if max(at, nt) < param:
                 return CALL_PASS
             return CALL_AT if at >= nt else CALL_NT
         best_suit, best = _best_suit(with_retourne, turned, any_suit)
-        return CALL_SUIT + best_suit if best >= params[0] else CALL_PASS
+        return CALL_SUIT + best_suit if best >= param else CALL_PASS
     return CALL_PASS

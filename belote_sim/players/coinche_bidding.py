@@ -2,14 +2,14 @@ r"""Bidding policies for the coinche auction (RULES.md 7.4), selected by the sam
 as the retourne bidders (:mod:`belote_sim.players.bidding`). A bidder sees only its own
 eight cards and the calls so far.
 
-* ``random`` (``params[0] = p``, default 0.25): after a coinche, a player of the high
+* ``random`` (``param = p``, default 0.25): after a coinche, a player of the high
   bidder's side surcoinches with probability ``p/5``, else passes. Otherwise an opponent
   of the high bidder first coinches with probability ``p/5``; then, with probability
   ``p``, the player bids one or two steps above the current bid (80 or 90 when there is
   none; never above 250) in a random strain (the four suits, plus AT and NT with
   ``all_no_trumps_round``); else it passes.
 
-* ``threshold`` (the heuristic bidder; ``params[0] = t``, default 50): values its hand
+* ``threshold`` (the heuristic bidder; ``param = t``, default 50): values its hand
   for each strain ``k`` with the retourne bidder's scales: ``v_k`` =
   :func:`~belote_sim.players.bidding.hand_value` for a suit,
   :func:`~belote_sim.players.bidding.all_trumps_value` for AT and
@@ -98,8 +98,8 @@ def strain_value(hand, strain):
 
 
 @jit
-def _random_call(params, seat, high, high_seat, coinched, allow_at_nt, rng):
-    p = params[0]
+def _random_call(param, seat, high, high_seat, coinched, allow_at_nt, rng):
+    p = param
     if coinched:
         return CALL_SURCOINCHE if rand_float(rng) < p / DOUBLE_SHARE else CALL_PASS
     if high >= 0 and (seat & 1) != (high_seat & 1) and rand_float(rng) < p / DOUBLE_SHARE:
@@ -135,11 +135,11 @@ def _partner_last_bid(seat, calls, n_calls, fh, raise_back):
 
 
 @jit
-def side_estimate(params, hand, strain, partner_bid):
+def side_estimate(param, hand, strain, partner_bid):
     """``threshold``: the side's estimate in ``strain``, with support when the partner's
     last bid ``partner_bid`` (call code, -1 none) is in that strain."""
     v = strain_value(hand, strain)
-    est = 80.0 + SLOPE * (v - params[0] - STRAIN_OFFSET[strain])
+    est = 80.0 + SLOPE * (v - param - STRAIN_OFFSET[strain])
     if partner_bid >= 0 and bid_strain(partner_bid) == strain:
         v_p = float(bid_value(partner_bid))
         est = max(est, v_p + SLOPE * (v - MEAN_VALUE[strain]))
@@ -147,7 +147,7 @@ def side_estimate(params, hand, strain, partner_bid):
 
 
 @jit
-def _threshold_call(params, seat, hand, calls, n_calls, fh, high, high_seat, coinched,
+def _threshold_call(param, seat, hand, calls, n_calls, fh, high, high_seat, coinched,
                     allow_at_nt):
     partner_bid = _partner_last_bid(seat, calls, n_calls, fh, coinched)
     if coinched:
@@ -155,12 +155,12 @@ def _threshold_call(params, seat, hand, calls, n_calls, fh, high, high_seat, coi
         # may support it) or the partner (whose partner's last bid is the high bid).
         strain = bid_strain(high)
         value = float(bid_value(high))
-        est = side_estimate(params, hand, strain, partner_bid)
+        est = side_estimate(param, hand, strain, partner_bid)
         return CALL_SURCOINCHE if est >= value + SURCOINCHE_MARGIN else CALL_PASS
     best = -1.0e9
     best_strain = 0
     for strain in range(N_STRAINS if allow_at_nt else 4):
-        est = side_estimate(params, hand, strain, partner_bid)
+        est = side_estimate(param, hand, strain, partner_bid)
         if est > best:
             best = est
             best_strain = strain
@@ -180,7 +180,7 @@ def _threshold_call(params, seat, hand, calls, n_calls, fh, high, high_seat, coi
 
 
 @jit
-def choose_coinche_call(policy, params, seat, hand, calls, n_calls, fh, high, high_seat,
+def choose_coinche_call(policy, param, seat, hand, calls, n_calls, fh, high, high_seat,
                         coinched, allow_at_nt, rng):
     """The call of ``seat`` holding ``hand`` (its 8 cards). ``calls[:n_calls]`` are the
     calls so far from the first hand ``fh``; ``high``/``high_seat`` the current bid
@@ -188,9 +188,9 @@ def choose_coinche_call(policy, params, seat, hand, calls, n_calls, fh, high, hi
     only surcoinche or pass is asked, of the bidder's side); ``allow_at_nt`` whether AT
     and NT bids exist. Always returns a legal call."""
     if policy == BID_RANDOM:
-        return _random_call(params, seat, high, high_seat, coinched, allow_at_nt, rng)
+        return _random_call(param, seat, high, high_seat, coinched, allow_at_nt, rng)
     if policy == BID_THRESHOLD:
         return _threshold_call(
-            params, seat, hand, calls, n_calls, fh, high, high_seat, coinched, allow_at_nt
+            param, seat, hand, calls, n_calls, fh, high, high_seat, coinched, allow_at_nt
         )
     return CALL_PASS

@@ -30,11 +30,11 @@ def _make_target(rules, trump):
 
 
 @jit
-def make_chance(rules, sv, hand, retourne, seat, fh, n, trump, samples, rng):
+def make_chance(rules, kit, hand, retourne, seat, fh, n, trump, samples, rng):
     """Share of ``samples`` random completions of the deal in which ``seat``, taking
     ``trump`` with ``hand`` and the retourne, reaches more than half the card points
     under double-dummy play (one null-window query each)."""
-    cx, tt, dws, _, _, _ = sv
+    cx, tt, dws = kit.context, kit.table, kit.search
     use_context(cx, rules, trump, seat)
     target = _make_target(rules, trump)
     mine = hand | (1 << retourne)
@@ -75,16 +75,16 @@ DD_BID_SAMPLES = 8
 
 
 @jit
-def dd_call(rules, sv, params, rnd, hand, retourne, seat, fh, n, rng):
+def dd_call(rules, kit, param, rnd, hand, retourne, seat, fh, n, rng):
     """The ``dd`` bidder's call in round ``rnd`` of the retourne bidding: the contract
     (round 1 the retourne's suit; round 2 the best suit it may name, the retourne's
     included with ``second_round = any``; round 3 all-trumps or no-trumps) whose chance
     of making, by :func:`make_chance` over ``DD_BID_SAMPLES`` completions, is highest,
-    if it reaches ``params[0]``; else pass."""
+    if it reaches ``param``; else pass."""
     turned = retourne >> 3
     if rnd == 1:
-        p = make_chance(rules, sv, hand, retourne, seat, fh, n, turned, DD_BID_SAMPLES, rng)
-        return CALL_TAKE if p >= params[0] else CALL_PASS
+        p = make_chance(rules, kit, hand, retourne, seat, fh, n, turned, DD_BID_SAMPLES, rng)
+        return CALL_TAKE if p >= param else CALL_PASS
     best = -1.0
     best_call = CALL_PASS
     nameable = round_two_suits(turned, rules[R_SECOND_ROUND] == SECOND_ROUND_ANY)
@@ -93,10 +93,10 @@ def dd_call(rules, sv, params, rnd, hand, retourne, seat, fh, n, rng):
             rnd == 3 and t < ALL_TRUMPS
         ):
             continue
-        p = make_chance(rules, sv, hand, retourne, seat, fh, n, t, DD_BID_SAMPLES, rng)
+        p = make_chance(rules, kit, hand, retourne, seat, fh, n, t, DD_BID_SAMPLES, rng)
         if p > best:
             best = p
             best_call = CALL_SUIT + t if t < ALL_TRUMPS else (
                 CALL_AT if t == ALL_TRUMPS else CALL_NT
             )
-    return best_call if best >= params[0] else CALL_PASS
+    return best_call if best >= param else CALL_PASS

@@ -44,9 +44,9 @@ ALWAYS_EXACT = 32
 
 @jit
 def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump, taker, n,
-              rng, sv, cap, exact_tricks):
+              rng, kit, cap, exact_tricks):
     """The ``pimc`` card: the best average value over ``worlds`` sampled deals
-    consistent with the seat's knowledge ``sv[3]`` (ties: the lowest card). A card's
+    consistent with the seat's knowledge ``kit.know`` (ties: the lowest card). A card's
     value in a world is its double-dummy value while the seat holds at most
     ``exact_tricks`` cards, otherwise the deal played out by the heuristic in every seat
     (``fastpimc``: :data:`EXACT_TRICKS`; ``pimc``: :data:`ALWAYS_EXACT`). Cards the
@@ -55,7 +55,7 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
     not worth a playout each."""
     if popcount(legal) == 1:
         return nth_bit(legal, 0)
-    cx, tt, dws, know, _, _ = sv
+    cx, tt, dws, know = kit.context, kit.table, kit.search, kit.know
     use_context(cx, rules, trump, taker)
     unseen, n_suit, allowed, need, holders, held, table = prepare_worlds(
         hands, seat, played, n, know
@@ -111,22 +111,22 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
 
 
 @jit
-def dd_card(rules, legal, hands, seat, trick, k, leader, trump, taker, sv, cap):
+def dd_card(rules, legal, hands, seat, trick, k, leader, trump, taker, kit, cap):
     """The ``dd`` card: the double-dummy best card, seeing every hand."""
     if popcount(legal) == 1:
         return nth_bit(legal, 0)
-    cx, tt, dws, _, _, _ = sv
+    cx, tt, dws = kit.context, kit.table, kit.search
     use_context(cx, rules, trump, taker)
     return dd.dd_best_card(rules, cx, tt, dws, hands.copy(), trick, k, leader, cap, legal, 81)[0]
 
 
 @jit
-def analyse_position(rules, sv, hands, trick, k, leader, trump, taker, cap, legal):
+def analyse_position(rules, kit, hands, trick, k, leader, trump, taker, cap, legal):
     """Double-dummy value of the position (takers' points still to take) for the
-    analysis of a deal log; ``sv[5][2, c]`` gets the value after each legal card ``c``.
+    analysis of a deal log; ``kit.analysis[2, c]`` gets the value after each legal card ``c``.
     The context is set at the deal's first position, so that the table serves them all.
     """
-    cx, tt, dws, _, _, aout = sv
+    cx, tt, dws, aout = kit.context, kit.table, kit.search, kit.analysis
     use_context(cx, rules, trump, taker)
     out = np.zeros(32, dtype=np.int64)
     best = dd.dd_move_values(rules, cx, tt, dws, hands, trick, k, leader, cap, legal, out)

@@ -13,7 +13,6 @@ import numpy as np
 
 from belote_sim._jit import jit
 from belote_sim.kernels.bits import nth_bit, popcount
-from belote_sim.kernels.clock import cycles
 from belote_sim.kernels.rng import rand_below
 from belote_sim.players import (
     DEFAULT_WORLDS,
@@ -22,11 +21,9 @@ from belote_sim.players import (
     PLAY_HEURISTIC,
     PLAY_PIMC,
     PLAY_RANDOM,
-    PLAY_SIDES,
 )
 from belote_sim.players.heuristic import heuristic_card
 from belote_sim.players.pimc import ALWAYS_EXACT, EXACT_TRICKS, dd_card, pimc_card
-from belote_sim.players.solver_kit import STAT_CYCLES, STAT_DECISIONS
 
 
 @jit(inline="always")
@@ -47,9 +44,29 @@ def heuristic_choice(legal, hands, seat, trick, k, leader, played, trump, taker,
     )
 
 
+@jit(inline="always")
+def choose_card(policy, param, rules, legal, hands, seat, trick, k, leader, played, trump,
+                taker, n, rng, kit, cap, free):
+    """The card ``seat`` plays (see :func:`_choose_card`): the integers are passed on as
+    plain int64, so that the policies are compiled once, not once per literal argument
+    of the deal functions (``n = 4``, ``played = 0``...)."""
+    return _choose_card(
+        np.int64(policy), np.float64(param), rules, np.int64(legal), hands, np.int64(seat),
+        trick, np.int64(k), np.int64(leader), np.int64(played), np.int64(trump),
+        np.int64(taker), np.int64(n), rng, kit, np.int64(cap), free,
+    )
+
+
 @jit
-def _one_policy(policy, param, rules, legal, hands, seat, trick, k, leader, played, trump,
-                taker, n, rng, sv, cap, free):
+def _choose_card(policy, param, rules, legal, hands, seat, trick, k, leader, played, trump,
+                 taker, n, rng, kit, cap, free):
+    """The card ``seat`` plays by play policy ``policy`` with parameter ``param``:
+    ``legal`` is its legal mask; a fair policy looks only at what the seat may see (its
+    own hand ``hands[seat]``, the trick so far, every card played, trump, the taker, the
+    number of players, and the knowledge ``kit.know``); only ``dd`` looks at the other
+    hands. ``cap`` is 1 while the takers have taken every trick, ``free`` is true in the
+    stock game's free tricks. The trick loop calls :func:`random_card` and
+    :func:`heuristic_choice` directly for ``random`` and ``heuristic``."""
     if policy == PLAY_RANDOM:
         return random_card(legal, rng)
     if policy == PLAY_HEURISTIC or free:
@@ -58,53 +75,8 @@ def _one_policy(policy, param, rules, legal, hands, seat, trick, k, leader, play
         worlds = int(param) if param >= 1 else DEFAULT_WORLDS
         return pimc_card(
             rules, worlds, legal, hands, seat, trick, k, leader, played, trump, taker, n,
-            rng, sv, cap, EXACT_TRICKS if policy == PLAY_FASTPIMC else ALWAYS_EXACT,
+            rng, kit, cap, EXACT_TRICKS if policy == PLAY_FASTPIMC else ALWAYS_EXACT,
         )
     if policy == PLAY_DD:
-        return dd_card(rules, legal, hands, seat, trick, k, leader, trump, taker, sv, cap)
+        return dd_card(rules, legal, hands, seat, trick, k, leader, trump, taker, kit, cap)
     return nth_bit(legal, 0)
-
-
-@jit(inline="always")
-def choose_card(policy, params, rules, legal, hands, seat, trick, k, leader, played, trump,
-                taker, n, rng, sv, cap, free):
-    """The card ``seat`` plays (see :func:`_choose_card`): the integers are passed on as
-    plain int64, so that the policies are compiled once, not once per literal argument
-    of the deal functions (``n = 4``, ``played = 0``...)."""
-    return _choose_card(
-        np.int64(policy), params, rules, np.int64(legal), hands, np.int64(seat), trick,
-        np.int64(k), np.int64(leader), np.int64(played), np.int64(trump), np.int64(taker),
-        np.int64(n), rng, sv, np.int64(cap), free,
-    )
-
-
-@jit
-def _choose_card(policy, params, rules, legal, hands, seat, trick, k, leader, played, trump,
-                 taker, n, rng, sv, cap, free):
-    """The card ``seat`` plays: ``legal`` is its legal mask; a fair policy looks only at
-    what the seat may see (its own hand ``hands[seat]``, the trick so far, every card
-    played, trump, the taker, the number of players, and the knowledge ``sv[3]``); only
-    ``dd`` looks at the other hands. ``cap`` is 1 while the takers have taken every
-    trick, ``free`` is true in the stock game's free tricks. The trick loop calls
-    :func:`random_card` and :func:`heuristic_choice` directly for ``random`` and
-    ``heuristic``.
-
-    ``PLAY_SIDES`` (the arena) gives side 0 (seats 0 and 2; seat 0 with two or three
-    players) the policy ``params[0]`` with parameter ``params[1]``, the other seats
-    ``params[2]`` with ``params[3]``, and times each side's decisions in ``sv[4]``.
-    """
-    if policy != PLAY_SIDES:
-        return _one_policy(
-            policy, params[0], rules, legal, hands, seat, trick, k, leader, played, trump,
-            taker, n, rng, sv, cap, free,
-        )
-    side = (seat & 1) if n == 4 else (0 if seat == 0 else 1)
-    start = cycles()
-    card = _one_policy(
-        int(params[2 * side]), params[2 * side + 1], rules, legal, hands, seat, trick, k,
-        leader, played, trump, taker, n, rng, sv, cap, free,
-    )
-    stats = sv[4]
-    stats[STAT_CYCLES + side] += cycles() - start
-    stats[STAT_DECISIONS + side] += 1
-    return card

@@ -1,4 +1,4 @@
-"""The solver kit ``sv``: what the solver players (:mod:`belote_sim.players.pimc`,
+"""The solver kit: what the solver players (:mod:`belote_sim.players.pimc`,
 :mod:`belote_sim.players.dd_bidder`) and the analysis of a deal log keep per workspace.
 
 :func:`new_solver_kit` makes it: the solver context, its transposition table and the
@@ -10,16 +10,12 @@ of a run; :func:`use_context` points the context at a contract.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from belote_sim._jit import jit
-from belote_sim.players import (
-    BID_DD,
-    PLAY_ANALYSE,
-    PLAY_SIDES,
-    SOLVER_PLAYS,
-    dd,
-)
+from belote_sim.players import BID_DD, SOLVER_PLAYS, dd
 from belote_sim.players.knowledge import KNOW_SIZE
 
 #: Per-run statistics of the solver players (see :mod:`belote_sim.arena`).
@@ -27,7 +23,7 @@ STAT_DECISIONS = 0  # 2 slots, per side of the arena
 STAT_CYCLES = 2  # 2 slots
 STAT_SIZE = 4
 
-#: Analysis of a deal log (``sv[5]``): row 0 the value of each position, row 1 the value
+#: Analysis of a deal log (``analysis``): row 0 the value of each position, row 1 the value
 #: after the card played there, row 2 scratch (the value after each card, by card).
 MAX_POSITIONS = 40
 NO_VALUE = -1
@@ -36,12 +32,18 @@ TABLE_BITS = 20  # 2**20 entries, 32 MB per workspace of a solver player
 ANALYSE_TABLE_BITS = 20
 
 
+#: The kit, by name: the solver ``context``, its transposition ``table`` and ``search``
+#: scratch (:mod:`belote_sim.players.dd`), the seat knowledge ``know``
+#: (:mod:`belote_sim.players.knowledge`), the decision ``stats`` (``STAT_*``) and the
+#: ``analysis`` rows of a deal log.
+SolverKit = namedtuple("SolverKit", ["context", "table", "search", "know", "stats", "analysis"])
+
+
 @jit
 def new_solver_kit(bits):
-    """What the solver players need per workspace: ``(context, table, search scratch,
-    knowledge, statistics, analysis)``; ``bits = 0`` gives a 1-entry table for runs
-    without solver players."""
-    return (
+    """A :class:`SolverKit` with a table of ``2**bits`` entries; ``bits = 0`` gives a
+    1-entry table for runs without solver players."""
+    return SolverKit(
         dd.new_context(),
         dd.new_table(bits),
         dd.new_workspace(),
@@ -61,16 +63,12 @@ def use_context(cx, rules, trump, taker):
 
 
 @jit
-def solver_table_bits(bid_policy, play_policy, play_params):
-    """Size of the transposition table a workspace needs for these policies."""
-    if bid_policy == BID_DD:
-        return TABLE_BITS
-    if play_policy == PLAY_ANALYSE:
+def solver_table_bits(players, analyse):
+    """Size of the transposition table a workspace needs for ``players``
+    (:class:`belote_sim.players.seating.Players`), and for the analysis of a deal log."""
+    if analyse:
         return ANALYSE_TABLE_BITS
-    if play_policy in SOLVER_PLAYS:
-        return TABLE_BITS
-    if play_policy == PLAY_SIDES and (
-        int(play_params[0]) in SOLVER_PLAYS or int(play_params[2]) in SOLVER_PLAYS
-    ):
-        return TABLE_BITS
+    for seat in range(len(players.play)):
+        if players.bid[seat] == BID_DD or players.play[seat] in SOLVER_PLAYS:
+            return TABLE_BITS
     return 0

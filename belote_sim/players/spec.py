@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from belote_sim.errors import BeloteError
-from belote_sim.players import policy, policy_params
+from belote_sim.players import policy
 from belote_sim.rules import Rules
 
 
@@ -63,8 +61,10 @@ class PolicySpec:
     def id(self) -> int:
         return policy(self.kind, self.name).id
 
-    def params(self) -> np.ndarray:
-        return policy_params(*(() if self.param is None else (self.param,)))
+    @property
+    def value(self) -> float:
+        """The parameter the kernels read (0.0 for a policy without one)."""
+        return 0.0 if self.param is None else float(self.param)
 
     def __str__(self) -> str:
         return self.name if self.param is None else f"{self.name}:{self.param:g}"

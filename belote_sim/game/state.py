@@ -1,0 +1,94 @@
+"""The named state of a deal in play, handed from phase to phase.
+
+* :class:`Workspace`: the scratch arrays of one thread (the deal's record, the pack,
+  the hands, the trick, declarations, sides, the random stream), the solver kit, and
+  :class:`Watch`, the observers switched on for the workspace's life.
+* :class:`Script`: the calls and cards of a deal log. A scripted deal takes every call
+  and card from its script instead of the players, through the same choose, check and
+  record steps (:func:`scripted_call`, :func:`scripted_card`).
+* :class:`TrickPlan`: how many tricks, and the stock game's free tricks and draws.
+
+The players of a deal are :class:`belote_sim.players.seating.Players`.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from belote_sim._jit import jit
+from belote_sim.kernels.layout import MAX_DECLS, MAX_SEATS, REC_SIZE
+from belote_sim.players import SOLVER_PLAYS
+from belote_sim.players.solver_kit import new_solver_kit, solver_table_bits
+
+#: What the engine observes besides the deal itself, set once per workspace: ``know``
+#: keeps every seat's knowledge (voids shown, cards known) for the solver players;
+#: ``timing`` counts each side's decisions and their cycles (the arena); ``analyse``
+#: records the double-dummy value of every position of a scripted deal.
+Watch = namedtuple("Watch", ["know", "timing", "analyse"])
+
+#: One thread's deal in play: ``rec`` (the record, layout of
+#: :mod:`belote_sim.kernels.layout`), ``pack`` (int64[32], top first), ``hands``,
+#: ``trick``, ``decl`` (declarations scratch), ``sides`` (each seat's side in this
+#: deal), ``rng`` (the random stream), ``kit`` (the solver kit) and ``watch``.
+Workspace = namedtuple(
+    "Workspace", ["rec", "pack", "hands", "trick", "decl", "sides", "rng", "kit", "watch"]
+)
+
+#: A deal log's calls and cards (``on`` false: the players choose).
+Script = namedtuple("Script", ["on", "calls", "n_calls", "plays", "n_plays"])
+
+#: The tricks of a deal: ``n_tricks``; in the stock game the first ``free_tricks`` allow
+#: any card and the winner then draws ``pack[stock_pos]`` (-1: no stock); with
+#: ``belote_at_play`` belote scores when played (RULES 7.2).
+TrickPlan = namedtuple("TrickPlan", ["n_tricks", "stock_pos", "free_tricks", "belote_at_play"])
+
+#: What :func:`scripted_call` and :func:`scripted_card` return past the script's end.
+MISSING = -1
+
+
+@jit
+def new_workspace(players, timing, analyse):
+    """A workspace for ``players``: knowledge is kept when one of them plays with the
+    solver, the solver kit's table is sized for them (or for ``analyse``)."""
+    know = False
+    for seat in range(MAX_SEATS):
+        if players.play[seat] in SOLVER_PLAYS:
+            know = True
+    return Workspace(
+        np.zeros(REC_SIZE, dtype=np.int64),
+        np.zeros(32, dtype=np.int64),
+        np.zeros(MAX_SEATS, dtype=np.int64),
+        np.zeros(MAX_SEATS, dtype=np.int64),
+        np.zeros((MAX_DECLS, 4), dtype=np.int64),
+        np.zeros(MAX_SEATS, dtype=np.int64),
+        np.zeros(1, dtype=np.uint64),
+        new_solver_kit(solver_table_bits(players, analyse)),
+        Watch(know, timing, analyse),
+    )
+
+
+@jit
+def no_script():
+    """The script of a deal the players play."""
+    none = np.zeros(0, dtype=np.int64)
+    return Script(False, none, np.int64(0), none, np.int64(0))
+
+
+@jit
+def script_of(calls, plays):
+    """The script of a deal log's ``calls`` and ``plays`` (call codes, card indices)."""
+    return Script(True, calls, np.int64(len(calls)), plays, np.int64(len(plays)))
+
+
+@jit(inline="always")
+def scripted_call(script, i):
+    """The script's call number ``i``, :data:`MISSING` past its end."""
+    return script.calls[i] if i < script.n_calls else MISSING
+
+
+@jit(inline="always")
+def scripted_card(script, i):
+    """The script's card number ``i``, :data:`MISSING` past its end."""
+    return script.plays[i] if i < script.n_plays else MISSING
