@@ -46,10 +46,10 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_presets.py
 	$(BIN)/python benchmarks/bench_players.py
 
-## The generated parts of the docs: docs/metrics.md's tables (from belote_sim.stats.METRICS
+## The generated parts of the docs: docs/metrics.md's tables (from belote_sim.runs.stats.METRICS
 ## and the per-deal row schema) and the README's picture of the layers (docs/layers.py).
 docs: $(STAMP)
-	$(BIN)/python -c "from belote_sim.stats import write_metrics_doc; write_metrics_doc()"
+	$(BIN)/python -c "from belote_sim.runs.stats import write_metrics_doc; write_metrics_doc()"
 	$(BIN)/python docs/layers.py
 
 lint: $(STAMP)

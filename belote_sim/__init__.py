@@ -12,12 +12,12 @@ try:
 except PackageNotFoundError:  # running from a source tree
     __version__ = "0.0.0+source"
 
-from belote_sim.arena import arena  # noqa: E402
 from belote_sim.cards import CardSet  # noqa: E402
-from belote_sim.io import load  # noqa: E402
-from belote_sim.replay import replay  # noqa: E402
 from belote_sim.rules import PRESETS, Rules  # noqa: E402
-from belote_sim.runner import play_match, simulate  # noqa: E402
+from belote_sim.runs.arena import arena  # noqa: E402
+from belote_sim.runs.io import load  # noqa: E402
+from belote_sim.runs.replay import replay  # noqa: E402
+from belote_sim.runs.runner import play_match, simulate  # noqa: E402
 
 __all__ = ["Rules", "PRESETS", "CardSet", "simulate", "play_match", "arena", "replay", "load",
            "__version__"]

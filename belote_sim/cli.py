@@ -1,5 +1,5 @@
-"""The ``belote-sim`` command line: a thin Typer layer over :mod:`belote_sim.runner` and
-:mod:`belote_sim.replay`. User errors become one line on stderr and exit status 2."""
+"""The ``belote-sim`` command line: a thin Typer layer over :mod:`belote_sim.runs.runner` and
+:mod:`belote_sim.runs.replay`. User errors become one line on stderr and exit status 2."""
 
 from __future__ import annotations
 
@@ -132,7 +132,7 @@ def simulate(
     quiet: QuietOption = False,
 ) -> None:
     """Play deals (or matches), print the headline figures and write the run directory."""
-    from belote_sim.runner import simulate as run_simulation
+    from belote_sim.runs.runner import simulate as run_simulation
 
     if deals is not None and matches is not None:
         _fail("give --deals or --matches, not both")
@@ -157,7 +157,7 @@ def _run(start, unit: str, quiet: bool):
     """Run ``start(progress=..., should_stop=...)`` (a runner function that checks its
     arguments before it plays anything) with a progress bar on a terminal and the Ctrl-C
     protocol of :class:`_StopFlag`; user errors exit 2, a stopped run 130."""
-    from belote_sim.runner import RunInterrupted
+    from belote_sim.runs.runner import RunInterrupted
 
     flag = _StopFlag()
     previous = flag.install()
@@ -215,7 +215,7 @@ def _print_table(table, wanted=None) -> None:
     """The headline rows of a summary table (the catalogue's, :data:`stats.HEADLINE`)."""
     import pandas as pd
 
-    from belote_sim.stats import HEADLINE
+    from belote_sim.runs.stats import HEADLINE
 
     wanted = HEADLINE if wanted is None else wanted
 
@@ -252,7 +252,7 @@ def summary(
     all_rows: Annotated[bool, typer.Option("--all", help="every metric and group")] = False,
 ) -> None:
     """Print the headline figures of a finished run."""
-    from belote_sim.io import load
+    from belote_sim.runs.io import load
 
     try:
         data = load(run)
@@ -283,7 +283,7 @@ def odds(
     """Odds that one random hand holds each declaration (exact enumeration in Numba, or
     Monte Carlo with --samples)."""
     import belote_sim
-    from belote_sim.odds import exact_odds, sampled_odds, write_odds
+    from belote_sim.runs.odds import exact_odds, sampled_odds, write_odds
 
     t0 = time.perf_counter()
     try:
@@ -310,7 +310,7 @@ def odds(
 def _each_deal(file: str, process) -> None:
     """Print ``process(deal, number=...)`` for every deal of a deal log, one JSON line
     each; a bad deal is one line on stderr and the others still go through (exit 2)."""
-    from belote_sim.deallog import dumps, read_deals
+    from belote_sim.runs.deallog import dumps, read_deals
 
     if file != "-" and not Path(file).is_file():
         _fail(f"no such file: {file}")
@@ -339,7 +339,7 @@ def replay(
     file: Annotated[str, typer.Argument(help="JSON Lines deal log ('-' for standard input)")],
 ) -> None:
     """Check and replay every deal of a deal log; print them with their result fields."""
-    from belote_sim.replay import replay as replay_deal
+    from belote_sim.runs.replay import replay as replay_deal
 
     _each_deal(file, replay_deal)
 
@@ -351,7 +351,7 @@ def analyse(
     """Double-dummy analysis of every deal of a deal log: print each deal's input fields
     with `dd` (the takers' card points under perfect play, before each card and after
     the last) and `cost` (what each card cost its side against the best card)."""
-    from belote_sim.analyse import analyse as analyse_deal
+    from belote_sim.runs.analyse import analyse as analyse_deal
 
     _each_deal(file, analyse_deal)
 
@@ -391,7 +391,7 @@ def arena(
     """Play A against B on the same cards, sides swapped; print the mean score
     difference per deal with its 95% interval, A's match win rate and the time per
     decision."""
-    from belote_sim.arena import arena as run_arena
+    from belote_sim.runs.arena import arena as run_arena
 
     result = _run(
         lambda **run: run_arena(

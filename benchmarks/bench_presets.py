@@ -16,7 +16,7 @@ from pathlib import Path
 import numba
 
 from belote_sim import PRESETS, Rules
-from belote_sim.executors import ChunkTask, run_chunk
+from belote_sim.runs.executors import ChunkTask, run_chunk
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("dask.distributed")
 
 from belote_sim import Rules, simulate  # noqa: E402
-from belote_sim.distributed import DaskExecutor  # noqa: E402
+from belote_sim.runs.distributed import DaskExecutor  # noqa: E402
 
 RULES = Rules.from_preset("litige")
 

@@ -19,7 +19,7 @@ from belote_sim._jit import PACKAGE_DIR, source_hash
 from belote_sim.errors import BeloteError
 from belote_sim.game import chunks, deals
 from belote_sim.players.seating import same_players
-from belote_sim.runner import play_match, simulated_deals
+from belote_sim.runs.runner import play_match, simulated_deals
 
 
 @given(st.integers(min_value=1, max_value=2**32 - 1))
@@ -152,3 +152,32 @@ def test_cache_dir_is_keyed_on_the_source_hash():
 
     assert Path(cache_dir()).name == f"numba-{SOURCE_HASH}"
     assert deals.play_deal._cache._cache_path.startswith(cache_dir())
+
+
+_BROKEN_POLICY = """
+import numpy as np
+from belote_sim import Rules, simulate
+from belote_sim.game import tricks
+from belote_sim.kernels import layout as L
+from belote_sim.kernels.bits import nth_bit
+
+def broken(legal, rng):  # the neighbour of the lowest legal card: often not legal
+    return nth_bit(legal, 0) ^ 1 if legal & (legal - 1) else nth_bit(legal, 0)
+
+tricks.random_card = broken
+try:
+    simulate(Rules(), deals=3, seed=1)
+except RuntimeError as e:
+    print("refused:", e)
+"""
+
+
+def test_a_policys_illegal_card_is_refused_not_played():
+    """Every card a policy chooses goes through the rule check: a broken player (here
+    the random policy replaced, in plain-Python mode, by one that may pick another card)
+    makes the run fail with a clear error instead of counting an illegal deal."""
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    proc = subprocess.run([sys.executable, "-c", _BROKEN_POLICY], capture_output=True,
+                          text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "refused:" in proc.stdout and "illegal policy choice" in proc.stdout

@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 
 from belote_sim.errors import BeloteError
-from belote_sim.io import SUMMARY_COLUMNS, read_provenance
 from belote_sim.kernels import odds as K
-from belote_sim.odds import MEAN_METRIC, METRICS, exact_odds, sampled_odds, write_odds
+from belote_sim.runs.io import SUMMARY_COLUMNS, read_provenance
+from belote_sim.runs.odds import MEAN_METRIC, METRICS, exact_odds, sampled_odds, write_odds
 
 CARDS = (8, 9)
 JACK, NINE, QUEEN, KING = 4, 2, 5, 6

@@ -29,9 +29,9 @@ from reference.retourne import naive_retourne_replay
 from reference.rules_ref import TRUMP_NAMES, deal_total
 
 from belote_sim import Rules, replay
-from belote_sim.engine import legal_cards
 from belote_sim.errors import IllegalPlayError
-from belote_sim.runner import play_match, simulate, simulated_deals
+from belote_sim.runs.engine import legal_cards
+from belote_sim.runs.runner import play_match, simulate, simulated_deals
 
 TOUT = Rules.from_preset("tout-atout")
 ACE19 = {"preset": "tout-atout", "options": {"nt_values": "ace19"}}

@@ -77,7 +77,7 @@ def simulate_chunk(rules, players, seed, start, n, n_blocks, want_rows):
     broken), and, with ``want_rows``, one row per deal (``int64[n, N_ROW]``, else
     empty).
 
-    Kernel of :func:`belote_sim.executors.run_chunk`.
+    Kernel of :func:`belote_sim.runs.executors.run_chunk`.
     """
     per_block = np.zeros((n_blocks, N_COUNTERS), dtype=np.int64)
     errors = np.zeros(n_blocks, dtype=np.int64)
@@ -252,7 +252,7 @@ def arena_chunk(rules, ab, ba, seed, start, n, n_blocks, matches):
     (player A on side 0, :func:`~belote_sim.players.seating.sided_players`), then by
     ``ba`` (A on side 1). Each side's decisions are timed.
 
-    Kernel of :func:`belote_sim.arena.arena`."""
+    Kernel of :func:`belote_sim.runs.arena.arena`."""
     per_block = np.zeros((n_blocks, N_ARENA_COUNTERS), dtype=np.int64)
     no_counters = np.zeros(0, dtype=np.int64)
     no_records = np.zeros((0, REC_SIZE), dtype=np.int64)

@@ -18,7 +18,7 @@ from belote_sim._jit import jit
 from belote_sim.players import BID_DD, SOLVER_PLAYS, dd
 from belote_sim.players.knowledge import KNOW_SIZE
 
-#: Per-run statistics of the solver players (see :mod:`belote_sim.arena`).
+#: Per-run statistics of the solver players (see :mod:`belote_sim.runs.arena`).
 STAT_DECISIONS = 0  # 2 slots, per side of the arena
 STAT_CYCLES = 2  # 2 slots
 STAT_SIZE = 4

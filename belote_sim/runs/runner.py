@@ -27,16 +27,16 @@ import numba
 import numpy as np
 import pandas as pd
 
-from belote_sim.deallog import dumps, record_to_deal
 from belote_sim.errors import BeloteError
-from belote_sim.executors import ChunkTask, LocalExecutor
 from belote_sim.game import chunks
-from belote_sim.io import RunDir, write_parquet, write_text_atomic
 from belote_sim.kernels import layout as L
 from belote_sim.players.seating import Players, same_players
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
-from belote_sim.stats import counters_to_dict, histogram_table, summary_table
+from belote_sim.runs.deallog import dumps, record_to_deal
+from belote_sim.runs.executors import ChunkTask, LocalExecutor
+from belote_sim.runs.io import RunDir, write_parquet, write_text_atomic
+from belote_sim.runs.stats import counters_to_dict, histogram_table, summary_table
 
 #: Default chunk sizes: deals per chunk, matches per chunk, deals per chunk with records;
 #: deals (or matches) per chunk of the solver players (seconds per deal: small chunks,
@@ -188,7 +188,7 @@ def make_executor(executor: Any = "local", scheduler: str | None = None,
         return LocalExecutor(threads)
     if executor == "dask":
         try:
-            from belote_sim.distributed import DaskExecutor
+            from belote_sim.runs.distributed import DaskExecutor
         except ImportError as e:
             raise BeloteError(str(e)) from None
         return DaskExecutor(scheduler, n_workers=workers, threads=threads)

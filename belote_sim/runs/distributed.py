@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from belote_sim.errors import BeloteError
-from belote_sim.executors import ChunkResult, ChunkTask, run_chunk
+from belote_sim.runs.executors import ChunkResult, ChunkTask, run_chunk
 
 try:
     from dask.distributed import Client, LocalCluster, as_completed

@@ -4,7 +4,7 @@ count, rules, policies) whose results merge exactly; an executor turns tasks int
 
 * :class:`LocalExecutor` (``--executor local``, the default): this process, every chunk
   in turn, each spread over all cores by Numba threads.
-* :class:`belote_sim.distributed.DaskExecutor` (``--executor dask``): the chunks as tasks
+* :class:`belote_sim.runs.distributed.DaskExecutor` (``--executor dask``): the chunks as tasks
   of a Dask cluster (imported only when asked for, as it needs the ``dask`` extra).
 """
 

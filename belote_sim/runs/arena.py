@@ -8,9 +8,9 @@ cancels the luck of the cards; its mean comes with a 95% interval. Matches are p
 the same way (each twice, sides swapped) for A's win rate. Decisions are timed inside
 the kernels with the processor's cycle counter, converted to seconds against the wall
 clock of the same run. An arena is a run of the chunk runner
-(:func:`belote_sim.runner.execute`): executors, resuming and progress as in ``simulate``.
+(:func:`belote_sim.runs.runner.execute`): executors, resuming and progress as in ``simulate``.
 
->>> from belote_sim.arena import arena
+>>> from belote_sim.runs.arena import arena
 >>> res = arena("heuristic", "random", deals=200, matches=4, seed=1)
 >>> res.mean_score_diff > 0
 True
@@ -31,13 +31,13 @@ import numpy as np
 import pandas as pd
 
 from belote_sim.errors import BeloteError
-from belote_sim.io import summary_frame, write_parquet, write_text_atomic
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.clock import cycles
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
-from belote_sim.runner import CHUNK_SOLVER, RunSettings, check_out, check_run_args, execute
-from belote_sim.stats import mean_interval, wilson_interval
+from belote_sim.runs.io import summary_frame, write_parquet, write_text_atomic
+from belote_sim.runs.runner import CHUNK_SOLVER, RunSettings, check_out, check_run_args, execute
+from belote_sim.runs.stats import mean_interval, wilson_interval
 
 #: Deals (or matches) per chunk of the fast players (the solver players use the
 #: runner's ``CHUNK_SOLVER``).
@@ -176,10 +176,10 @@ def arena(
     """Play ``deals`` deals and ``matches`` matches (default ``deals // 10``), each twice
     with the sides swapped, between play policies ``a`` and ``b``.
 
-    An arena is a run of :func:`belote_sim.runner.execute`: chunked, on any executor,
+    An arena is a run of :func:`belote_sim.runs.runner.execute`: chunked, on any executor,
     resumable from ``out`` (where ``summary.parquet``, ``arena.json`` and ``run.json``
     are written at the end), ``progress(done, total)`` after each chunk, and
-    ``should_stop`` as in :func:`belote_sim.runner.simulate`. Its figures are a pure
+    ``should_stop`` as in :func:`belote_sim.runs.runner.simulate`. Its figures are a pure
     function of (rules, players, seed, deals, matches). Three-player rules are refused:
     the sides are not symmetric.
     """
@@ -211,10 +211,10 @@ def arena(
     per_second = (cycles() - c0) / seconds if seconds > 0 else math.nan
     c = run.counters
     # Scores are integers: the sums below are exact in float64.
-    mean, _, lo, hi = mean_interval(c[L.AR_DIFF] / 2.0, c[L.AR_DIFF_SQ] / 4.0, deals)
+    mean, _, lo, hi = mean_interval(int(c[L.AR_DIFF]) / 2, int(c[L.AR_DIFF_SQ]) / 4, deals)
     dec = (int(c[L.AR_DECISIONS]), int(c[L.AR_DECISIONS + 1]))
     spd = tuple(
-        c[L.AR_CYCLES + i] / per_second / dec[i] if dec[i] else math.nan for i in range(2)
+        int(c[L.AR_CYCLES + i]) / per_second / dec[i] if dec[i] else math.nan for i in range(2)
     )
     result = ArenaResult(
         a=str(spec_a), b=str(spec_b), rules=rules, bid_policy=str(bid), seed=seed,

@@ -1,12 +1,12 @@
 """Odds of declarations in one random hand (RULES.md section 5): exact and Monte Carlo.
 
 The library side of ``belote-sim odds [--cards 8|9] --out DIR``. Each function returns
-the tidy summary table of :func:`belote_sim.io.summary_frame`, one row per metric of
+the tidy summary table of :func:`belote_sim.runs.io.summary_frame`, one row per metric of
 :data:`METRICS` with group ``"cards=8"`` or ``"cards=9"``, then the mean
 ``expected_declaration_points`` (sum of the points of every declaration held,
 ``split_long_runs`` off). Kernels: :mod:`belote_sim.kernels.odds`.
 
->>> from belote_sim.odds import sampled_odds
+>>> from belote_sim.runs.odds import sampled_odds
 >>> df = sampled_odds(cards=8, samples=20_000, seed=1)
 >>> list(df.metric[:3]), int(df.n[0])
 (['p_tierce', 'p_quarte', 'p_quinte_or_longer'], 20000)
@@ -21,9 +21,9 @@ from typing import Any
 import pandas as pd
 
 from belote_sim.errors import BeloteError
-from belote_sim.io import summary_frame, write_parquet
 from belote_sim.kernels import odds as K
-from belote_sim.stats import mean_interval, wilson_interval
+from belote_sim.runs.io import summary_frame, write_parquet
+from belote_sim.runs.stats import mean_interval, wilson_interval
 
 #: Proportion metrics, in the order of the kernel's flag bits ``F_*``.
 METRICS = (
@@ -70,7 +70,7 @@ def exact_odds(cards: int = 8) -> pd.DataFrame:
 
     :raises BeloteError: ``cards`` is not 8 or 9.
 
-    >>> from belote_sim.odds import exact_odds
+    >>> from belote_sim.runs.odds import exact_odds
     >>> df = exact_odds(8).set_index("metric")
     >>> int(df.n["p_carre_jacks"]), int(df.k["p_carre_jacks"])
     (10518300, 20475)
@@ -97,7 +97,7 @@ def sampled_odds(cards: int = 8, samples: int = 1_000_000, seed: int = 0) -> pd.
 
     :raises BeloteError: ``cards`` is not 8 or 9, ``samples <= 0`` or ``seed < 0``.
 
-    >>> from belote_sim.odds import sampled_odds
+    >>> from belote_sim.runs.odds import sampled_odds
     >>> row = sampled_odds(cards=9, samples=10_000, seed=3).iloc[-1]
     >>> row.metric, bool(row.ci_low < row.value < row.ci_high)
     ('expected_declaration_points', True)
@@ -121,11 +121,11 @@ def sampled_odds(cards: int = 8, samples: int = 1_000_000, seed: int = 0) -> pd.
 
 def write_odds(df: pd.DataFrame, out_dir: str | Path, provenance: dict[str, Any]) -> Path:
     """Write ``df`` to ``out_dir/summary.parquet`` (creating ``out_dir``) with
-    ``provenance`` in its metadata (:func:`belote_sim.io.write_parquet`); return the path.
+    ``provenance`` in its metadata (:func:`belote_sim.runs.io.write_parquet`); return the path.
 
     >>> import tempfile
-    >>> from belote_sim.io import read_provenance
-    >>> from belote_sim.odds import sampled_odds, write_odds
+    >>> from belote_sim.runs.io import read_provenance
+    >>> from belote_sim.runs.odds import sampled_odds, write_odds
     >>> path = write_odds(sampled_odds(samples=1_000), tempfile.mkdtemp(), {"seed": 0})
     >>> path.name, read_provenance(path)["seed"]
     ('summary.parquet', 0)
