@@ -45,6 +45,7 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.rng import seed_stream
 from belote_sim.kernels.trick import seat_after
+from belote_sim.players.seating import players_from_array, players_to_array
 from belote_sim.rules import (
     CONTRACT_NONE,
     CONTRACT_STOCK,
@@ -82,12 +83,14 @@ def simulate_chunk(rules, players, seed, start, n, n_blocks, want_rows):
     per_block = np.zeros((n_blocks, N_COUNTERS), dtype=np.int64)
     errors = np.zeros(n_blocks, dtype=np.int64)
     rows = np.zeros((n if want_rows else 0, N_ROW), dtype=np.int64)
+    seats = players_to_array(players)
     for b in prange(n_blocks):
-        ws = new_workspace(players, False, False)
+        seated = players_from_array(seats)  # tuples again (see players_to_array)
+        ws = new_workspace(seated, False, False)
         script = no_script()
         c = per_block[b]
         for i in range(start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks):
-            status = simulate_deal(rules, players, script, seed, i, ws)
+            status = simulate_deal(rules, seated, script, seed, i, ws)
             if status != 0:
                 errors[b] += 1
                 continue
@@ -102,11 +105,13 @@ def simulate_records(rules, players, seed, start, n):
     """The full records (``int64[n, REC_SIZE]``) of deals ``start .. start+n-1``."""
     out = np.zeros((n, REC_SIZE), dtype=np.int64)
     n_blocks = min(n, 64)
+    seats = players_to_array(players)
     for b in prange(n_blocks):
-        ws = new_workspace(players, False, False)
+        seated = players_from_array(seats)  # tuples again (see players_to_array)
+        ws = new_workspace(seated, False, False)
         script = no_script()
         for j in range((n * b) // n_blocks, (n * (b + 1)) // n_blocks):
-            simulate_deal(rules, players, script, seed, start + j, ws)
+            simulate_deal(rules, seated, script, seed, start + j, ws)
             out[j, :] = ws.rec
     return out
 
@@ -231,13 +236,15 @@ def simulate_matches(rules, players, seed, start, n, n_blocks, max_deals):
     per_block = np.zeros((n_blocks, N_COUNTERS), dtype=np.int64)
     none = np.zeros((0, REC_SIZE), dtype=np.int64)
     n_players = rules[R_PLAYERS]
+    seats = players_to_array(players)
     for b in prange(n_blocks):
-        ws = new_workspace(players, False, False)
+        seated = players_from_array(seats)  # tuples again (see players_to_array)
+        ws = new_workspace(seated, False, False)
         script = no_script()
         c = per_block[b]
         for m in range(start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks):
             n_deals, winner, _, first = match_loop(
-                rules, players, script, seed, m, max_deals, ws, c, none
+                rules, seated, script, seed, m, max_deals, ws, c, none
             )
             first_dealer = m % n_players
             first_dealer_side = first_dealer & 1 if n_players == 4 else first_dealer
@@ -256,15 +263,18 @@ def arena_chunk(rules, ab, ba, seed, start, n, n_blocks, matches):
     per_block = np.zeros((n_blocks, N_ARENA_COUNTERS), dtype=np.int64)
     no_counters = np.zeros(0, dtype=np.int64)
     no_records = np.zeros((0, REC_SIZE), dtype=np.int64)
+    seats_ab, seats_ba = players_to_array(ab), players_to_array(ba)
     for b in prange(n_blocks):
-        ws = new_workspace(ab, True, False)
+        a_first, b_first = players_from_array(seats_ab), players_from_array(seats_ba)
+        ws = new_workspace(a_first, True, False)
         script = no_script()
         c = per_block[b]
         for i in range(start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks):
             if matches:
                 for a_side in range(2):
                     _, winner, _, _ = match_loop(
-                        rules, ba if a_side else ab, script, seed, i, MAX_MATCH_DEALS, ws,
+                        rules, b_first if a_side else a_first, script, seed, i,
+                        MAX_MATCH_DEALS, ws,
                         no_counters, no_records,
                     )
                     c[AR_GAMES] += 1
@@ -278,7 +288,7 @@ def arena_chunk(rules, ab, ba, seed, start, n, n_blocks, matches):
             c[AR_DEALS] += 1
             diff = 0
             for a_side in range(2):
-                simulate_deal(rules, ba if a_side else ab, script, seed, i, ws)
+                simulate_deal(rules, b_first if a_side else a_first, script, seed, i, ws)
                 rec = ws.rec
                 if a_side == 0 and rec[THROWN_IN] != 0:
                     c[AR_THROWN_IN] += 1

@@ -53,8 +53,8 @@ def new_workspace(players, timing, analyse):
     """A workspace for ``players``: knowledge is kept when one of them plays with the
     solver, the solver kit's table is sized for them (or for ``analyse``)."""
     know = False
-    for seat in range(MAX_SEATS):
-        if players.play[seat] in SOLVER_PLAYS:
+    for policy in players.play:
+        if policy in SOLVER_PLAYS:
             know = True
     return Workspace(
         np.zeros(REC_SIZE, dtype=np.int64),

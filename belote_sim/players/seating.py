@@ -18,10 +18,11 @@ from collections import namedtuple
 import numpy as np
 
 from belote_sim._jit import jit
-from belote_sim.kernels.layout import MAX_SEATS
 
 #: The players of a deal, one entry per seat: bidding policy id and parameter, card-play
-#: policy id and parameter (int64[4], float64[4], int64[4], float64[4]).
+#: policy id and parameter. Each field is a tuple of four numbers, not an array: the
+#: engine reads ``players.play[seat]`` at every card from every thread, and a tuple is a
+#: value, with none of the reference counting an array shared between threads costs.
 Players = namedtuple("Players", ["bid", "bid_param", "play", "play_param"])
 
 
@@ -38,11 +39,13 @@ def table_side(seat, n):
 def same_players(bid, bid_param, play, play_param):
     """Every seat bids with ``bid`` (parameter ``bid_param``) and plays with ``play``
     (``play_param``)."""
+    bid, play = np.int64(bid), np.int64(play)
+    bid_param, play_param = np.float64(bid_param), np.float64(play_param)
     return Players(
-        np.full(MAX_SEATS, bid, dtype=np.int64),
-        np.full(MAX_SEATS, bid_param, dtype=np.float64),
-        np.full(MAX_SEATS, play, dtype=np.int64),
-        np.full(MAX_SEATS, play_param, dtype=np.float64),
+        (bid, bid, bid, bid),
+        (bid_param, bid_param, bid_param, bid_param),
+        (play, play, play, play),
+        (play_param, play_param, play_param, play_param),
     )
 
 
@@ -50,9 +53,34 @@ def same_players(bid, bid_param, play, play_param):
 def sided_players(bid, bid_param, play_a, param_a, play_b, param_b, n):
     """Everyone bids with ``bid``; the seats of side 0 (:func:`table_side`) play with
     ``play_a`` (``param_a``), the others with ``play_b`` (``param_b``)."""
-    players = same_players(bid, bid_param, play_a, param_a)
-    for seat in range(MAX_SEATS):
-        if table_side(seat, n) == 1:
-            players.play[seat] = play_b
-            players.play_param[seat] = param_b
-    return players
+    a, b = np.int64(play_a), np.int64(play_b)
+    pa, pb = np.float64(param_a), np.float64(param_b)
+    same = same_players(bid, bid_param, a, pa)
+    if n == 4:
+        return Players(same.bid, same.bid_param, (a, b, a, b), (pa, pb, pa, pb))
+    return Players(same.bid, same.bid_param, (a, b, b, b), (pa, pb, pb, pb))
+
+
+@jit
+def players_to_array(players):
+    """``players`` as a float64[4, 4] array (rows: bid, bid_param, play, play_param): the
+    form in which they enter a parallel loop, whose threads cannot receive tuples;
+    :func:`players_from_array` turns it back, once per block."""
+    out = np.empty((4, 4), dtype=np.float64)
+    for seat in range(4):
+        out[0, seat] = players.bid[seat]
+        out[1, seat] = players.bid_param[seat]
+        out[2, seat] = players.play[seat]
+        out[3, seat] = players.play_param[seat]
+    return out
+
+
+@jit
+def players_from_array(a):
+    """The :class:`Players` of :func:`players_to_array`'s array."""
+    return Players(
+        (np.int64(a[0, 0]), np.int64(a[0, 1]), np.int64(a[0, 2]), np.int64(a[0, 3])),
+        (a[1, 0], a[1, 1], a[1, 2], a[1, 3]),
+        (np.int64(a[2, 0]), np.int64(a[2, 1]), np.int64(a[2, 2]), np.int64(a[2, 3])),
+        (a[3, 0], a[3, 1], a[3, 2], a[3, 3]),
+    )

@@ -68,7 +68,7 @@ def solver_table_bits(players, analyse):
     (:class:`belote_sim.players.seating.Players`), and for the analysis of a deal log."""
     if analyse:
         return ANALYSE_TABLE_BITS
-    for seat in range(len(players.play)):
+    for seat in range(4):
         if players.bid[seat] == BID_DD or players.play[seat] in SOLVER_PLAYS:
             return TABLE_BITS
     return 0
