@@ -85,19 +85,31 @@ def simulate_chunk(rules, players, seed, start, n, n_blocks, want_rows):
     rows = np.zeros((n if want_rows else 0, N_ROW), dtype=np.int64)
     seats = players_to_array(players)
     for b in prange(n_blocks):
-        seated = players_from_array(seats)  # tuples again (see players_to_array)
-        ws = new_workspace(seated, False, False)
-        script = no_script()
-        c = per_block[b]
-        for i in range(start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks):
-            status = simulate_deal(rules, seated, script, seed, i, ws)
-            if status != 0:
-                errors[b] += 1
-                continue
-            accumulate(rules, ws.rec, c)
-            if want_rows:
-                fill_row(rules, ws.rec, i, rows[i - start])
+        lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
+        errors[b] = _count_deals(rules, seats, seed, lo, hi, per_block[b], start, rows)
     return sum_blocks(per_block), errors.sum(), rows
+
+
+@jit
+def _count_deals(rules, seats, seed, lo, hi, counters, start, rows):
+    """One block of :func:`simulate_chunk`: deals ``lo .. hi-1`` added to ``counters``
+    (rows to ``rows[i - start]`` when it has any); returns the deals refused.
+
+    The parallel kernels hand each block to a compiled function like this one, in which
+    the deal is inlined: never into the parallel loop's body itself, which Numba's
+    parallel passes then miscompile (the solver's knowledge, the arena's timing)."""
+    players = players_from_array(seats)
+    ws = new_workspace(players, False, False)
+    script = no_script()
+    refused = 0
+    for i in range(lo, hi):
+        if simulate_deal(rules, players, script, seed, i, ws) != 0:
+            refused += 1
+            continue
+        accumulate(rules, ws.rec, counters)
+        if len(rows) > 0:
+            fill_row(rules, ws.rec, i, rows[i - start])
+    return refused
 
 
 @jit_parallel
@@ -107,13 +119,20 @@ def simulate_records(rules, players, seed, start, n):
     n_blocks = min(n, 64)
     seats = players_to_array(players)
     for b in prange(n_blocks):
-        seated = players_from_array(seats)  # tuples again (see players_to_array)
-        ws = new_workspace(seated, False, False)
-        script = no_script()
-        for j in range((n * b) // n_blocks, (n * (b + 1)) // n_blocks):
-            simulate_deal(rules, seated, script, seed, start + j, ws)
-            out[j, :] = ws.rec
+        lo, hi = (n * b) // n_blocks, (n * (b + 1)) // n_blocks
+        _record_deals(rules, seats, seed, start, lo, hi, out)
     return out
+
+
+@jit
+def _record_deals(rules, seats, seed, start, lo, hi, out):
+    """One block of :func:`simulate_records`: deals ``start + lo .. start + hi - 1``."""
+    players = players_from_array(seats)
+    ws = new_workspace(players, False, False)
+    script = no_script()
+    for j in range(lo, hi):
+        simulate_deal(rules, players, script, seed, start + j, ws)
+        out[j, :] = ws.rec
 
 
 @jit
@@ -234,22 +253,28 @@ def play_match(rules, players, seed, match, max_deals, out):
 def simulate_matches(rules, players, seed, start, n, n_blocks, max_deals):
     """Counters of matches ``start .. start+n-1`` (their deals and their results)."""
     per_block = np.zeros((n_blocks, N_COUNTERS), dtype=np.int64)
-    none = np.zeros((0, REC_SIZE), dtype=np.int64)
-    n_players = rules[R_PLAYERS]
     seats = players_to_array(players)
     for b in prange(n_blocks):
-        seated = players_from_array(seats)  # tuples again (see players_to_array)
-        ws = new_workspace(seated, False, False)
-        script = no_script()
-        c = per_block[b]
-        for m in range(start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks):
-            n_deals, winner, _, first = match_loop(
-                rules, seated, script, seed, m, max_deals, ws, c, none
-            )
-            first_dealer = m % n_players
-            first_dealer_side = first_dealer & 1 if n_players == 4 else first_dealer
-            accumulate_match(c, n_deals, winner, first_dealer_side, first)
+        lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
+        _count_matches(rules, seats, seed, lo, hi, max_deals, per_block[b])
     return sum_blocks(per_block)
+
+
+@jit
+def _count_matches(rules, seats, seed, lo, hi, max_deals, counters):
+    """One block of :func:`simulate_matches`: matches ``lo .. hi-1``."""
+    players = players_from_array(seats)
+    ws = new_workspace(players, False, False)
+    script = no_script()
+    none = np.zeros((0, REC_SIZE), dtype=np.int64)
+    n_players = rules[R_PLAYERS]
+    for m in range(lo, hi):
+        n_deals, winner, _, first = match_loop(
+            rules, players, script, seed, m, max_deals, ws, counters, none
+        )
+        first_dealer = m % n_players
+        first_dealer_side = first_dealer & 1 if n_players == 4 else first_dealer
+        accumulate_match(counters, n_deals, winner, first_dealer_side, first)
 
 
 @jit_parallel
@@ -261,43 +286,48 @@ def arena_chunk(rules, ab, ba, seed, start, n, n_blocks, matches):
 
     Kernel of :func:`belote_sim.runs.arena.arena`."""
     per_block = np.zeros((n_blocks, N_ARENA_COUNTERS), dtype=np.int64)
-    no_counters = np.zeros(0, dtype=np.int64)
-    no_records = np.zeros((0, REC_SIZE), dtype=np.int64)
     seats_ab, seats_ba = players_to_array(ab), players_to_array(ba)
     for b in prange(n_blocks):
-        a_first, b_first = players_from_array(seats_ab), players_from_array(seats_ba)
-        ws = new_workspace(a_first, True, False)
-        script = no_script()
-        c = per_block[b]
-        for i in range(start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks):
-            if matches:
-                for a_side in range(2):
-                    _, winner, _, _ = match_loop(
-                        rules, b_first if a_side else a_first, script, seed, i,
-                        MAX_MATCH_DEALS, ws,
-                        no_counters, no_records,
-                    )
-                    c[AR_GAMES] += 1
-                    if winner < 0:
-                        c[AR_UNFINISHED] += 1
-                    elif winner == MATCH_DRAW:
-                        c[AR_DRAWS] += 1
-                    elif winner == a_side:
-                        c[AR_WINS] += 1
-                continue
-            c[AR_DEALS] += 1
-            diff = 0
-            for a_side in range(2):
-                simulate_deal(rules, b_first if a_side else a_first, script, seed, i, ws)
-                rec = ws.rec
-                if a_side == 0 and rec[THROWN_IN] != 0:
-                    c[AR_THROWN_IN] += 1
-                for player in range(2):  # A, B
-                    side = a_side if player == 0 else 1 - a_side
-                    c[AR_SCORE + player] += rec[DEAL_SCORE + side]
-                    c[AR_DECISIONS + player] += rec[DECISIONS + side]
-                    c[AR_CYCLES + player] += rec[DECISION_CYCLES + side]
-                diff += rec[DEAL_SCORE + a_side] - rec[DEAL_SCORE + 1 - a_side]
-            c[AR_DIFF] += diff
-            c[AR_DIFF_SQ] += diff * diff
+        lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
+        _arena_block(rules, seats_ab, seats_ba, seed, lo, hi, matches, per_block[b])
     return sum_blocks(per_block)
+
+
+@jit
+def _arena_block(rules, seats_ab, seats_ba, seed, lo, hi, matches, c):
+    """One block of :func:`arena_chunk`: deals (or matches) ``lo .. hi-1``."""
+    ab, ba = players_from_array(seats_ab), players_from_array(seats_ba)
+    ws = new_workspace(ab, True, False)
+    script = no_script()
+    no_counters = np.zeros(0, dtype=np.int64)
+    no_records = np.zeros((0, REC_SIZE), dtype=np.int64)
+    for i in range(lo, hi):
+        if matches:
+            for a_side in range(2):
+                _, winner, _, _ = match_loop(
+                    rules, ba if a_side else ab, script, seed, i, MAX_MATCH_DEALS, ws,
+                    no_counters, no_records,
+                )
+                c[AR_GAMES] += 1
+                if winner < 0:
+                    c[AR_UNFINISHED] += 1
+                elif winner == MATCH_DRAW:
+                    c[AR_DRAWS] += 1
+                elif winner == a_side:
+                    c[AR_WINS] += 1
+            continue
+        c[AR_DEALS] += 1
+        diff = 0
+        for a_side in range(2):
+            simulate_deal(rules, ba if a_side else ab, script, seed, i, ws)
+            rec = ws.rec
+            if a_side == 0 and rec[THROWN_IN] != 0:
+                c[AR_THROWN_IN] += 1
+            for player in range(2):  # A, B
+                side = a_side if player == 0 else 1 - a_side
+                c[AR_SCORE + player] += rec[DEAL_SCORE + side]
+                c[AR_DECISIONS + player] += rec[DECISIONS + side]
+                c[AR_CYCLES + player] += rec[DECISION_CYCLES + side]
+            diff += rec[DEAL_SCORE + a_side] - rec[DEAL_SCORE + 1 - a_side]
+        c[AR_DIFF] += diff
+        c[AR_DIFF_SQ] += diff * diff

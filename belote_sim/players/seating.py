@@ -64,7 +64,7 @@ def sided_players(bid, bid_param, play_a, param_a, play_b, param_b, n):
 @jit
 def players_to_array(players):
     """``players`` as a float64[4, 4] array (rows: bid, bid_param, play, play_param): the
-    form in which they enter a parallel loop, whose threads cannot receive tuples;
+    form in which they enter a parallel loop, which cannot receive tuples;
     :func:`players_from_array` turns it back, once per block."""
     out = np.empty((4, 4), dtype=np.float64)
     for seat in range(4):
