@@ -7,7 +7,7 @@ through exactly the same choose, check and record steps.
 
 from __future__ import annotations
 
-from belote_sim._jit import jit
+from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.game.coinche import deal_coinche
 from belote_sim.game.phases import (
     bid_retourne,
@@ -62,7 +62,7 @@ from belote_sim.rules import (
 )
 
 
-@jit
+@jit_no_refcount
 def _start(rec, hands, pack, dealer, pot_before, redeals_before, n):
     rec[:] = 0
     rec[DEALER] = dealer
@@ -108,25 +108,20 @@ def play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
         reset_knowledge(kit.know)
     if ws.watch.timing:
         kit.stats[:] = 0
-    status = _dispatch(rules, players, script, ws)
+    contract = rules[R_CONTRACT]
+    if contract == CONTRACT_RETOURNE or (contract == CONTRACT_NONE and n == 4):
+        status = _deal_retourne(rules, players, script, ws)
+    elif contract == CONTRACT_COINCHE:
+        status = deal_coinche(rules, players, script, ws)
+    elif contract == CONTRACT_STOCK:
+        status = deal_stock(rules, players, script, ws)
+    else:
+        status = deal_no_contract_2p(rules, players, script, ws)
     if ws.watch.timing:
         for side in range(2):
             rec[DECISIONS + side] = kit.stats[STAT_DECISIONS + side]
             rec[DECISION_CYCLES + side] = kit.stats[STAT_CYCLES + side]
     return status
-
-
-@jit(inline="always")
-def _dispatch(rules, players, script, ws):
-    contract = rules[R_CONTRACT]
-    n = rules[R_PLAYERS]
-    if contract == CONTRACT_RETOURNE or (contract == CONTRACT_NONE and n == 4):
-        return _deal_retourne(rules, players, script, ws)
-    if contract == CONTRACT_COINCHE:
-        return deal_coinche(rules, players, script, ws)
-    if contract == CONTRACT_STOCK:
-        return deal_stock(rules, players, script, ws)
-    return deal_no_contract_2p(rules, players, script, ws)
 
 
 @jit(inline="always")

@@ -3,7 +3,7 @@ declarations and belote at the first trick, the total of card points played."""
 
 from __future__ import annotations
 
-from belote_sim._jit import jit
+from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS
 from belote_sim.game.state import MISSING, scripted_call
 from belote_sim.game.tricks import BELOTE_POINTS, fail
@@ -59,38 +59,16 @@ from belote_sim.rules import (
 
 
 @jit(inline="always")
-def retourne_call(rules, players, script, ws, n_calls, rnd, seat, forced_seat):
-    """Choose the call of ``seat`` in round ``rnd`` of the retourne bidding: the
-    script's call (:data:`~belote_sim.game.state.MISSING` past its end), or the seat's
-    bidding policy's; ``forced_seat`` may not pass in round 2 and names its best suit
-    (:func:`~belote_sim.players.bidding.forced_call`)."""
-    rec, hands = ws.rec, ws.hands
-    if script.on:
-        return scripted_call(script, n_calls)
-    retourne = rec[RETOURNE]
-    any_suit = rules[R_SECOND_ROUND] == SECOND_ROUND_ANY
-    policy = players.bid[seat]
-    if policy == BID_DD:
-        n = rules[R_PLAYERS]
-        call = dd_call(rules, ws.kit, players.bid_param[seat], rnd, hands[seat], retourne,
-                       seat, rec[FIRST_HAND], n, ws.rng)
-    else:
-        call = choose_call(policy, players.bid_param[seat], rnd, hands[seat], retourne,
-                           any_suit, ws.rng)
-    if call == CALL_PASS and rnd == 2 and seat == forced_seat:
-        call = forced_call(hands[seat], retourne, any_suit)
-    return call
-
-
-@jit(inline="always")
 def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
     """Bidding rounds of RULES 7.1 (and 7.2/7.3, which use the same calls) from the
     record's first hand: round 1 takes the retourne's suit, round 2 names another suit
     (any suit with ``second_round = any``), round 3 (``all_no_trumps_round``)
-    all-trumps or no-trumps. ``forced_seat`` may not pass in round 2 (stock game).
-    Every call is chosen (:func:`retourne_call`), checked and recorded. Returns
-    ``(status, taker, trump)``; ``taker = -1`` when everybody passed."""
-    rec = ws.rec
+    all-trumps or no-trumps. ``forced_seat`` may not pass in round 2 (stock game). Each
+    call is chosen (the script's, or the seat's bidding policy's; ``forced_seat`` names
+    its best suit, :func:`~belote_sim.players.bidding.forced_call`), checked and
+    recorded. Returns ``(status, taker, trump)``; ``taker = -1`` when everybody
+    passed."""
+    rec, hands, rng = ws.rec, ws.hands, ws.rng  # once: each costs a reference count
     n = rules[R_PLAYERS]
     fh = rec[FIRST_HAND]
     retourne = rec[RETOURNE]
@@ -99,14 +77,28 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
     for rnd in range(1, n_rounds + 1):
         for i in range(n):
             seat = seat_after(fh, i, n)
-            call = retourne_call(rules, players, script, ws, n_calls, rnd, seat, forced_seat)
-            if call == MISSING:
-                return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, rnd, 0), -1, -1
+            # Choose.
+            if script.on:
+                call = scripted_call(script, n_calls)
+                if call == MISSING:
+                    return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, rnd, 0), -1, -1
+            else:
+                policy = players.bid[seat]
+                if policy == BID_DD:
+                    call = dd_call(rules, ws.kit, players.bid_param[seat], rnd, hands[seat],
+                                   retourne, seat, fh, n, rng)
+                else:
+                    call = choose_call(policy, players.bid_param[seat], rnd, hands[seat],
+                                       retourne, any_suit, rng)
+                if call == CALL_PASS and rnd == 2 and seat == forced_seat:
+                    call = forced_call(hands[seat], retourne, any_suit)
+            # Check.
             ok = call_is_legal(call, rnd, retourne, any_suit)
             if call == CALL_PASS and rnd == 2 and seat == forced_seat:
                 ok = False
             if not ok or n_calls >= MAX_CALLS:
                 return fail(rec, ST_BAD_CALL, n_calls, seat, call, rnd, 0), -1, -1
+            # Record.
             rec[CALLS + n_calls] = call
             n_calls += 1
             rec[N_CALLS] = n_calls
@@ -120,7 +112,7 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
     return ST_OK, -1, -1
 
 
-@jit
+@jit(inline="always")
 def close_bidding(rec, taker, script):
     """End of any auction: a deal log may hold no call after it (``ST_EXTRA_CALLS``);
     with no taker the deal is thrown in and may hold no card (``ST_EXTRA_PLAYS``)."""
@@ -133,15 +125,25 @@ def close_bidding(rec, taker, script):
     return ST_OK
 
 
-@jit
+@jit(inline="always")
 def read_declarations(rules, ws, per_seat, belote_at_start):
-    """Declarations and belote held at the start of the first trick (RULES 5): each
-    seat's best key, points and kinds; the contest; belote points. Scores are indexed by
-    seat when ``per_seat`` (three players), else by side. Without ``belote_at_start``
-    (the stock game, where belote scores at play) belote is left to the trick loop.
-    The winning side's declarations are shown: with ``ws.watch.know`` their cards become
-    known to every seat."""
-    rec, hands, sides, decl = ws.rec, ws.hands, ws.sides, ws.decl
+    """Declarations and belote held at the start of the first trick (RULES 5), by
+    :func:`declarations_at_first_trick`; with ``ws.watch.know`` the cards of the winning
+    side's declarations become known to every seat (they are shown)."""
+    declarations_at_first_trick(rules, ws.rec, ws.hands, ws.sides, ws.decl, per_seat,
+                                belote_at_start)
+    if ws.watch.know:
+        show_declarations(rules, ws.rec, ws.hands, rules[R_PLAYERS], ws.sides, ws.kit.know,
+                          ws.decl)
+
+
+@jit_no_refcount
+def declarations_at_first_trick(rules, rec, hands, sides, decl, per_seat, belote_at_start):
+    """Each seat's best declaration key, points and kinds; the contest; belote points.
+    Scores are indexed by seat when ``per_seat`` (three players), else by side. Without
+    ``belote_at_start`` (the stock game, where belote scores at play) belote is left to
+    the trick loop. Only the arrays it needs cross the call: each costs a reference
+    count."""
     n = rules[R_PLAYERS]
     fh = rec[FIRST_HAND]
     trump = rec[TRUMP]
@@ -165,11 +167,9 @@ def read_declarations(rules, ws, per_seat, belote_at_start):
             for s in range(n):
                 if sides[s] == w_side:
                     rec[DECL_POINTS + (s if per_seat else w_side)] += rec[DECL_HELD + s]
-    if ws.watch.know:
-        show_declarations(rules, rec, hands, n, sides, ws.kit.know, decl)
 
 
-@jit
+@jit_no_refcount
 def total_points(rec, n):
     """Card points won by all seats together (last-trick bonus included)."""
     total = 0

@@ -78,7 +78,9 @@ def play_tricks(rules, players, script, ws, plan):
     double-dummy value of every position of a scripted deal (``analyse``, see
     :func:`analyse_position`).
     """
-    rec, hands, trick, sides, rng, kit = ws.rec, ws.hands, ws.trick, ws.sides, ws.rng, ws.kit
+    # The solver kit is reached only under a flag or for a solver player: taking its
+    # arrays out costs a reference count each, on the hot path of mass runs.
+    rec, hands, trick, sides, rng = ws.rec, ws.hands, ws.trick, ws.sides, ws.rng
     watch = ws.watch
     n = rules[R_PLAYERS]
     leader = rec[FIRST_HAND]
@@ -108,11 +110,11 @@ def play_tricks(rules, players, script, ws, plan):
                 )
             if analyse:
                 # The value of the position (and of each legal card) before the card.
-                kit.analysis[0, n_plays] = NO_VALUE
+                ws.kit.analysis[0, n_plays] = NO_VALUE
                 if t >= free_tricks:
                     cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
-                    kit.analysis[0, n_plays] = rec[TRICK_POINTS + t_side] + analyse_position(
-                        rules, kit, hands, trick, k, leader, trump, taker, cap, legal
+                    ws.kit.analysis[0, n_plays] = rec[TRICK_POINTS + t_side] + analyse_position(
+                        rules, ws.kit, hands, trick, k, leader, trump, taker, cap, legal
                     )
             # Choose: the script's card, or the seat's policy.
             policy = players.play[seat]
@@ -130,12 +132,12 @@ def play_tricks(rules, players, script, ws, plan):
                 cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
                 card = choose_card(
                     policy, players.play_param[seat], rules, legal, hands, seat, trick, k,
-                    leader, played, trump, taker, n, rng, kit, cap, t < free_tricks,
+                    leader, played, trump, taker, n, rng, ws.kit, cap, t < free_tricks,
                 )
             if watch.timing:
                 side = table_side(seat, n)
-                kit.stats[STAT_CYCLES + side] += cycles() - start
-                kit.stats[STAT_DECISIONS + side] += 1
+                ws.kit.stats[STAT_CYCLES + side] += cycles() - start
+                ws.kit.stats[STAT_DECISIONS + side] += 1
             # Check: every card, scripted or chosen by a policy.
             if (hands[seat] >> card) & 1 == 0:
                 return fail(rec, ST_NOT_IN_HAND, n_plays, seat, card, legal, rule)
@@ -143,9 +145,11 @@ def play_tricks(rules, players, script, ws, plan):
                 return fail(rec, ST_ILLEGAL_CARD, n_plays, seat, card, legal, rule)
             # Record, and let the observers see the card.
             if analyse and t >= free_tricks:
-                kit.analysis[1, n_plays] = rec[TRICK_POINTS + t_side] + kit.analysis[2, card]
+                ws.kit.analysis[1, n_plays] = (
+                    rec[TRICK_POINTS + t_side] + ws.kit.analysis[2, card]
+                )
             if watch.know and t >= free_tricks:  # free tricks show nothing
-                learn_from_card(rules, kit.know, seat, card, trick, k, w, trump, rule)
+                learn_from_card(rules, ws.kit.know, seat, card, trick, k, w, trump, rule)
             if plan.belote_at_play and trump < 4 and card >> 3 == trump:
                 rank = card & 7
                 other = 8 * trump + (QUEEN if rank == KING else KING)
@@ -181,7 +185,7 @@ def play_tricks(rules, players, script, ws, plan):
         leader = winner
     if analyse:
         takers_all = (won >> (1 - t_side)) & 1 == 0
-        kit.analysis[0, n_plays] = rec[TRICK_POINTS + t_side] + (
+        ws.kit.analysis[0, n_plays] = rec[TRICK_POINTS + t_side] + (
             CAPOT_BONUS if takers_all else 0
         )
     rec[N_PLAYS] = n_plays

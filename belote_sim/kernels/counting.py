@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from belote_sim._jit import jit
+from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.kernels.bits import popcount
 from belote_sim.kernels.layout import (
     BELOTE,
@@ -152,7 +152,7 @@ def _hist(c, base, bins, value):
     c[base + min(max(value, 0), bins - 1)] += 1
 
 
-@jit
+@jit_no_refcount
 def taker_trumps(rec):
     """Trumps the taker holds at the first trick (all 8 of a suit at most; AT: every card)."""
     trump = rec[TRUMP]
@@ -162,7 +162,7 @@ def taker_trumps(rec):
     return popcount(hand) if trump == 4 else 0
 
 
-@jit
+@jit_no_refcount
 def accumulate(rules, rec, c):
     """Add one deal's record to the counters ``c``."""
     n = rules[R_PLAYERS]
@@ -292,7 +292,7 @@ def accumulate_match(c, n_deals, winner, first_dealer_side, first_deal_winner):
             c[C_FIRST_DEAL_WINNER_WINS] += 1
 
 
-@jit
+@jit_no_refcount
 def fill_row(rules, rec, deal, row):
     """Write the per-deal row (the ``ROW_*`` offsets of ``ROW_SCHEMA``) of deal ``deal``."""
     n = rules[R_PLAYERS]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from belote_sim._jit import jit
+from belote_sim._jit import jit_no_refcount
 from belote_sim.cards import CAPOT_BONUS, LAST_TRICK_BONUS, N_CARDS, POINTS
 from belote_sim.kernels.layout import (
     BELOTE,
@@ -45,7 +45,7 @@ def _deal_totals() -> np.ndarray:
 TOTALS = _deal_totals()
 
 
-@jit
+@jit_no_refcount
 def score_two_sides(rec, taker_side, tie_rule):
     """Score a deal between two sides from the record's trick points, capot, contest and
     belote fields; write card points, ``S_T``/``S_E``, outcome, pot and deal scores.
@@ -103,7 +103,7 @@ def score_two_sides(rec, taker_side, tie_rule):
     rec[DEFENDER_DEAL_SCORE] = rec[DEAL_SCORE + E]
 
 
-@jit
+@jit_no_refcount
 def score_no_contract(rec, taker_side):
     """No-contract games (RULES 8): each side scores its own ``C + D + B``; a capot
     replaces the last trick's 10 by 100. Outcome ``dedans`` when the taker's side scores
@@ -124,7 +124,7 @@ def score_no_contract(rec, taker_side):
     rec[DEFENDER_DEAL_SCORE] = rec[DEAL_SCORE + E]
 
 
-@jit
+@jit_no_refcount
 def score_three_player(rec, taker, tie_rule):
     """Three players (RULES 8): the taker alone against two defenders, every figure per
     seat. ``SEAT_POINTS``, ``DECL_POINTS`` (per seat, of the side that won the contest)

@@ -27,7 +27,7 @@ its hand values most among those it may name, whatever the policy.
 
 from __future__ import annotations
 
-from belote_sim._jit import jit
+from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ACE, ALL_TRUMPS, PLAIN_POINTS, TEN, TRUMP_POINTS
 from belote_sim.kernels.bits import nth_bit, popcount
 from belote_sim.kernels.calls import round_two_suits
@@ -101,7 +101,7 @@ def forced_call(hand, retourne, any_suit):
     return CALL_SUIT + _best_suit(hand | (1 << retourne), retourne >> 3, any_suit)[0]
 
 
-@jit
+@jit_no_refcount
 def choose_call(policy, param, rnd, hand, retourne, any_suit, rng):
     """The call of a seat holding ``hand`` in round ``rnd`` (1, 2 or 3) of the retourne
     bidding, by bidding policy ``policy`` with parameter ``param``; ``retourne`` is the

@@ -20,7 +20,7 @@ deal is young (:mod:`belote_sim.players.pimc`).
 
 from __future__ import annotations
 
-from belote_sim._jit import jit
+from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import (
     ALL_TRUMPS,
     CAPOT_BONUS,
@@ -86,7 +86,7 @@ def _richest(cards, trump):
     return best
 
 
-@jit
+@jit_no_refcount
 def heuristic_card(legal, hand, trick, k, leader, played, trump, taker, n):
     """The ``heuristic`` policy's card (see the module docstring)."""
     seat = seat_after(leader, k, n)
