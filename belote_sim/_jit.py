@@ -88,5 +88,10 @@ jit = _kernel_decorator(cache=True, nogil=True, error_model="numpy")
 #: kernel that allocates does not compile with it: Numba's runtime, the ``_nrt``
 #: option, is off.
 jit_no_refcount = _kernel_decorator(cache=True, nogil=True, error_model="numpy", _nrt=False)
+#: Numba lets a kernel without ``_nrt`` inherit it from its caller, so a kernel called
+#: from a ``jit_no_refcount`` one compiles without the runtime too. The kernels that
+#: allocate and may be called from there (the solver players' entry points) say so:
+#: with this decorator they keep the runtime whoever calls them.
+jit_refcounted = _kernel_decorator(cache=True, nogil=True, error_model="numpy", _nrt=True)
 #: The same for the parallel (prange) chunk kernels.
 jit_parallel = _kernel_decorator(cache=True, nogil=True, error_model="numpy", parallel=True)

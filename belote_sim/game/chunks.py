@@ -95,9 +95,9 @@ def _count_deals(rules, seats, seed, lo, hi, counters, start, rows):
     """One block of :func:`simulate_chunk`: deals ``lo .. hi-1`` added to ``counters``
     (rows to ``rows[i - start]`` when it has any); returns the deals refused.
 
-    The parallel kernels hand each block to a compiled function like this one, in which
-    the deal is inlined: never into the parallel loop's body itself, which Numba's
-    parallel passes then miscompile (the solver's knowledge, the arena's timing)."""
+    The parallel kernels hand each block to a compiled function like this one: the body
+    of a parallel loop goes through Numba's parallel passes, which once miscompiled the
+    deal inlined there (the solver's knowledge, the arena's timing)."""
     players = players_from_array(seats)
     ws = new_workspace(players, False, False)
     script = no_script()

@@ -13,7 +13,7 @@ sentence.
 
 from __future__ import annotations
 
-from belote_sim._jit import jit
+from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ALL_TRUMPS, CAPOT_BONUS, NO_TRUMPS, SCALED_TOTAL
 from belote_sim.game.phases import close_bidding, read_declarations, total_points
 from belote_sim.game.state import MISSING, TrickPlan, scripted_call
@@ -114,7 +114,7 @@ def coinche_call_error(call, seat, high, high_seat, coinched, allow_at_nt):
     return 0
 
 
-@jit
+@jit_no_refcount
 def _next_call(rules, players, script, ws, n_calls, seat, high, high_seat, coinched):
     """Choose the call of ``seat`` (the script's, or its bidding policy's), check it and
     record it. Returns ``(status, call)``."""
@@ -138,7 +138,7 @@ def _next_call(rules, players, script, ws, n_calls, seat, high, high_seat, coinc
     return ST_OK, call
 
 
-@jit
+@jit_no_refcount
 def coinche_auction(rules, players, script, ws):
     """The auction of RULES 7.4 from the record's first hand; calls go to
     ``rec[CALLS]``.
@@ -252,7 +252,7 @@ def score_coinche(rec, taker_side, scale, to_ten):
     rec[DEFENDER_DEAL_SCORE] = d_e
 
 
-@jit
+@jit_no_refcount
 def deal_coinche(rules, players, script, ws):
     """One coinche deal into ``ws.rec`` (RULES 7.4); returns an ``ST_*`` status.
 

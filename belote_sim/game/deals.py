@@ -7,6 +7,8 @@ through exactly the same choose, check and record steps.
 
 from __future__ import annotations
 
+import numpy as np
+
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.game.coinche import deal_coinche
 from belote_sim.game.phases import (
@@ -87,6 +89,15 @@ def _start(rec, hands, pack, dealer, pot_before, redeals_before, n):
 
 @jit(inline="always")
 def play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
+    """Play one deal (see :func:`_play_deal`), the integers passed on as plain int64 so
+    that the deal is compiled once for the simulator and replay alike, not once per
+    literal argument."""
+    return _play_deal(rules, players, script, ws, np.int64(dealer), np.int64(pot_before),
+                      np.int64(redeals_before))
+
+
+@jit_no_refcount
+def _play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
     """Play the deal of the pack ``ws.pack`` (int64[32], top first) dealt by ``dealer``
     into the record ``ws.rec``; return its ``ST_*`` status.
 
@@ -96,10 +107,10 @@ def play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
     ``pot_before`` is the litige pot waiting, ``redeals_before`` the stock game's
     redeals in a row.
 
-    Inlined into its callers (the chunk kernels' block loops, the match loop, replay),
-    never into a parallel loop's body, whose passes miscompile it: a compiled call per
-    deal would cost the reference counts of every array of the named tuples it is
-    handed: 0.90M instead of 1.46M random deals/s (commit "Players are tuples").
+    Compiled without reference counting (so are the family functions it calls): a deal
+    hands its named tuples through many functions, and counting the references of every
+    array in them cost a quarter of the deal rate. Nothing here allocates; the solver
+    players' entry points, which do, keep the runtime (``jit_refcounted``).
     """
     rec, kit = ws.rec, ws.kit
     n = rules[R_PLAYERS]

@@ -9,7 +9,7 @@ runs them in scripted mode for replay.
 
 from __future__ import annotations
 
-from belote_sim._jit import jit
+from belote_sim._jit import jit_no_refcount
 from belote_sim.cards import SEVEN
 from belote_sim.game.phases import (
     bid_retourne,
@@ -47,7 +47,7 @@ STOCK_TRICKS = 16
 NO_CONTRACT_TRICKS = 9
 
 
-@jit
+@jit_no_refcount
 def _deal_and_bid(rules, players, script, ws, forced_seat):
     """Deal 3 + 3 cards each from the non-dealer, turn the next card (``RETOURNE``) and
     bid rounds 1-2 from the non-dealer. Returns ``(status, taker)``; a thrown-in deal
@@ -71,7 +71,7 @@ def _deal_and_bid(rules, players, script, ws, forced_seat):
     return ST_OK, taker
 
 
-@jit
+@jit_no_refcount
 def deal_stock(rules, players, script, ws):
     """One stock-game deal (RULES 7.2) into ``ws.rec``; returns an ``ST_*`` status.
 
@@ -112,7 +112,7 @@ def deal_stock(rules, players, script, ws):
     return ST_OK
 
 
-@jit
+@jit_no_refcount
 def deal_no_contract_2p(rules, players, script, ws):
     """One deal of the two-player game without contract (RULES 7.3) into ``ws.rec``.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from belote_sim._jit import jit
+from belote_sim._jit import jit, jit_refcounted
 from belote_sim.cards import ALL_TRUMPS
 from belote_sim.kernels.calls import round_two_suits
 from belote_sim.kernels.layout import CALL_AT, CALL_NT, CALL_PASS, CALL_SUIT, CALL_TAKE
@@ -74,7 +74,7 @@ def make_chance(rules, kit, hand, retourne, seat, fh, n, trump, samples, rng):
 DD_BID_SAMPLES = 8
 
 
-@jit
+@jit_refcounted
 def dd_call(rules, kit, param, rnd, hand, retourne, seat, fh, n, rng):
     """The ``dd`` bidder's call in round ``rnd`` of the retourne bidding: the contract
     (round 1 the retourne's suit; round 2 the best suit it may name, the retourne's

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from belote_sim._jit import jit
+from belote_sim._jit import jit, jit_refcounted
 from belote_sim.kernels.bits import nth_bit, popcount
 from belote_sim.players import dd
 from belote_sim.players.heuristic import heuristic_playout
@@ -120,7 +120,7 @@ def dd_card(rules, legal, hands, seat, trick, k, leader, trump, taker, kit, cap)
     return dd.dd_best_card(rules, cx, tt, dws, hands.copy(), trick, k, leader, cap, legal, 81)[0]
 
 
-@jit
+@jit_refcounted
 def analyse_position(rules, kit, hands, trick, k, leader, trump, taker, cap, legal):
     """Double-dummy value of the position (takers' points still to take) for the
     analysis of a deal log; ``kit.analysis[2, c]`` gets the value after each legal card ``c``.

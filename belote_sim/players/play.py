@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from belote_sim._jit import jit
+from belote_sim._jit import jit, jit_refcounted
 from belote_sim.kernels.bits import nth_bit, popcount
 from belote_sim.kernels.rng import rand_below
 from belote_sim.players import (
@@ -57,7 +57,7 @@ def choose_card(policy, param, rules, legal, hands, seat, trick, k, leader, play
     )
 
 
-@jit
+@jit_refcounted
 def _choose_card(policy, param, rules, legal, hands, seat, trick, k, leader, played, trump,
                  taker, n, rng, kit, cap, free):
     """The card ``seat`` plays by play policy ``policy`` with parameter ``param``:
