@@ -24,7 +24,7 @@ from belote_sim.players.pimc import ALWAYS_EXACT
 from belote_sim.players.worlds import sample_worlds
 from belote_sim.runs.analyse import analyse
 from belote_sim.runs.arena import arena
-from belote_sim.runs.io import read_provenance
+from belote_sim.runs.io import load, read_provenance
 from belote_sim.runs.runner import RunInterrupted, simulated_deals
 
 EXE = shutil.which("belote-sim", path=str(Path(sys.executable).parent)) or "belote-sim"
@@ -422,6 +422,7 @@ def test_arena_is_a_resumable_run(tmp_path):
     assert {f: getattr(resumed, f) for f in figures} == {f: getattr(whole, f) for f in figures}
     info = json.loads((tmp_path / "a" / "run.json").read_text())
     assert info["status"] == "complete" and info["settings"]["b"] == "random"
+    assert load(tmp_path / "a").metric("mean_score_diff").value == whole.mean_score_diff
     with pytest.raises(BeloteError, match="different chunk_size"):
         arena("heuristic", "random", out=tmp_path / "a", chunk_size=300, **kw)
 

@@ -209,7 +209,7 @@ class Run:
 
 
 def load(run: str | Path) -> Run:
-    """Read a finished run directory.
+    """Read a finished run directory (of ``simulate`` or of the arena).
 
     >>> from belote_sim import Rules, simulate, load
     >>> import tempfile
@@ -230,5 +230,9 @@ def load(run: str | Path) -> Run:
             f"{settings.get('count', '?')} {settings.get('unit', 'deals')} done): resume it first"
         )
     summary = pd.read_parquet(path / "summary.parquet")
-    histograms = pd.read_parquet(path / "histograms.parquet")
+    hist_file = path / "histograms.parquet"  # an arena's run has none
+    histograms = pd.read_parquet(hist_file) if hist_file.is_file() else pd.DataFrame(
+        {"histogram": pd.Series(dtype="string"), "value": pd.Series(dtype="int64"),
+         "count": pd.Series(dtype="int64")}
+    )
     return Run(path, info, summary, histograms)
