@@ -169,6 +169,9 @@ def _run(start, unit: str, quiet: bool):
     except RunInterrupted as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(130) from None
+    except KeyboardInterrupt:  # the second Ctrl-C: the chunk in play is lost
+        typer.echo("aborted: the committed chunks are kept; run again to resume", err=True)
+        raise typer.Exit(130) from None
     except BeloteError as e:
         _fail(str(e))
     finally:
