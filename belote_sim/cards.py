@@ -90,6 +90,8 @@ LAST_TRICK_BONUS = np.array([[10, 10, 10, 10, 10, 20], [10] * 6], dtype=np.int64
 #: What a capot adds to the takers' (or the defenders') card points (RULES 8): 90, so
 #: 252 for all the tricks of a 162-point deal.
 CAPOT_BONUS = 90
+#: Belote: the trump king and queen in one hand (RULES 5).
+BELOTE_POINTS = 20
 #: Card points a deal is scaled to in coinche all-trumps and doubled no-trumps (RULES
 #: 7.4), and the points of a classic deal.
 SCALED_TOTAL = 162

@@ -4,9 +4,9 @@ declarations and belote at the first trick, the total of card points played."""
 from __future__ import annotations
 
 from belote_sim._jit import jit, jit_no_refcount
-from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS
+from belote_sim.cards import ALL_TRUMPS, BELOTE_POINTS, NO_TRUMPS
 from belote_sim.game.state import MISSING, scripted_call
-from belote_sim.game.tricks import BELOTE_POINTS, fail
+from belote_sim.game.tricks import fail
 from belote_sim.kernels.calls import call_is_legal
 from belote_sim.kernels.declarations import (
     belote_pairs,

@@ -10,7 +10,7 @@ its belote "at the first card played" are options of the same loop.
 from __future__ import annotations
 
 from belote_sim._jit import jit
-from belote_sim.cards import CAPOT_BONUS, KING, LAST_TRICK_BONUS, POINTS, QUEEN
+from belote_sim.cards import BELOTE_POINTS, CAPOT_BONUS, KING, LAST_TRICK_BONUS, QUEEN
 from belote_sim.game.state import MISSING, scripted_card
 from belote_sim.kernels.clock import cycles
 from belote_sim.kernels.layout import (
@@ -42,16 +42,14 @@ from belote_sim.kernels.layout import (
     TRUMP,
 )
 from belote_sim.kernels.legal import legal_given_winner
-from belote_sim.kernels.trick import card_power, seat_after
+from belote_sim.kernels.trick import card_power, seat_after, trick_card_points
 from belote_sim.players import PLAY_HEURISTIC, PLAY_RANDOM
 from belote_sim.players.knowledge import learn_from_card
 from belote_sim.players.pimc import analyse_position
 from belote_sim.players.play import choose_card, heuristic_choice, random_card
 from belote_sim.players.seating import table_side
 from belote_sim.players.solver_kit import NO_VALUE, STAT_CYCLES, STAT_DECISIONS
-from belote_sim.rules import R_BELOTE, R_KING_VALUE, R_NT_VALUES, R_PLAYERS
-
-BELOTE_POINTS = 20
+from belote_sim.rules import R_BELOTE, R_NT_VALUES, R_PLAYERS
 
 
 @jit
@@ -91,9 +89,7 @@ def play_tricks(rules, players, script, ws, plan):
     stock_pos = plan.stock_pos
     analyse = watch.analyse
     t_side = sides[taker]
-    k10 = 1 if rules[R_KING_VALUE] == 10 else 0
-    ace19 = rules[R_NT_VALUES]
-    last_bonus = LAST_TRICK_BONUS[ace19, trump]
+    last_bonus = LAST_TRICK_BONUS[rules[R_NT_VALUES], trump]
     played = 0
     n_plays = 0
     won = 0  # bit s: side s took a trick
@@ -168,9 +164,7 @@ def play_tricks(rules, players, script, ws, plan):
                 w = k
                 w_power = power
         winner = seat_after(leader, w, n)
-        pts = 0
-        for k in range(n):
-            pts += POINTS[k10, ace19, trump, trick[k]]
+        pts = trick_card_points(rules, trick, n, trump)
         if t == n_tricks - 1:
             pts += last_bonus
         rec[SEAT_POINTS + winner] += pts

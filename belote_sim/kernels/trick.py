@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from belote_sim._jit import jit
-from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS, PLAIN_STRENGTH, TRUMP_STRENGTH
+from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS, PLAIN_STRENGTH, POINTS, TRUMP_STRENGTH
+from belote_sim.rules import R_KING_VALUE, R_NT_VALUES
 
 
 @jit(inline="always")
@@ -24,6 +25,19 @@ def card_power(card, led_suit, trump):
     if suit == led_suit:
         return PLAIN_STRENGTH[rank]
     return -1
+
+
+@jit(inline="always")
+def trick_card_points(rules, trick, n, trump):
+    """Card points of the ``n`` cards of ``trick`` under ``trump`` and the rules' point
+    options (RULES 2), the last trick's bonus not included: what the trick loop and the
+    heuristic playouts score for each trick."""
+    k10 = 1 if rules[R_KING_VALUE] == 10 else 0
+    ace19 = rules[R_NT_VALUES]
+    pts = 0
+    for j in range(n):
+        pts += POINTS[k10, ace19, trump, trick[j]]
+    return pts
 
 
 @jit

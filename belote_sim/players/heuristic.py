@@ -33,8 +33,15 @@ from belote_sim.cards import (
 )
 from belote_sim.kernels.bits import nth_bit
 from belote_sim.kernels.legal import legal_given_winner
-from belote_sim.kernels.trick import are_partners, card_power, seat_after, side_of, trick_winner
-from belote_sim.rules import R_KING_VALUE, R_NT_VALUES
+from belote_sim.kernels.trick import (
+    are_partners,
+    card_power,
+    seat_after,
+    side_of,
+    trick_card_points,
+    trick_winner,
+)
+from belote_sim.rules import R_NT_VALUES
 
 _FULL = 0xFFFFFFFF
 
@@ -169,8 +176,6 @@ def heuristic_playout(rules, hands, trick, k, leader, played, trump, taker, n, c
     >>> last_trick(cap=0), last_trick(cap=1)
     (41, 131)
     """
-    k10 = 1 if rules[R_KING_VALUE] == 10 else 0
-    ace19 = rules[R_NT_VALUES]
     takers = side_of(taker, n, taker)
     value = 0
     w = trick_winner(trick, k, trump) if k > 0 else 0
@@ -193,12 +198,10 @@ def heuristic_playout(rules, hands, trick, k, leader, played, trump, taker, n, c
                 w = j
                 w_power = p
         winner = seat_after(leader, w, n)
-        pts = 0
-        for j in range(n):
-            pts += POINTS[k10, ace19, trump, trick[j]]
+        pts = trick_card_points(rules, trick, n, trump)
         last = hands[winner] == 0
         if last:
-            pts += LAST_TRICK_BONUS[ace19, trump]
+            pts += LAST_TRICK_BONUS[rules[R_NT_VALUES], trump]
         if side_of(winner, n, taker) == takers:
             value += pts
         else:

@@ -18,6 +18,7 @@ from collections import namedtuple
 import numpy as np
 
 from belote_sim._jit import jit
+from belote_sim.kernels.layout import MAX_SEATS
 
 #: The players of a deal, one entry per seat: bidding policy id and parameter, card-play
 #: policy id and parameter. Each field is a tuple of four numbers, not an array: the
@@ -63,11 +64,11 @@ def sided_players(bid, bid_param, play_a, param_a, play_b, param_b, n):
 
 @jit
 def players_to_array(players):
-    """``players`` as a float64[4, 4] array (rows: bid, bid_param, play, play_param): the
+    """``players`` as a float64[4, MAX_SEATS] array (rows: bid, bid_param, play, play_param): the
     form in which they enter a parallel loop, which cannot receive tuples;
     :func:`players_from_array` turns it back, once per block."""
-    out = np.empty((4, 4), dtype=np.float64)
-    for seat in range(4):
+    out = np.empty((4, MAX_SEATS), dtype=np.float64)
+    for seat in range(MAX_SEATS):
         out[0, seat] = players.bid[seat]
         out[1, seat] = players.bid_param[seat]
         out[2, seat] = players.play[seat]

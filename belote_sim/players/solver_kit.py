@@ -15,6 +15,7 @@ from collections import namedtuple
 import numpy as np
 
 from belote_sim._jit import jit
+from belote_sim.kernels.layout import MAX_SEATS
 from belote_sim.players import BID_DD, SOLVER_PLAYS, dd
 from belote_sim.players.knowledge import KNOW_SIZE
 
@@ -68,7 +69,7 @@ def solver_table_bits(players, analyse):
     (:class:`belote_sim.players.seating.Players`), and for the analysis of a deal log."""
     if analyse:
         return ANALYSE_TABLE_BITS
-    for seat in range(4):
+    for seat in range(MAX_SEATS):
         if players.bid[seat] == BID_DD or players.play[seat] in SOLVER_PLAYS:
             return TABLE_BITS
     return 0

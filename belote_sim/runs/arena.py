@@ -36,7 +36,14 @@ from belote_sim.kernels.clock import cycles
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
 from belote_sim.runs.io import summary_frame, write_parquet, write_text_atomic
-from belote_sim.runs.runner import CHUNK_SOLVER, RunSettings, check_out, check_run_args, execute
+from belote_sim.runs.runner import (
+    CHUNK_SOLVER,
+    RunSettings,
+    check_chunk_size,
+    check_out,
+    check_run_args,
+    execute,
+)
 from belote_sim.runs.stats import mean_interval, wilson_interval
 
 #: Deals (or matches) per chunk of the fast players (the solver players use the
@@ -199,7 +206,7 @@ def arena(
         raise BeloteError(f"matches must be an integer >= 0, not {matches!r}")
     if chunk_size is None:
         chunk_size = CHUNK_SOLVER if spec_a.uses_solver or spec_b.uses_solver else CHUNK_FAST
-    check_run_args(chunk_size, seed, name="chunk size")
+    check_chunk_size(chunk_size)
     run_dir = check_out(out, resume=resume)
     settings = RunSettings(rules, bid, spec_a, int(seed), "deals", int(deals), False,
                            int(chunk_size), versus=spec_b, matches=int(matches))

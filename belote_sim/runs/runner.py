@@ -62,6 +62,11 @@ def check_run_args(count: int, seed: int, threads: int | None = None, name="deal
         _check_int("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
 
 
+def check_chunk_size(chunk_size: int) -> None:
+    """Refuse a chunk size that is not a positive integer."""
+    _check_int("chunk size", chunk_size, 1)
+
+
 def check_independent_deals(rules: Rules, unit: str) -> None:
     """``shuffle=cut`` makes each pack depend on the deal before (RULES 4): such rules
     are simulated as whole matches only."""
@@ -382,7 +387,7 @@ def simulate(
         )
         if play.uses_solver:  # seconds per deal: small chunks
             chunk_size = CHUNK_SOLVER
-    _check_int("chunk size", chunk_size, 1)
+    check_chunk_size(chunk_size)
     settings = RunSettings(rules, bid, play, int(seed), unit, int(count), bool(records),
                            int(chunk_size))
     run = execute(settings, run_dir, resume=resume, threads=threads, executor=executor,
