@@ -45,6 +45,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_presets.py
 	$(BIN)/python benchmarks/bench_players.py
+	$(BIN)/python benchmarks/bench_strength.py
 
 ## The generated parts of the docs: docs/metrics.md's tables (from belote_sim.runs.stats.METRICS
 ## and the per-deal row schema) and the README's picture of the layers (docs/layers.py).

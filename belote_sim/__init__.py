@@ -18,6 +18,7 @@ from belote_sim.runs.arena import arena  # noqa: E402
 from belote_sim.runs.io import load  # noqa: E402
 from belote_sim.runs.replay import replay  # noqa: E402
 from belote_sim.runs.runner import play_match, simulate  # noqa: E402
+from belote_sim.runs.strength import bid_strength  # noqa: E402
 
 __all__ = ["Rules", "PRESETS", "CardSet", "simulate", "play_match", "arena", "replay", "load",
-           "__version__"]
+           "bid_strength", "__version__"]

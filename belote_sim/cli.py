@@ -410,6 +410,94 @@ def arena(
         typer.echo(f"wrote {out}", err=True)
 
 
+@app.command("bid-strength")
+def bid_strength(
+    hand: Annotated[
+        str, typer.Option(help='the seat\'s cards before the bidding, e.g. "JH 9H AS 7D 8C"')
+    ],
+    rules: RulesOption = "classic",
+    set_: SetOption = None,
+    retourne: Annotated[
+        str | None, typer.Option(help="the turned card (retourne games), e.g. TH")
+    ] = None,
+    seat: Annotated[int, typer.Option(help="the deciding seat")] = 0,
+    dealer: Annotated[
+        int | None,
+        typer.Option(help="the dealer (default: the seat that makes SEAT speak next)"),
+    ] = None,
+    round_: Annotated[
+        int, typer.Option("--round", help="bidding round of the retourne games (1, 2, 3)")
+    ] = 1,
+    calls: Annotated[
+        str, typer.Option(help='coinche: the calls so far from the first hand, e.g. "80H pass"')
+    ] = "",
+    worlds: Annotated[int, typer.Option(help="completions of the unseen cards")] = 10_000,
+    seed: Annotated[int, typer.Option(help="random seed")] = 0,
+    bid_policy: Annotated[
+        str, typer.Option(help=f"every later call: {policy_usage('bid')}")
+    ] = "threshold",
+    models: Annotated[
+        str, typer.Option(help="card-play models, comma separated, e.g. dd,heuristic,fastpimc:20")
+    ] = "heuristic",
+    threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
+    out: Annotated[Path | None, typer.Option(help="directory for summary.parquet")] = None,
+    quiet: QuietOption = False,
+) -> None:
+    """How good is this hand: every call the seat may make at one bidding decision,
+    each played out in the same worlds (completions of the unseen cards), with its
+    chance to take, make, go dedans or capot, the mean deal scores and the gain over
+    passing (95% intervals); the best call is marked."""
+    from belote_sim.runs.strength import bid_strength as run_strength
+
+    table = _run(
+        lambda **run: run_strength(
+            _rules_from(rules, set_), hand, retourne=retourne, seat=seat, dealer=dealer,
+            round=round_, calls=calls, worlds=worlds, seed=seed, bid_policy=bid_policy,
+            models=models, threads=threads, out=out, **run,
+        ),
+        "worlds", quiet,
+    )
+    _print_strength(table)
+    if out is not None:
+        typer.echo(f"wrote {out}/summary.parquet", err=True)
+
+
+def _print_strength(table) -> None:
+    from belote_sim.runs.strength import reach_table, strength_table
+
+    prov = table.attrs["provenance"]
+    where = f"round {prov['round']}" if prov["round"] else "calls: " + (
+        " ".join(prov["calls"]) or "none"
+    )
+    retourne = f", retourne {prov['retourne']}" if prov["retourne"] else ""
+    typer.echo(
+        f"{prov['rules']['preset']}: seat {prov['seat']} (dealer {prov['dealer']}), "
+        f"{where}, hand {' '.join(prov['hand'])}{retourne}; {prov['worlds']:,} worlds, "
+        f"later calls by {prov['bid_policy']}"
+    )
+    wide = strength_table(table)
+    for model in wide.index.get_level_values("model").unique():
+        typer.echo(f"\nplay model: {model}")
+        typer.echo(
+            f"  {'call':<8}{'takers':>8}{'made':>8}{'dedans':>8}{'capot':>8}{'own':>8}"
+            f"{'opp':>8}{'diff':>8}  gain over pass [95%]"
+        )
+        for call, r in wide.loc[model].iterrows():
+            mark = "  <- best" if r.best else ""
+            typer.echo(
+                f"  {call:<8}{r.p_takers:>8.3f}{r.p_made:>8.3f}{r.p_dedans:>8.3f}"
+                f"{r.p_capot:>8.3f}{r.mean_own_score:>8.1f}{r.mean_opponent_score:>8.1f}"
+                f"{r.mean_difference:>8.1f}  {r.gain_over_pass:+7.1f} "
+                f"[{r.gain_low:+.1f}, {r.gain_high:+.1f}]{mark}"
+            )
+    reach = reach_table(table)
+    if not reach.empty:
+        typer.echo("\nP(S_T >= value), the auction ending on the seat's bid in that strain:")
+        typer.echo(f"  {'model':<14}{'strain':<7}" + "".join(f"{v:>7}" for v in reach.columns))
+        for (model, strain), r in reach.iterrows():
+            typer.echo(f"  {model:<14}{strain:<7}" + "".join(f"{x:>7.3f}" for x in r))
+
+
 @app.command("rules")
 def list_rules() -> None:
     """List the presets and every option with its values and meaning."""

@@ -147,6 +147,24 @@ def test_source_hash_changes_with_any_source_file(tmp_path):
     assert source_hash(copy) != source_hash(PACKAGE_DIR)
 
 
+def test_source_hash_leaves_out_the_layers_above_the_kernels(tmp_path):
+    """Editing the runs layer or the CLI keeps the compiled kernels: no kernel can
+    depend on them (they hold none, and the import contract forbids importing them)."""
+    from belote_sim._jit import ABOVE_KERNELS
+
+    copy = tmp_path / "belote_sim"
+    shutil.copytree(PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("runs/runner.py", "cli.py"):
+        (copy / name).write_text((copy / name).read_text() + "\n# edited\n")
+    assert source_hash(copy) == source_hash(PACKAGE_DIR)
+    above = [p for p in PACKAGE_DIR.rglob("*.py")
+             if p.relative_to(PACKAGE_DIR).as_posix().startswith(ABOVE_KERNELS)]
+    assert len(above) > 10
+    for path in above:
+        text = path.read_text()
+        assert "_jit" not in text and "njit" not in text and "numba.jit" not in text, path
+
+
 def test_cache_dir_is_keyed_on_the_source_hash():
     from belote_sim._jit import SOURCE_HASH, cache_dir
 

@@ -120,11 +120,12 @@ def _next_call(rules, players, script, ws, n_calls, seat, high, high_seat, coinc
     record it. Returns ``(status, call)``."""
     rec = ws.rec
     allow_at_nt = rules[R_ALL_NO_TRUMPS_ROUND] != 0
+    call = MISSING
     if script.on:
         call = scripted_call(script, n_calls)
-        if call == MISSING:
+        if call == MISSING and not script.open_end:
             return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, 0, 0), -1
-    else:
+    if call == MISSING:
         call = choose_coinche_call(
             players.bid[seat], players.bid_param[seat], seat, ws.hands[seat],
             rec[CALLS : CALLS + n_calls], n_calls, rec[FIRST_HAND], high, high_seat,

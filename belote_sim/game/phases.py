@@ -78,11 +78,12 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
         for i in range(n):
             seat = seat_after(fh, i, n)
             # Choose.
+            call = MISSING
             if script.on:
                 call = scripted_call(script, n_calls)
-                if call == MISSING:
+                if call == MISSING and not script.open_end:
                     return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, rnd, 0), -1, -1
-            else:
+            if call == MISSING:
                 policy = players.bid[seat]
                 if policy == BID_DD:
                     call = dd_call(rules, ws.kit, players.bid_param[seat], rnd, hands[seat],

@@ -5,7 +5,9 @@
   :class:`Watch`, the observers switched on for the workspace's life.
 * :class:`Script`: the calls and cards of a deal log. A scripted deal takes every call
   and card from its script instead of the players, through the same choose, check and
-  record steps (:func:`scripted_call`, :func:`scripted_card`).
+  record steps (:func:`scripted_call`, :func:`scripted_card`). An *opening* script
+  (:func:`opening_of`) gives only the first calls of the auction, and the players
+  choose from there (a bidding decision put to the test, :mod:`belote_sim.game.strength`).
 * :class:`TrickPlan`: how many tricks, and the stock game's free tricks and draws.
 
 The players of a deal are :class:`belote_sim.players.seating.Players`.
@@ -36,8 +38,10 @@ Workspace = namedtuple(
     "Workspace", ["rec", "pack", "hands", "trick", "decl", "sides", "rng", "kit", "watch"]
 )
 
-#: A deal log's calls and cards (``on`` false: the players choose).
-Script = namedtuple("Script", ["on", "calls", "n_calls", "plays", "n_plays"])
+#: A deal log's calls and cards (``on`` false: the players choose). With ``open_end``
+#: the players choose what comes after the script's last call or card; without it a
+#: missing call or card is an error of the deal log.
+Script = namedtuple("Script", ["on", "calls", "n_calls", "plays", "n_plays", "open_end"])
 
 #: The tricks of a deal: ``n_tricks``; in the stock game the first ``free_tricks`` allow
 #: any card and the winner then draws ``pack[stock_pos]`` (-1: no stock); with
@@ -73,13 +77,21 @@ def new_workspace(players, timing, analyse):
 def no_script():
     """The script of a deal the players play."""
     none = np.zeros(0, dtype=np.int64)
-    return Script(False, none, np.int64(0), none, np.int64(0))
+    return Script(False, none, np.int64(0), none, np.int64(0), False)
 
 
 @jit
 def script_of(calls, plays):
     """The script of a deal log's ``calls`` and ``plays`` (call codes, card indices)."""
-    return Script(True, calls, np.int64(len(calls)), plays, np.int64(len(plays)))
+    return Script(True, calls, np.int64(len(calls)), plays, np.int64(len(plays)), False)
+
+
+@jit
+def opening_of(calls):
+    """A script of the auction's first ``calls`` only: the players choose every later
+    call and every card."""
+    none = np.zeros(0, dtype=np.int64)
+    return Script(True, calls, np.int64(len(calls)), none, np.int64(0), True)
 
 
 @jit(inline="always")

@@ -115,10 +115,13 @@ def play_tricks(rules, players, script, ws, plan):
             # Choose: the script's card, or the seat's policy.
             policy = players.play[seat]
             start = cycles() if watch.timing else 0
+            card = MISSING
             if script.on:
                 card = scripted_card(script, n_plays)
-                if card == MISSING:
+                if card == MISSING and not script.open_end:
                     return fail(rec, ST_MISSING_PLAYS, n_plays, seat, -1, legal, rule)
+            if card != MISSING:
+                pass
             elif policy == PLAY_RANDOM:  # the hot path of mass runs, kept tight
                 card = random_card(legal, rng)
             elif policy == PLAY_HEURISTIC:  # realistic mass runs: no solver kit

@@ -34,6 +34,30 @@ def shuffle_pack(pack, rng):
 
 
 @jit
+def complete_pack(pack, fixed_pos, fixed_cards, free_pos, unseen, rng):
+    """Fill ``pack`` (int64, top first) so that ``fixed_cards[j]`` lies at
+    ``fixed_pos[j]`` (what one seat knows) and a uniformly random permutation of the
+    ``unseen`` cards fills the ``free_pos`` positions (Fisher-Yates on the stream
+    ``rng``): every completion of the seat's knowledge is equally likely, exactly, and
+    no sample is ever rejected. The inputs are only read, so a world depends on its
+    stream alone.
+
+    Kernel of the worlds of :mod:`belote_sim.game.strength`; tested against the
+    enumeration of every completion of small packs."""
+    for j in range(len(fixed_pos)):
+        pack[fixed_pos[j]] = fixed_cards[j]
+    n = len(unseen)
+    for j in range(n):
+        pack[free_pos[j]] = unseen[j]
+    for i in range(n - 1, 0, -1):
+        j = rand_below(rng, i + 1)
+        a, b = free_pos[i], free_pos[j]
+        tmp = pack[a]
+        pack[a] = pack[b]
+        pack[b] = tmp
+
+
+@jit
 def deal_packet(pack, pos, hands, n_players, first_hand, size):
     """Give every player, in turn order from ``first_hand``, ``size`` cards from the top
     of the pack at ``pos``; return the new ``pos``."""

@@ -32,7 +32,7 @@ from belote_sim.kernels.scoring import TOTALS
 from belote_sim.players.solver_kit import NO_VALUE
 from belote_sim.rules import Rules
 from belote_sim.runs.deallog import DealInput
-from belote_sim.runs.replay import _INPUT_FIELDS, _explain
+from belote_sim.runs.replay import _INPUT_FIELDS, explain
 
 
 def analyse(deal: dict[str, Any], *, number: int = 1) -> dict[str, Any]:
@@ -51,7 +51,7 @@ def analyse(deal: dict[str, Any], *, number: int = 1) -> dict[str, Any]:
     )
     status = int(status)
     if status not in (L.ST_OK, L.ST_MISSING_PLAYS):
-        raise IllegalPlayError(_explain(rec, status, number, inp.rules))
+        raise IllegalPlayError(explain(rec, status, number, inp.rules))
     out = {k: v for k, v in deal.items() if k in _INPUT_FIELDS}
     n_plays = len(inp.plays)
     if status == L.ST_OK and int(rec[L.THROWN_IN]) != 0:

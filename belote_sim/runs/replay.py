@@ -39,7 +39,7 @@ def replay(deal: dict[str, Any], *, number: int = 1) -> dict[str, Any]:
         inp.calls, inp.plays, False,
     )
     if status != L.ST_OK:
-        raise IllegalPlayError(_explain(rec, int(status), number, inp.rules))
+        raise IllegalPlayError(explain(rec, int(status), number, inp.rules))
     given = {k: v for k, v in deal.items() if k in _INPUT_FIELDS}
     return record_to_deal(rec, inp.rules, given)
 
@@ -47,15 +47,18 @@ def replay(deal: dict[str, Any], *, number: int = 1) -> dict[str, Any]:
 _INPUT_FIELDS = ("rules", "dealer", "pack", "calls", "plays", "redeals_before", "pot_before")
 
 
-def _explain(rec: np.ndarray, status: int, number: int, rules: Rules) -> str:
-    """One line naming the deal, the step, the seat, the call or card and the rule."""
+def explain(rec: np.ndarray, status: int, number: int, rules: Rules,
+            where: str | None = None) -> str:
+    """One line naming the deal (``where``, default ``deal NUMBER``), the step, the
+    seat, the call or card and the rule a refused deal broke."""
+    where = f"{where}" if where is None else where
     step = int(rec[L.ERR_STEP])
     seat = int(rec[L.ERR_SEAT])
     item = int(rec[L.ERR_ITEM])
     if status == L.ST_BAD_CALL and int(rec[L.ERR_LEGAL]) >= KC.WHY_NOT_HIGHER:
         why = _coinche_call_rule(rec, step, int(rec[L.ERR_LEGAL]))
         call = format_call(item)
-        return f"deal {number}, call {step + 1}: '{call}' by seat {seat} is illegal: {why}"
+        return f"{where}, call {step + 1}: '{call}' by seat {seat} is illegal: {why}"
     if status == L.ST_BAD_CALL:
         call = format_call(item) if item in CALL_NAMES else str(item)
         rnd = int(rec[L.ERR_LEGAL])
@@ -81,33 +84,33 @@ def _explain(rec: np.ndarray, status: int, number: int, rules: Rules) -> str:
             why = "round 2 allows a suit (C, D, H, S; second_round=any) or 'pass'"
         else:
             why = "round 2 allows a suit other than the retourne's (C, D, H, S) or 'pass'"
-        return f"deal {number}, call {step + 1}: '{call}' by seat {seat} is illegal: {why}"
+        return f"{where}, call {step + 1}: '{call}' by seat {seat} is illegal: {why}"
     if status == L.ST_MISSING_CALLS:
         return (
-            f"deal {number}: the calls end after {step} call(s) but the bidding is not over "
+            f"{where}: the calls end after {step} call(s) but the bidding is not over "
             f"(seat {seat} to speak)"
         )
     if status == L.ST_EXTRA_CALLS:
         return (
-            f"deal {number}, call {step + 1}: '{format_call(item)}' comes after the bidding "
+            f"{where}, call {step + 1}: '{format_call(item)}' comes after the bidding "
             "is over"
         )
     if status == L.ST_MISSING_PLAYS:
         return (
-            f"deal {number}: the plays end after {step} card(s) but the deal is not over "
+            f"{where}: the plays end after {step} card(s) but the deal is not over "
             f"(seat {seat} to play)"
         )
     if status == L.ST_EXTRA_PLAYS:
-        return f"deal {number}, play {step + 1}: {format_card(item)} comes after the deal is over"
+        return f"{where}, play {step + 1}: {format_card(item)} comes after the deal is over"
     card = format_card(item)
     legal = ", ".join(format_cards(rec[L.ERR_LEGAL]))
     if status == L.ST_NOT_IN_HAND:
         return (
-            f"deal {number}, play {step + 1}: {card} by seat {seat} is illegal: "
+            f"{where}, play {step + 1}: {card} by seat {seat} is illegal: "
             f"seat {seat} does not hold {card} (legal: {legal})"
         )
     rule = RULE_TEXT[int(rec[L.ERR_RULE])]
-    return f"deal {number}, play {step + 1}: {card} by seat {seat} is illegal: {rule} ({legal})"
+    return f"{where}, play {step + 1}: {card} by seat {seat} is illegal: {rule} ({legal})"
 
 
 def _coinche_call_rule(rec: np.ndarray, step: int, why: int) -> str:

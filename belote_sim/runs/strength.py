@@ -1,0 +1,536 @@
+"""Bid strength of one hand: every call a seat may make at one bidding decision, each
+played out in the same many worlds, under one or more card-play models.
+
+The library side of ``belote-sim bid-strength``. :func:`decision` checks the position
+(the rules, the seat's cards, the retourne, seat, dealer, round or the coinche calls so
+far) with the engine itself: the calls so far are replayed by the simulator's kernels,
+and a call is a candidate exactly when the engine accepts it there. :func:`bid_strength`
+plays the worlds (:mod:`belote_sim.game.strength`) and returns the tidy table of the
+runner (``metric, group, n, k, value, ci_low, ci_high``), one group per model and call
+(``model=heuristic call=take``):
+
+* ``p_takers``: the seat's side ends as takers (its call stands, or a partner takes
+  later); ``p_made`` / ``p_dedans``: it takes and makes / goes dedans (ties and litige
+  count in neither); ``p_capot``: the side takes every trick; ``p_thrown_in``;
+* ``mean_own_score``, ``mean_opponent_score`` (per opponent), ``mean_difference``
+  (own minus opponents'), deal scores as RULES 8 gives them;
+* ``gain_over_pass``: ``mean_difference`` of the call minus that of passing, paired
+  world by world (the pass's own row is exactly 0);
+* coinche: ``p_reach`` per strain and value (group ``model=M strain=H value=100``):
+  the chance that the seat's side, taking that strain with the auction ending on its
+  bid, scores ``S_T >= V`` (the capot row: takes every trick).
+
+**What the worlds know.** A world fixes the seat's cards and the retourne and deals
+every other card uniformly (exactly, no rejection). The calls so far are played as
+given; the worlds are *not* conditioned on what those calls suggest about the other
+hands (that would need a model of the other bidders and a rejection loop with no
+bound on its time). Every later call, this seat's included, is made by the bidding
+policy; every card by the model.
+
+>>> df = bid_strength("classic", "JH 9H AH 7D 8C", retourne="TH", worlds=200, seed=1)
+>>> gain = df[(df.metric == "gain_over_pass") & (df.group == "model=heuristic call=take")]
+>>> bool(gain.value.iloc[0] > 0)
+True
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+import pandas as pd
+
+from belote_sim.cards import TRUMP_NAMES, cards_of, format_card, format_cards, parse_card
+from belote_sim.cards import parse_cards as _parse_cards
+from belote_sim.errors import BeloteError
+from belote_sim.game import strength as K
+from belote_sim.game.deals import replay_deal
+from belote_sim.kernels import layout as L
+from belote_sim.kernels.calls import BID_VALUES, N_STRAINS, bid_code, bid_strain
+from belote_sim.kernels.calls import is_bid as _is_bid
+from belote_sim.players.spec import PolicySpec, as_spec, check_policies
+from belote_sim.rules import Rules
+from belote_sim.runs.deallog import format_call, parse_call
+from belote_sim.runs.io import summary_frame, write_parquet
+from belote_sim.runs.replay import explain
+from belote_sim.runs.runner import RunInterrupted
+from belote_sim.runs.stats import mean_interval, wilson_interval
+
+#: Default number of worlds, and the largest.
+DEFAULT_WORLDS = 10_000
+MAX_WORLDS = 10**9
+#: Worlds per chunk (one progress step) for the fast models and the solver models.
+CHUNK_FAST = 2_000
+CHUNK_SOLVER = 8
+
+#: The proportion metrics of a call, with their counters, and the mean metrics.
+PROPORTIONS = (
+    ("p_takers", K.SC_TAKERS),
+    ("p_made", K.SC_MADE),
+    ("p_dedans", K.SC_DEDANS),
+    ("p_capot", K.SC_CAPOT),
+    ("p_thrown_in", K.SC_THROWN_IN),
+)
+MEANS = ("mean_own_score", "mean_opponent_score", "mean_difference", "gain_over_pass")
+REACH_METRIC = "p_reach"
+
+#: The calls the retourne games may make, in the order tables list them (pass first).
+RETOURNE_CALLS = (L.CALL_PASS, L.CALL_TAKE, *(L.CALL_SUIT + s for s in range(4)), L.CALL_AT,
+                  L.CALL_NT)
+#: The coinche calls: pass, every bid by value then strain, coinche, surcoinche.
+COINCHE_CALLS = (
+    L.CALL_PASS,
+    *(int(bid_code(v, s)) for v in range(len(BID_VALUES)) for s in range(N_STRAINS)),
+    L.CALL_COINCHE,
+    L.CALL_SURCOINCHE,
+)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One bidding decision: the rules, the seat and what it knows, the calls made so
+    far, and the calls it may make (``candidates``, pass first). Built and checked by
+    :func:`decision`.
+
+    The world layout: the seat's cards lie at the pack positions ``fixed_pos``
+    (``fixed_cards``), the unseen cards are dealt over ``free_pos``."""
+
+    rules: Rules
+    hand: int
+    retourne: int
+    seat: int
+    dealer: int
+    round: int
+    calls: tuple[int, ...]
+    candidates: tuple[int, ...]
+    probes: tuple[tuple[int, int], ...]  # coinche: (strain, lowest legal bid code)
+    fixed_pos: np.ndarray
+    fixed_cards: np.ndarray
+    free_pos: np.ndarray
+    unseen: np.ndarray
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    def describe(self) -> dict[str, Any]:
+        """The decision in words, for provenance and tables."""
+        return {
+            "rules": {"preset": self.rules.preset, "options": self.rules.options()},
+            "hand": format_cards(self.hand),
+            "retourne": None if self.retourne < 0 else format_card(self.retourne),
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "round": self.round,
+            "calls": [format_call(c) for c in self.calls],
+            "candidates": [format_call(c) for c in self.candidates],
+        }
+
+
+def _rules_of(rules: Rules | str) -> Rules:
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.from_preset(rules)
+    raise BeloteError(f"rules must be a Rules or a preset name, got {rules!r}")
+
+
+def _replay(rules: Rules, pack: np.ndarray, dealer: int, calls: Sequence[int]):
+    """The engine's record and status of the deal ``pack`` whose auction starts with
+    ``calls`` (and has no cards)."""
+    rec, status, _ = replay_deal(
+        rules.to_array(), pack, dealer, 0, 0, np.asarray(calls, dtype=np.int64),
+        np.zeros(0, dtype=np.int64), False,
+    )
+    return rec, int(status)
+
+
+def _next_speaker(rules: Rules, pack: np.ndarray, dealer: int, calls: Sequence[int]):
+    """``(seat, None)``: the seat whose call the auction waits for after ``calls``; or
+    ``(None, why)`` when they are illegal or end the auction."""
+    rec, status = _replay(rules, pack, dealer, calls)
+    if status == L.ST_MISSING_CALLS and int(rec[L.ERR_STEP]) == len(calls):
+        return int(rec[L.ERR_SEAT]), None
+    if status in (L.ST_BAD_CALL, L.ST_EXTRA_CALLS):
+        return None, explain(rec, status, 1, rules, where="the calls so far")
+    return None, "the auction is over after the calls so far: there is no decision left"
+
+
+def _parse_hand(hand: str | Iterable[str] | int) -> list[int]:
+    if isinstance(hand, (int, np.integer)) and not isinstance(hand, bool):
+        return cards_of(int(hand) & 0xFFFFFFFF)
+    return _parse_cards(hand)
+
+
+def _int_in(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
+        low <= int(value) <= high
+    ):
+        raise BeloteError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
+    return int(value)
+
+
+def decision(
+    rules: Rules | str,
+    hand: str | Iterable[str] | int,
+    *,
+    retourne: str | int | None = None,
+    seat: int = 0,
+    dealer: int | None = None,
+    round: int = 1,
+    calls: str | Iterable[str] = (),
+) -> Decision:
+    """Check a bidding decision and list the calls the seat may make.
+
+    ``hand``: the seat's cards at that point (5 in the retourne games, 8 in coinche: as
+    RULES.md deals them before the bidding). ``retourne``: the turned card, where the
+    rules have one. ``dealer`` (default: the seat that makes ``seat`` speak next, first
+    hand in round 1). ``round``: the retourne games' bidding round (every call before
+    it is a pass). ``calls``: coinche's calls so far, from the first hand
+    (``"80H pass"``).
+
+    :raises BeloteError: one line naming what is wrong (duplicate or unknown cards, the
+        wrong number of cards, a retourne that is missing, superfluous or in the hand, a
+        seat, dealer or round out of range, calls that are illegal or end the auction).
+
+    >>> d = decision("classic", "JH 9H AS 7D 8C", retourne="TH", seat=1, round=2)
+    >>> [format_call(c) for c in d.candidates], d.dealer
+    (['pass', 'C', 'D', 'S'], 0)
+    """
+    rules = _rules_of(rules)
+    n = rules.players
+    seat = _int_in("seat", seat, 0, n - 1)
+    if dealer is not None:
+        dealer = _int_in("dealer", dealer, 0, n - 1)
+    mine = _parse_hand(hand)
+    coinche = rules.contract == "coinche"
+
+    # Where the engine deals the seat's cards and the retourne: a replay of the pack
+    # 0, 1, ..., 31 puts card p at position p.
+    identity = np.arange(32, dtype=np.int64)
+    layout_dealer = dealer if dealer is not None else (seat - 1) % n
+    rec, _ = _replay(rules, identity, layout_dealer, [])
+    has_retourne = int(rec[L.RETOURNE]) >= 0
+    if coinche:
+        if round != 1:
+            raise BeloteError("coinche has no bidding rounds: give the calls so far instead")
+        prefix = [parse_call(c) for c in (calls.split() if isinstance(calls, str) else calls)]
+    else:
+        if (calls.split() if isinstance(calls, str) else list(calls)):
+            raise BeloteError(
+                f"{rules.preset}: every call before a decision of the retourne bidding is a "
+                "pass; give the round and the seat instead of calls"
+            )
+        n_rounds = 3 if rules.all_no_trumps_round else 2
+        round = _int_in("round", round, 1, n_rounds)
+        prefix = []  # set once the dealer is known
+    if has_retourne and retourne is None:
+        raise BeloteError(f"{rules.preset} turns a card up: give the retourne")
+    if not has_retourne and retourne is not None:
+        raise BeloteError(f"{rules.preset} has no retourne (got {retourne!r})")
+    turned = -1
+    if retourne is not None:
+        turned = retourne if isinstance(retourne, (int, np.integer)) else parse_card(retourne)
+        turned = int(turned)
+        if not 0 <= turned < 32:
+            raise BeloteError(f"retourne {retourne!r} is not a card")
+        if turned in mine:
+            raise BeloteError(f"the retourne {format_card(turned)} is also in the hand")
+
+    def layout(d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        rec, _ = _replay(rules, identity, d, [])
+        positions = cards_of(int(rec[L.DEALT + seat]))
+        if len(mine) != len(positions):
+            raise BeloteError(
+                f"{rules.preset} deals {len(positions)} cards to a seat before the bidding, "
+                f"the hand has {len(mine)}"
+            )
+        fixed_pos = list(positions)
+        fixed = sorted(mine)
+        if turned >= 0:
+            fixed_pos.append(int(rec[L.RETOURNE]))
+            fixed.append(turned)
+        free = [p for p in range(32) if p not in fixed_pos]
+        unseen = [c for c in range(32) if c not in fixed]
+        pack = np.zeros(32, dtype=np.int64)
+        pack[fixed_pos] = fixed
+        pack[free] = unseen
+        return (np.array(fixed_pos, dtype=np.int64), np.array(fixed, dtype=np.int64),
+                np.array(free, dtype=np.int64), np.array(unseen, dtype=np.int64), pack)
+
+    def opening_calls(d: int) -> list[int]:
+        if coinche:
+            return prefix
+        first_hand = (d + 1) % n
+        return [L.CALL_PASS] * ((round - 1) * n + (seat - first_hand) % n)
+
+    # The dealer: given, or the first (from the seat's right) under whom the seat speaks.
+    dealers = [dealer] if dealer is not None else [(seat - k) % n for k in range(1, n + 1)]
+    why = None
+    for d in dealers:
+        *world, pack = layout(d)
+        speaker, why = _next_speaker(rules, pack, d, opening_calls(d))
+        if speaker == seat:
+            dealer = d
+            break
+        if why is None:
+            why = (f"after the calls so far seat {speaker} speaks, not seat {seat}"
+                   + (f" (dealer {d})" if len(dealers) == 1 else ""))
+    else:
+        raise BeloteError(why)
+    prefix = opening_calls(dealer)
+    universe = COINCHE_CALLS if coinche else RETOURNE_CALLS
+    candidates = []
+    for call in universe:
+        rec, status = _replay(rules, pack, dealer, [*prefix, call])
+        if not (status == L.ST_BAD_CALL and int(rec[L.ERR_STEP]) == len(prefix)):
+            candidates.append(call)
+    if L.CALL_PASS not in candidates:
+        raise BeloteError("this seat may not pass here: there is nothing to compare")
+    probes = []
+    if coinche:
+        for strain in range(N_STRAINS):
+            bids = [c for c in candidates if _is_bid(c) and int(bid_strain(c)) == strain]
+            if bids:
+                probes.append((strain, bids[0]))
+    fixed_pos, fixed_cards, free_pos, unseen = world
+    return Decision(rules, sum(1 << c for c in mine), turned, seat, dealer,
+                    0 if coinche else round, tuple(prefix), tuple(candidates), tuple(probes),
+                    fixed_pos, fixed_cards, free_pos, unseen)
+
+
+def _openings(dec: Decision) -> tuple[np.ndarray, np.ndarray]:
+    """The openings the kernel plays (``-1`` padded) and the strain each probes (-1 for
+    a candidate): the candidates first (the pass is row 0), then the probes, each its
+    bid followed by three passes."""
+    rows = [[*dec.calls, c] for c in dec.candidates]
+    strains = [-1] * len(rows)
+    for strain, code in dec.probes:
+        rows.append([*dec.calls, code, L.CALL_PASS, L.CALL_PASS, L.CALL_PASS])
+        strains.append(strain)
+    width = max(len(r) for r in rows)
+    table = np.full((len(rows), width), -1, dtype=np.int64)
+    for i, r in enumerate(rows):
+        table[i, : len(r)] = r
+    return table, np.array(strains, dtype=np.int64)
+
+
+def _check_out(out: str | Path | None) -> Path | None:
+    """``out`` as a directory that can be written (it need not exist yet)."""
+    if out is None:
+        return None
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise BeloteError(f"--out {str(path)!r} exists and is not a directory")
+    parent = path if path.exists() else path.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not os.access(parent, os.W_OK):
+        raise BeloteError(f"--out {str(path)!r} cannot be written ({str(parent)!r} is read-only)")
+    return path
+
+
+def _models(models: str | Iterable[str | PolicySpec]) -> list[PolicySpec]:
+    items = [m for m in models.split(",") if m.strip()] if isinstance(models, str) else list(
+        models
+    )
+    if not items:
+        raise BeloteError("give at least one play model (e.g. heuristic)")
+    specs = [as_spec(m.strip() if isinstance(m, str) else m, "play") for m in items]
+    if len({str(s) for s in specs}) != len(specs):
+        raise BeloteError(f"a play model is repeated in {', '.join(str(s) for s in specs)}")
+    return specs
+
+
+def _call_rows(model: str, call: str, c: np.ndarray, n_opp: int) -> list[tuple]:
+    """The table rows of one (model, call) from its counters."""
+    group = f"model={model} call={call}"
+    n = int(c[K.SC_WORLDS])
+    rows = []
+    for metric, slot in PROPORTIONS:
+        k = int(c[slot])
+        low, high = wilson_interval(k, n)
+        rows.append((metric, group, n, k, k / n, low, high))
+    sums = {
+        "mean_own_score": (c[K.SC_OWN], c[K.SC_OWN_SQ], 1),
+        "mean_opponent_score": (c[K.SC_OPP], c[K.SC_OPP_SQ], n_opp),
+        "mean_difference": (c[K.SC_DIFF2], c[K.SC_DIFF2_SQ], 2),
+        "gain_over_pass": (c[K.SC_GAIN2], c[K.SC_GAIN2_SQ], 2),
+    }
+    for metric in MEANS:
+        total, total_sq, scale = sums[metric]
+        mean, se, low, high = mean_interval(int(total), int(total_sq), n)
+        if metric == "gain_over_pass" and int(total_sq) == 0:
+            low = high = mean  # the pass itself, or a call that never changes a world
+        rows.append((metric, group, n, None, mean / scale, low / scale, high / scale))
+    return rows
+
+
+def bid_strength(
+    rules: Rules | str,
+    hand: str | Iterable[str] | int,
+    *,
+    retourne: str | int | None = None,
+    seat: int = 0,
+    dealer: int | None = None,
+    round: int = 1,
+    calls: str | Iterable[str] = (),
+    worlds: int = DEFAULT_WORLDS,
+    seed: int = 0,
+    bid_policy: str | PolicySpec = "threshold",
+    models: str | Iterable[str | PolicySpec] = ("heuristic",),
+    threads: int | None = None,
+    out: str | Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> pd.DataFrame:
+    """Every call the seat may make at this decision (:func:`decision`), played out in
+    ``worlds`` completions of what it knows under each play model of ``models``; the
+    tidy table of the module docstring, with the provenance in ``df.attrs``, also
+    written to ``out/summary.parquet`` when ``out`` is given.
+
+    The worlds are a pure function of the decision, ``seed`` and their number: the
+    same whatever ``threads``; every call and model meets the same worlds and random
+    streams. ``progress(done, total)`` is called after each chunk of worlds; when
+    ``should_stop()`` turns true the run stops after the chunk and raises
+    :class:`~belote_sim.runs.runner.RunInterrupted` (nothing is written).
+
+    :raises BeloteError: a bad decision (see :func:`decision`), bad ``worlds``, ``seed``,
+        ``threads``, bidding policy, model or ``out``, all before any world is played.
+    """
+    dec = decision(rules, hand, retourne=retourne, seat=seat, dealer=dealer, round=round,
+                   calls=calls)
+    worlds = _int_in("worlds", worlds, 1, MAX_WORLDS)
+    seed = _int_in("seed", seed, 0, 2**63 - 1)
+    if threads is not None:
+        threads = _int_in("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
+    bid = as_spec(bid_policy, "bid")
+    check_policies(dec.rules, bid)
+    specs = _models(models)
+    out_dir = _check_out(out)
+    openings, probe_strain = _openings(dec)
+    players_table = np.array([[bid.id, bid.value, m.id, m.value] for m in specs],
+                             dtype=np.float64)
+    world = (dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen)
+    rules_arr = dec.rules.to_array()
+    solver = any(m.uses_solver for m in specs) or bid.name == "dd"
+    chunk = CHUNK_SOLVER if solver else CHUNK_FAST
+    old_threads = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(threads)
+    n_threads = numba.get_num_threads()
+    counters = np.zeros((len(specs), len(openings), K.N_SC), dtype=np.int64)
+    reach = np.zeros((len(specs), N_STRAINS, K.N_REACH), dtype=np.int64)
+    started = datetime.now(timezone.utc).isoformat()
+    t0 = time.perf_counter()
+    try:
+        if progress is not None:
+            progress(0, worlds)
+        for start in range(0, worlds, chunk * n_threads):
+            count = min(chunk * n_threads, worlds - start)
+            c, r = K.strength_chunk(rules_arr, players_table, world, openings, probe_strain,
+                                    dec.seat, dec.dealer, seed, start, count,
+                                    min(count, n_threads))
+            counters += c
+            reach += r
+            if progress is not None:
+                progress(start + count, worlds)
+            if should_stop is not None and should_stop() and start + count < worlds:
+                raise RunInterrupted(None, start + count, worlds, "worlds")
+    finally:
+        numba.set_num_threads(old_threads)
+    wall = time.perf_counter() - t0
+    refused = int(counters[:, :, K.SC_REFUSED].sum())
+    if refused:
+        raise BeloteError(f"a player broke the rules in {refused} deal(s): a policy bug")
+    n_opp = 2 if dec.players == 3 else 1
+    rows: list[tuple] = []
+    for m, spec in enumerate(specs):
+        for o, call in enumerate(dec.candidates):
+            rows += _call_rows(str(spec), format_call(call), counters[m, o], n_opp)
+        for strain, _ in dec.probes:
+            r = reach[m, strain]
+            n_r = int(r[K.REACH_WORLDS])
+            for v, value in enumerate(BID_VALUES):
+                k = int(r[v])
+                low, high = wilson_interval(k, n_r)
+                group = f"model={spec} strain={TRUMP_NAMES[strain]} value={value}"
+                rows.append((REACH_METRIC, group, n_r, k, k / n_r, low, high))
+    df = summary_frame(rows)
+    import belote_sim
+
+    df.attrs["provenance"] = {
+        "command": "bid-strength",
+        **dec.describe(),
+        "worlds": worlds,
+        "seed": seed,
+        "bid_policy": str(bid),
+        "models": [str(s) for s in specs],
+        "version": belote_sim.__version__,
+        "numba": numba.__version__,
+        "numpy": np.__version__,
+        "threads": n_threads,
+        "started": started,
+        "seconds": float(f"{wall:.3f}"),
+        "worlds_per_second": float(f"{worlds / wall:.1f}") if wall > 0 else None,
+    }
+    if out_dir is not None:
+        write_strength(df, out_dir)
+    return df
+
+
+def strength_table(df: pd.DataFrame) -> pd.DataFrame:
+    """The calls of a :func:`bid_strength` table side by side: one row per (model,
+    call), one column per metric (values only), and ``best``: the call with the highest
+    gain over passing under that model.
+
+    >>> df = bid_strength("classic", "JH 9H AH 7D 8C", retourne="TH", worlds=100)
+    >>> float(strength_table(df).loc[("heuristic", "take"), "p_takers"])
+    1.0
+    """
+    calls = df[~df.metric.eq(REACH_METRIC)].copy()
+    parts = calls.group.str.extract(r"model=(?P<model>\S+) call=(?P<call>\S+)")
+    calls = calls.assign(model=parts.model, call=parts.call)
+    wide = calls.pivot_table(index=["model", "call"], columns="metric", values="value",
+                             sort=False)
+    gain = calls[calls.metric == "gain_over_pass"].set_index(["model", "call"])
+    wide["gain_low"] = gain.ci_low
+    wide["gain_high"] = gain.ci_high
+    wide["best"] = False
+    for model in wide.index.get_level_values("model").unique():
+        best = wide.loc[model, "gain_over_pass"].idxmax()
+        wide.loc[(model, best), "best"] = True
+    return wide[[*(m for m, _ in PROPORTIONS), *MEANS, "gain_low", "gain_high", "best"]]
+
+
+def reach_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Coinche: ``P(S_T >= V)`` by model and strain (rows) and bid value (columns);
+    empty for the retourne games."""
+    reach = df[df.metric.eq(REACH_METRIC)]
+    if reach.empty:
+        return pd.DataFrame()
+    parts = reach.group.str.extract(
+        r"model=(?P<model>\S+) strain=(?P<strain>\S+) value=(?P<bid>\d+)"
+    )
+    reach = reach.assign(model=parts.model, strain=parts.strain, bid=parts.bid.astype(int))
+    return reach.pivot_table(index=["model", "strain"], columns="bid", values="value",
+                             sort=False)
+
+
+def write_strength(df: pd.DataFrame, out_dir: str | Path) -> Path:
+    """Write ``df`` to ``out_dir/summary.parquet`` with its provenance; return the path."""
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise BeloteError(f"{str(out)!r} exists and is not a directory")
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "summary.parquet"
+    write_parquet(df, path, df.attrs.get("provenance", {}))
+    return path
+

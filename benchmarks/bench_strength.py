@@ -1,0 +1,79 @@
+"""Bid strength: the time of one decision, as a user meets it.
+
+Run with ``make bench`` (or ``python benchmarks/bench_strength.py [--dd-worlds N]``):
+
+- ``belote-sim bid-strength`` with 10,000 worlds and the heuristic model, start-up
+  included (the command run as a subprocess, warm kernel cache), target under 2 s;
+- in-process: 10,000 worlds heuristic (the kernel alone), 200 worlds ``fastpimc:20``
+  (target under 60 s) and ``--dd-worlds`` worlds of the ``dd`` model (default 100),
+  with the time 2,000 worlds would take at that rate (target under 20 s);
+- beside them, the plain ``simulate`` rate of the same players in the same run, per
+  deal played: the decision plays two deals a world (take and pass).
+
+Writes ``results/bench_strength.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from belote_sim import Rules, simulate
+from belote_sim.runs.strength import bid_strength
+
+ROOT = Path(__file__).resolve().parent.parent
+HAND, RETOURNE = "JH 9H AH 7D 8C", "TH"
+
+
+def timed(models: str, worlds: int) -> float:
+    t0 = time.perf_counter()
+    bid_strength("classic", HAND, retourne=RETOURNE, worlds=worlds, models=models, seed=1)
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dd-worlds", type=int, default=100)
+    args = parser.parse_args()
+    timed("heuristic,fastpimc:1,dd", 2)  # compile or load
+    simulate(Rules(), deals=1000, bid_policy="threshold", play_policy="heuristic")
+    command = [sys.executable, "-m", "belote_sim.cli", "bid-strength", "--hand", HAND,
+               "--retourne", RETOURNE, "--worlds", "10000", "--quiet"]
+    t0 = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True)
+    cli = time.perf_counter() - t0
+    heuristic = timed("heuristic", 10_000)
+    fastpimc = timed("fastpimc:20", 200)
+    dd = timed("dd", args.dd_worlds)
+    t0 = time.perf_counter()
+    simulate(Rules(), deals=200_000, bid_policy="threshold", play_policy="heuristic")
+    plain = 200_000 / (time.perf_counter() - t0)
+    figures = {
+        "cli_10000_worlds_heuristic_s": cli,
+        "heuristic_10000_worlds_s": heuristic,
+        "fastpimc20_200_worlds_s": fastpimc,
+        "dd_worlds": args.dd_worlds,
+        "dd_s": dd,
+        "dd_2000_worlds_projected_s": dd * 2000 / args.dd_worlds,
+        "simulate_threshold_heuristic_deals_per_s": plain,
+        "strength_heuristic_worlds_per_s": 10_000 / heuristic,
+    }
+    print(f"bid-strength, one classic decision ({HAND}, retourne {RETOURNE}):")
+    print(f"  command, 10,000 worlds, heuristic, start-up included {cli:8.2f} s  (target < 2 s)")
+    print(f"  in-process, 10,000 worlds, heuristic                 {heuristic:8.2f} s  "
+          f"({10_000 / heuristic:,.0f} worlds/s; simulate plays {plain:,.0f} deals/s)")
+    print(f"  200 worlds, fastpimc:20                             {fastpimc:8.2f} s  "
+          "(target < 60 s)")
+    print(f"  {args.dd_worlds} worlds, dd                                   {dd:8.2f} s  "
+          f"(2,000 worlds: {dd * 2000 / args.dd_worlds:,.0f} s; target < 20 s)")
+    out = ROOT / "results" / "bench_strength.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(figures, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
