@@ -51,7 +51,7 @@ def explain(rec: np.ndarray, status: int, number: int, rules: Rules,
             where: str | None = None) -> str:
     """One line naming the deal (``where``, default ``deal NUMBER``), the step, the
     seat, the call or card and the rule a refused deal broke."""
-    where = f"{where}" if where is None else where
+    where = f"deal {number}" if where is None else where
     step = int(rec[L.ERR_STEP])
     seat = int(rec[L.ERR_SEAT])
     item = int(rec[L.ERR_ITEM])
