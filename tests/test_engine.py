@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belote_sim import Rules, simulate
@@ -22,6 +22,7 @@ from belote_sim.players.seating import same_players
 from belote_sim.runs.runner import play_match, simulated_deals
 
 
+@settings(deadline=None)  # the first example loads (or compiles) three kernels
 @given(st.integers(min_value=1, max_value=2**32 - 1))
 def test_popcount_ctz_nth_bit_match_python(mask):
     assert K.bits.popcount(np.int64(mask)) == bin(mask).count("1")
