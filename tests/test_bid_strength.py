@@ -15,14 +15,17 @@ from scipy import stats
 
 from belote_sim.cards import cards_of, parse_cards
 from belote_sim.errors import BeloteError
+from belote_sim.game import strength as K
 from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.deal import complete_pack
 from belote_sim.kernels.rng import seed_stream
+from belote_sim.players import BID_THRESHOLD, PLAY_DD
 from belote_sim.rules import Rules
 from belote_sim.runs.deallog import format_call
 from belote_sim.runs.io import read_provenance
 from belote_sim.runs.strength import (
+    _openings,
     bid_strength,
     decision,
     reach_table,
@@ -208,6 +211,28 @@ def test_coinche_reach_falls_with_the_value():
     hearts = reach.loc[("heuristic", "H")]
     assert hearts.is_monotonic_decreasing and hearts[80] > 0.9
     assert (reach.loc[("heuristic", "C")] <= hearts + 1e-12).all()
+
+
+def test_the_dd_model_solves_what_dd_play_plays():
+    """One double-dummy solve per contract and world gives the deal that playing every
+    card by the dd policy gives (perfect play keeps the value): same outcomes, same
+    scores, world by world."""
+    dec = decision("classic", HAND, retourne="TH", seat=1, round=2)
+    openings, strains = _openings(dec)
+    table = np.array([[BID_THRESHOLD, 50.0, PLAY_DD, 0.0]])
+    world = (dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen)
+    args = (dec.rules.to_array(), table, world, openings, strains, dec.seat, dec.dealer, 7, 0,
+            12, 2)
+    solved, _ = K.strength_chunk(*args, True)
+    played, _ = K.strength_chunk(*args, False)
+    assert solved[0, :, K.SC_TAKERS].sum() > 12  # contracts were played
+    np.testing.assert_array_equal(solved, played)
+
+
+def test_the_dd_model_in_coinche_reaches_less_higher():
+    df = bid_strength("coinche", "JH 9H AH TH KH 8C AS TS", worlds=16, seed=2, models="dd")
+    reach = reach_table(df)
+    assert reach.loc[("dd", "H")].is_monotonic_decreasing
 
 
 # -- the command line ---------------------------------------------------------------------

@@ -99,7 +99,7 @@ def _count_deals(rules, seats, seed, lo, hi, counters, start, rows):
     of a parallel loop goes through Numba's parallel passes, which once miscompiled the
     deal inlined there (the solver's knowledge, the arena's timing)."""
     players = players_from_array(seats)
-    ws = new_workspace(players, False, False)
+    ws = new_workspace(players, False, False, False)
     script = no_script()
     refused = 0
     for i in range(lo, hi):
@@ -128,7 +128,7 @@ def simulate_records(rules, players, seed, start, n):
 def _record_deals(rules, seats, seed, start, lo, hi, out):
     """One block of :func:`simulate_records`: deals ``start + lo .. start + hi - 1``."""
     players = players_from_array(seats)
-    ws = new_workspace(players, False, False)
+    ws = new_workspace(players, False, False, False)
     script = no_script()
     for j in range(lo, hi):
         simulate_deal(rules, players, script, seed, start + j, ws)
@@ -241,7 +241,7 @@ def _unique_best(values):
 def play_match(rules, players, seed, match, max_deals, out):
     """Play one match, recording each deal in ``out[d]``; returns
     ``(n_deals, winner, scores)`` (see :func:`match_loop`)."""
-    ws = new_workspace(players, False, False)
+    ws = new_workspace(players, False, False, False)
     none = np.zeros(0, dtype=np.int64)
     n_deals, winner, scores, _ = match_loop(
         rules, players, no_script(), seed, match, max_deals, ws, none, out
@@ -264,7 +264,7 @@ def simulate_matches(rules, players, seed, start, n, n_blocks, max_deals):
 def _count_matches(rules, seats, seed, lo, hi, max_deals, counters):
     """One block of :func:`simulate_matches`: matches ``lo .. hi-1``."""
     players = players_from_array(seats)
-    ws = new_workspace(players, False, False)
+    ws = new_workspace(players, False, False, False)
     script = no_script()
     none = np.zeros((0, REC_SIZE), dtype=np.int64)
     n_players = rules[R_PLAYERS]
@@ -297,7 +297,7 @@ def arena_chunk(rules, ab, ba, seed, start, n, n_blocks, matches):
 def _arena_block(rules, seats_ab, seats_ba, seed, lo, hi, matches, c):
     """One block of :func:`arena_chunk`: deals (or matches) ``lo .. hi-1``."""
     ab, ba = players_from_array(seats_ab), players_from_array(seats_ba)
-    ws = new_workspace(ab, True, False)
+    ws = new_workspace(ab, True, False, False)
     script = no_script()
     no_counters = np.zeros(0, dtype=np.int64)
     no_records = np.zeros((0, REC_SIZE), dtype=np.int64)

@@ -201,7 +201,7 @@ def replay_deal(rules, pack, dealer, pot_before, redeals_before, calls, plays, a
     ``i`` was made; ``NO_VALUE`` where the solver does not apply (the stock game's free
     tricks)."""
     players = same_players(0, 0.0, 0, 0.0)  # never asked: the script plays every seat
-    ws = new_workspace(players, False, analyse)
+    ws = new_workspace(players, False, analyse, False)
     ws.pack[:] = pack
     status = play_deal(rules, players, script_of(calls, plays), ws, dealer, pot_before,
                        redeals_before)

@@ -27,8 +27,10 @@ from belote_sim.players.solver_kit import new_solver_kit, solver_table_bits
 #: What the engine observes besides the deal itself, set once per workspace: ``know``
 #: keeps every seat's knowledge (voids shown, cards known) for the solver players;
 #: ``timing`` counts each side's decisions and their cycles (the arena); ``analyse``
-#: records the double-dummy value of every position of a scripted deal.
-Watch = namedtuple("Watch", ["know", "timing", "analyse"])
+#: records the double-dummy value of every position of a scripted deal; ``solve``
+#: settles the tricks of a four-player deal by one double-dummy solve instead of
+#: playing them (the ``dd`` model of bid strength, :func:`~belote_sim.game.tricks.play_tricks`).
+Watch = namedtuple("Watch", ["know", "timing", "analyse", "solve"])
 
 #: One thread's deal in play: ``rec`` (the record, layout of
 #: :mod:`belote_sim.kernels.layout`), ``pack`` (int64[32], top first), ``hands``,
@@ -53,9 +55,10 @@ MISSING = -1
 
 
 @jit
-def new_workspace(players, timing, analyse):
+def new_workspace(players, timing, analyse, solve):
     """A workspace for ``players``: knowledge is kept when one of them plays with the
-    solver, the solver kit's table is sized for them (or for ``analyse``)."""
+    solver, the solver kit's table is sized for them (or for ``analyse``); the flags
+    are the :class:`Watch`'s."""
     know = False
     for policy in players.play:
         if policy in SOLVER_PLAYS:
@@ -68,8 +71,8 @@ def new_workspace(players, timing, analyse):
         np.zeros((MAX_DECLS, 4), dtype=np.int64),
         np.zeros(MAX_SEATS, dtype=np.int64),
         np.zeros(1, dtype=np.uint64),
-        new_solver_kit(solver_table_bits(players, analyse)),
-        Watch(know, timing, analyse),
+        new_solver_kit(solver_table_bits(players, analyse or solve)),
+        Watch(know, timing, analyse, solve),
     )
 
 

@@ -46,6 +46,7 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.rng import seed_stream
 from belote_sim.kernels.trick import side_of
+from belote_sim.players import PLAY_DD
 from belote_sim.players.seating import same_players
 from belote_sim.rules import R_PLAYERS
 
@@ -107,7 +108,7 @@ def side_scores(rec, seat, n):
 
 @jit_parallel
 def strength_chunk(rules, players_table, world, openings, probe_strain, seat, dealer, seed,
-                   start, n, n_blocks):
+                   start, n, n_blocks, solve_dd):
     """Counters of worlds ``start .. start+n-1`` (``int64[M, C, N_SC]`` per play model
     and opening, and reach ``int64[M, N_STRAINS, N_REACH]``).
 
@@ -116,7 +117,10 @@ def strength_chunk(rules, players_table, world, openings, probe_strain, seat, de
     ``(fixed_pos, fixed_cards, free_pos, unseen)`` (:func:`complete_pack`).
     ``openings[o]`` holds the call codes of opening ``o`` (-1 padded); row 0 is the
     pass, against which gains are taken. ``probe_strain[o]`` is -1 for a candidate
-    call, else the strain the opening probes.
+    call, else the strain the opening probes. With ``solve_dd`` (four players) the
+    ``dd`` play model settles each deal's tricks by one double-dummy solve per contract
+    and world (:func:`~belote_sim.game.tricks.solve_tricks`) instead of searching every
+    card: the same takers' points, as perfect play keeps the value.
 
     Kernel of :func:`belote_sim.runs.strength.bid_strength`.
     """
@@ -129,7 +133,7 @@ def strength_chunk(rules, players_table, world, openings, probe_strain, seat, de
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
         _strength_block(rules, players_table, fixed_pos, fixed_cards, free_pos, unseen,
                         openings, probe_strain, seat, dealer, seed, lo, hi, per_block[b],
-                        reach_block[b])
+                        reach_block[b], solve_dd)
     counters = sum_blocks(per_block).reshape((n_models, n_open, N_SC))
     reach = sum_blocks(reach_block).reshape((n_models, N_STRAINS, N_REACH))
     return counters, reach
@@ -137,7 +141,8 @@ def strength_chunk(rules, players_table, world, openings, probe_strain, seat, de
 
 @jit
 def _strength_block(rules, players_table, fixed_pos, fixed_cards, free_pos, unseen,
-                    openings, probe_strain, seat, dealer, seed, lo, hi, flat, reach_flat):
+                    openings, probe_strain, seat, dealer, seed, lo, hi, flat, reach_flat,
+                    solve_dd):
     """One block of :func:`strength_chunk`: worlds ``lo .. hi-1``."""
     n = rules[R_PLAYERS]
     n_models = players_table.shape[0]
@@ -148,7 +153,9 @@ def _strength_block(rules, players_table, fixed_pos, fixed_cards, free_pos, unse
     for m in range(n_models):
         row = players_table[m]
         players = same_players(np.int64(row[0]), row[1], np.int64(row[2]), row[3])
-        ws = new_workspace(players, False, False)
+        # The dd model settles the tricks by one solve per contract and world.
+        solve = solve_dd and np.int64(row[2]) == PLAY_DD
+        ws = new_workspace(players, False, False, solve)
         scripts = []
         for o in range(n_open):
             k = 0
@@ -158,6 +165,7 @@ def _strength_block(rules, players_table, fixed_pos, fixed_cards, free_pos, unse
         for w in range(lo, hi):
             seed_stream(ws.rng, seed, w, KEY_PACK)
             complete_pack(ws.pack, fixed_pos, fixed_cards, free_pos, unseen, ws.rng)
+            ws.kit.outcomes[:] = -1  # a new pack: no contract solved yet
             for o in range(n_open):
                 seed_stream(ws.rng, seed, w, KEY_PLAY)
                 if play_deal(rules, players, scripts[o], ws, dealer, 0, 0) != 0:

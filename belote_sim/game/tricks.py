@@ -42,10 +42,11 @@ from belote_sim.kernels.layout import (
     TRUMP,
 )
 from belote_sim.kernels.legal import legal_given_winner
+from belote_sim.kernels.scoring import deal_total
 from belote_sim.kernels.trick import card_power, seat_after, trick_card_points
 from belote_sim.players import PLAY_HEURISTIC, PLAY_RANDOM
 from belote_sim.players.knowledge import learn_from_card
-from belote_sim.players.pimc import analyse_position
+from belote_sim.players.pimc import analyse_position, deal_value
 from belote_sim.players.play import choose_card, heuristic_choice, random_card
 from belote_sim.players.seating import table_side
 from belote_sim.players.solver_kit import NO_VALUE, STAT_CYCLES, STAT_DECISIONS
@@ -62,6 +63,31 @@ def fail(rec, status, step, seat, item, legal, rule):
     rec[ERR_LEGAL] = legal
     rec[ERR_RULE] = rule
     return status
+
+
+@jit
+def solve_tricks(rules, ws, leader, trump, taker, t_side, n_tricks):
+    """The tricks of a four-player deal settled by one double-dummy solve
+    (:func:`~belote_sim.players.pimc.deal_value`, ``ws.watch.solve``): the takers get
+    the card points of perfect play by everyone, the defenders the rest; nothing is
+    played (the record has no cards). A side takes every trick when the solve says the
+    takers do (the capot bonus is in the value) and, for the defenders, when the takers
+    get no point at all: the solve counts points, not tricks, so a trick without points
+    the takers might take is not seen."""
+    rec = ws.rec
+    value = deal_value(rules, ws.kit, ws.hands, leader, trump, taker)
+    total = deal_total(rules, trump)
+    takers = value - CAPOT_BONUS if value > total else value
+    rec[TRICK_POINTS + t_side] = takers
+    rec[TRICK_POINTS + 1 - t_side] = total - takers
+    rec[SEAT_POINTS + taker] = takers
+    rec[SEAT_POINTS + seat_after(taker, 1, 4)] = total - takers
+    if value > total:
+        rec[CAPOT_SIDE] = t_side
+    elif value == 0:
+        rec[CAPOT_SIDE] = 1 - t_side
+    rec[N_TRICKS] = n_tricks
+    return ST_OK
 
 
 @jit(inline="always")
@@ -89,6 +115,8 @@ def play_tricks(rules, players, script, ws, plan):
     stock_pos = plan.stock_pos
     analyse = watch.analyse
     t_side = sides[taker]
+    if watch.solve and n == 4 and free_tricks == 0:
+        return solve_tricks(rules, ws, leader, trump, taker, t_side, n_tricks)
     last_bonus = LAST_TRICK_BONUS[rules[R_NT_VALUES], trump]
     played = 0
     n_plays = 0

@@ -29,7 +29,7 @@ from belote_sim.kernels.layout import (
     TOTAL_POINTS,
     TRICK_POINTS,
 )
-from belote_sim.rules import TIE_LITIGE, TIE_SPLIT, TIE_TAKERS
+from belote_sim.rules import R_KING_VALUE, R_NT_VALUES, TIE_LITIGE, TIE_SPLIT, TIE_TAKERS
 
 
 def _deal_totals() -> np.ndarray:
@@ -43,6 +43,14 @@ def _deal_totals() -> np.ndarray:
 
 
 TOTALS = _deal_totals()
+
+
+@jit_no_refcount
+def deal_total(rules, trump):
+    """All the card points of a deal of ``trump`` under ``rules`` (last trick included,
+    no capot): 162, 258 or 260 (:data:`TOTALS`)."""
+    k10 = 1 if rules[R_KING_VALUE] == 10 else 0
+    return TOTALS[k10, rules[R_NT_VALUES], trump]
 
 
 @jit_no_refcount

@@ -14,19 +14,18 @@ from belote_sim.cards import ALL_TRUMPS
 from belote_sim.kernels.calls import round_two_suits
 from belote_sim.kernels.layout import CALL_AT, CALL_NT, CALL_PASS, CALL_SUIT, CALL_TAKE
 from belote_sim.kernels.rng import rand_below
-from belote_sim.kernels.scoring import TOTALS
+from belote_sim.kernels.scoring import deal_total
 from belote_sim.kernels.trick import seat_after
 from belote_sim.players import dd
 from belote_sim.players.solver_kit import use_context
-from belote_sim.rules import R_KING_VALUE, R_NT_VALUES, R_SECOND_ROUND, SECOND_ROUND_ANY
+from belote_sim.rules import R_SECOND_ROUND, SECOND_ROUND_ANY
 
 
 @jit
 def _make_target(rules, trump):
     """Card points the takers need to beat the defenders on cards alone: more than half
     of the deal's total."""
-    k10 = 1 if rules[R_KING_VALUE] == 10 else 0
-    return TOTALS[k10, rules[R_NT_VALUES], trump] // 2 + 1
+    return deal_total(rules, trump) // 2 + 1
 
 
 @jit

@@ -121,6 +121,21 @@ def dd_card(rules, legal, hands, seat, trick, k, leader, trump, taker, kit, cap)
 
 
 @jit_refcounted
+def deal_value(rules, kit, hands, leader, trump, taker):
+    """The takers' double-dummy value of a whole deal from its first lead (card points,
+    last-trick bonus, the capot bonus when they take every trick), remembered in
+    ``kit.outcomes[trump, taker]`` until the caller clears it (a new deal)."""
+    memo = kit.outcomes
+    if memo[trump, taker] < 0:
+        cx, tt, dws = kit.context, kit.table, kit.search
+        use_context(cx, rules, trump, taker)
+        trick = np.zeros(4, dtype=np.int64)
+        memo[trump, taker] = dd.dd_value(rules, cx, tt, dws, hands.copy(), trick, 0, leader,
+                                         1, 81)
+    return memo[trump, taker]
+
+
+@jit_refcounted
 def analyse_position(rules, kit, hands, trick, k, leader, trump, taker, cap, legal):
     """Double-dummy value of the position (takers' points still to take) for the
     analysis of a deal log; ``kit.analysis[2, c]`` gets the value after each legal card ``c``.

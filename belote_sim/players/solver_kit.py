@@ -37,7 +37,15 @@ ANALYSE_TABLE_BITS = 20
 #: scratch (:mod:`belote_sim.players.dd`), the seat knowledge ``know``
 #: (:mod:`belote_sim.players.knowledge`), the decision ``stats`` (``STAT_*``) and the
 #: ``analysis`` rows of a deal log.
-SolverKit = namedtuple("SolverKit", ["context", "table", "search", "know", "stats", "analysis"])
+#: ``outcomes[trump, taker]`` the takers' double-dummy value of the deal in play
+#: (:func:`belote_sim.players.pimc.deal_value`; -1 not yet solved): a bid-strength world
+#: plays many auctions on one pack, and those that end in the same contract share it.
+SolverKit = namedtuple(
+    "SolverKit", ["context", "table", "search", "know", "stats", "analysis", "outcomes"]
+)
+
+#: Strains (four suits, all-trumps, no-trumps) for the ``outcomes`` memo.
+N_TRUMPS = 6
 
 
 @jit
@@ -51,6 +59,7 @@ def new_solver_kit(bits):
         np.zeros(KNOW_SIZE, dtype=np.int64),
         np.zeros(STAT_SIZE, dtype=np.int64),
         np.full((3, MAX_POSITIONS), NO_VALUE, dtype=np.int64),
+        np.full((N_TRUMPS, MAX_SEATS), NO_VALUE, dtype=np.int64),
     )
 
 
@@ -66,7 +75,8 @@ def use_context(cx, rules, trump, taker):
 @jit
 def solver_table_bits(players, analyse):
     """Size of the transposition table a workspace needs for ``players``
-    (:class:`belote_sim.players.seating.Players`), and for the analysis of a deal log."""
+    (:class:`belote_sim.players.seating.Players`), and for the analysis of a deal log or
+    the solved outcomes of :class:`~belote_sim.game.state.Watch` ``solve``."""
     if analyse:
         return ANALYSE_TABLE_BITS
     for seat in range(MAX_SEATS):

@@ -20,6 +20,13 @@ runner (``metric, group, n, k, value, ci_low, ci_high``), one group per model an
   the chance that the seat's side, taking that strain with the auction ending on its
   bid, scores ``S_T >= V`` (the capot row: takes every trick).
 
+**The dd model.** With four players the ``dd`` model settles the tricks of each
+contract by one double-dummy solve (the takers' points under perfect play by all,
+remembered per contract within a world), instead of searching every card: the same
+points, as perfect play keeps the value (tested). It cannot tell a defenders' capot
+from the takers winning only tricks without points (it counts points): it calls it a
+capot when the takers get none. The other games play every card with the ``dd`` policy.
+
 **What the worlds know.** A world fixes the seat's cards and the retourne and deals
 every other card uniformly (exactly, no rejection). The calls so far are played as
 given; the worlds are *not* conditioned on what those calls suggest about the other
@@ -437,7 +444,7 @@ def bid_strength(
             count = min(chunk * n_threads, worlds - start)
             c, r = K.strength_chunk(rules_arr, players_table, world, openings, probe_strain,
                                     dec.seat, dec.dealer, seed, start, count,
-                                    min(count, n_threads))
+                                    min(count, n_threads), dec.players == 4)
             counters += c
             reach += r
             if progress is not None:
