@@ -498,6 +498,69 @@ def _print_strength(table) -> None:
             typer.echo(f"  {model:<14}{strain:<7}" + "".join(f"{x:>7.3f}" for x in r))
 
 
+@app.command("bid-table")
+def bid_table(
+    rules: RulesOption = "classic",
+    set_: SetOption = None,
+    deals: Annotated[int, typer.Option(help="simulated deals whose decisions are tabulated")] = (
+        100_000
+    ),
+    seed: Annotated[int, typer.Option(help="random seed")] = 0,
+    bid_policy: Annotated[
+        str, typer.Option(help=f"the auctions and every later call: {policy_usage('bid')}")
+    ] = "threshold",
+    models: Annotated[
+        str, typer.Option(help="card-play models, comma separated, e.g. heuristic,dd")
+    ] = "heuristic",
+    top: Annotated[int, typer.Option(help="classes to print, the largest first")] = 20,
+    threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
+    out: Annotated[Path | None, typer.Option(help="directory for atlas.parquet")] = None,
+    quiet: QuietOption = False,
+) -> None:
+    """The bid atlas: every bidding decision met in simulated deals, its call and the
+    pass both played out on the same deal, tabulated by hand class (holding in the
+    strain, its length, side aces and tens, voids, position, round, retourne or bid
+    value): take, make and capot rates and the gain over passing per play model."""
+    from belote_sim.runs.atlas import bid_table as run_atlas
+
+    atlas = _run(
+        lambda **run: run_atlas(
+            _rules_from(rules, set_), deals, seed=seed, bid_policy=bid_policy, models=models,
+            threads=threads, out=out, **run,
+        ),
+        "deals", quiet,
+    )
+    _print_atlas(atlas, top)
+    if out is not None:
+        typer.echo(f"wrote {out}/atlas.parquet", err=True)
+
+
+def _print_atlas(atlas, top: int) -> None:
+    from belote_sim.runs.atlas import class_columns
+
+    prov = atlas.attrs["provenance"]
+    keys = class_columns(atlas)
+    models = list(dict.fromkeys(atlas.model))
+    typer.echo(
+        f"{prov['rules']['preset']}: {prov['deals']:,} deals, bidding {prov['bid_policy']}, "
+        f"{int(atlas[atlas.model == models[0]].n.sum()):,} call/pass pairs; the {top} "
+        "largest classes (made: after the call; gain: over passing, 95% interval)"
+    )
+    wide = atlas.set_index(["model", *keys])
+    largest = wide.loc[models[0]].sort_values("n", ascending=False).head(top)
+    head = "  ".join(f"{k[:8]:>8}" for k in keys)
+    typer.echo(f"{head}  {'n':>7} {'take':>5}" + "".join(
+        f" | {m[:12]:>12} made  gain [95%]        " for m in models))
+    for cls, row in largest.iterrows():
+        cells = "  ".join(f"{str(v)[:8]:>8}" for v in cls)
+        line = f"{cells}  {int(row.n):>7} {row.take_rate:>5.2f}"
+        for m in models:
+            r = wide.loc[(m, *cls)]
+            line += (f" | {'':>12} {r.made_rate:>4.2f} {r.gain:+6.1f} "
+                     f"[{r.gain_low:+6.1f},{r.gain_high:+6.1f}]")
+        typer.echo(line)
+
+
 @app.command("rules")
 def list_rules() -> None:
     """List the presets and every option with its values and meaning."""

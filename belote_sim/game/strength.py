@@ -29,26 +29,59 @@ import numpy as np
 from numba import prange
 
 from belote_sim._jit import jit, jit_parallel
+from belote_sim.cards import ACE, ALL_TRUMPS, JACK, KING, NINE, NO_TRUMPS, QUEEN, TEN
 from belote_sim.game.deals import play_deal
-from belote_sim.game.state import new_workspace, opening_of
-from belote_sim.kernels.calls import CAPOT_BID, N_BID_VALUES, N_STRAINS, value_at
+from belote_sim.game.state import new_workspace, no_script, opening_of
+from belote_sim.kernels.bits import popcount
+from belote_sim.kernels.calls import (
+    CAPOT_BID,
+    N_BID_VALUES,
+    N_STRAINS,
+    bid_code,
+    bid_strain,
+    bid_value,
+    bid_value_index,
+    is_bid,
+    round_two_suits,
+    value_at,
+)
 from belote_sim.kernels.counting import sum_blocks
-from belote_sim.kernels.deal import complete_pack
+from belote_sim.kernels.deal import complete_pack, shuffle_pack
 from belote_sim.kernels.layout import (
+    CALL_AT,
+    CALL_COINCHE,
+    CALL_NT,
+    CALL_PASS,
+    CALL_SUIT,
+    CALL_SURCOINCHE,
+    CALL_TAKE,
+    CALLS,
     CAPOT_SIDE,
     DEAL_SCORE,
+    DEALT,
+    FIRST_HAND,
+    N_CALLS,
     OUT_DEDANS,
     OUT_MADE,
     OUTCOME,
+    REC_SIZE,
+    RETOURNE,
     SCORE_TAKERS,
     TAKER,
     THROWN_IN,
 )
 from belote_sim.kernels.rng import seed_stream
-from belote_sim.kernels.trick import side_of
+from belote_sim.kernels.trick import seat_after, side_of
 from belote_sim.players import PLAY_DD
 from belote_sim.players.seating import same_players
-from belote_sim.rules import R_PLAYERS
+from belote_sim.rules import (
+    CONTRACT_COINCHE,
+    R_ALL_NO_TRUMPS_ROUND,
+    R_CONTRACT,
+    R_PLAYERS,
+    R_SECOND_ROUND,
+    SECOND_ROUND_ANY,
+)
 
 SC_WORLDS = 0  # worlds played
 SC_TAKERS = 1  # the seat's side ended as takers
@@ -204,3 +237,239 @@ def _strength_block(rules, players_table, fixed_pos, fixed_cards, free_pos, unse
                     g = diff2[o] - diff2[0]
                     c[m, o, SC_GAIN2] += g
                     c[m, o, SC_GAIN2_SQ] += g * g
+
+
+# -- The bid atlas: every decision met in simulated deals, as call / pass pairs ----------
+
+#: Fields of an atlas row: one per (deal, decision, candidate call, play model).
+AF_DEAL = 0  # deal index; -1 marks an unused row
+AF_CALL_INDEX = 1  # the decision is the auction's call number ...
+AF_SEAT = 2
+AF_POSITION = 3  # 0 = first hand
+AF_ROUND = 4  # retourne bidding round (1..3), 0 in coinche
+AF_STRAIN = 5  # the candidate's strain: 0..3 suits, 4 all-trumps, 5 no-trumps
+AF_VALUE = 6  # coinche: the candidate bid's value (the lowest legal in its strain), else 0
+AF_RETOURNE = 7  # the retourne's rank 0..7 (7 8 9 T J Q K A), -1 none
+AF_HOLDING = 8  # bits of the strain's J, 9, A, T and belote (K+Q) in the hand (HOLD_*)
+AF_TRUMPS = 9  # cards of the strain in the hand (AT: jacks, NT: aces)
+AF_SIDE_ACES = 10  # aces outside the strain (AT/NT: all aces)
+AF_SIDE_TENS = 11
+AF_VOIDS = 12  # suits other than the strain with no card
+AF_POLICY_CALLED = 13  # the bidding policy made this very call at this decision
+AF_MODEL = 14
+AF_TAKERS = 15  # after the call: the seat's side ended as takers ...
+AF_MADE = 16
+AF_DEDANS = 17
+AF_CAPOT = 18
+AF_DIFF2 = 19  # 2 x (own - opponents' score) after the call
+AF_DIFF2_PASS = 20  # ... and after a pass at the same decision, same world
+N_AF = 21
+
+HOLD_JACK, HOLD_NINE, HOLD_ACE, HOLD_TEN, HOLD_BELOTE = 1, 2, 4, 8, 16
+#: Decisions tabulated per deal (the first calls of its auction), candidates per decision.
+ATLAS_DECISIONS = 12
+ATLAS_CANDIDATES = 6
+ROWS_PER_DEAL = ATLAS_DECISIONS * ATLAS_CANDIDATES
+
+
+@jit
+def hand_features(hand, strain):
+    """``(holding, trumps, side_aces, side_tens, voids)`` of a hand for a strain (see
+    ``AF_*``)."""
+    holding = 0
+    trumps = 0
+    side_aces = 0
+    side_tens = 0
+    voids = 0
+    for suit in range(4):
+        cards = (hand >> (8 * suit)) & 0xFF
+        ace = (cards >> ACE) & 1
+        ten = (cards >> TEN) & 1
+        if suit == strain:
+            trumps = popcount(cards)
+            holding = (((cards >> JACK) & 1) * HOLD_JACK | ((cards >> NINE) & 1) * HOLD_NINE
+                       | ace * HOLD_ACE | ten * HOLD_TEN)
+            if (cards >> KING) & 1 and (cards >> QUEEN) & 1:
+                holding |= HOLD_BELOTE
+            continue
+        side_aces += ace
+        side_tens += ten
+        if cards == 0:
+            voids += 1
+        if strain == ALL_TRUMPS:
+            trumps += (cards >> JACK) & 1
+        elif strain == NO_TRUMPS:
+            trumps += ace
+    return holding, trumps, side_aces, side_tens, voids
+
+
+@jit
+def _candidates(rules, rec, j, out):
+    """The calls put to the test at decision ``j`` of the record's auction (its first
+    ``j`` calls made): retourne games, round 1 take, round 2 every suit it may name,
+    round 3 all-trumps and no-trumps; coinche, the lowest legal bid in each strain
+    (none once the bid is coinched). Returns how many, written to ``out``."""
+    n = rules[R_PLAYERS]
+    if rules[R_CONTRACT] == CONTRACT_COINCHE:
+        high = -1
+        for i in range(j):
+            call = rec[CALLS + i]
+            if call in (CALL_COINCHE, CALL_SURCOINCHE):
+                return 0
+            if is_bid(call):
+                high = call
+        vi = 0 if high < 0 else bid_value_index(high) + 1
+        if vi >= N_BID_VALUES:
+            return 0
+        n_strains = N_STRAINS if rules[R_ALL_NO_TRUMPS_ROUND] != 0 else 4
+        for s in range(n_strains):
+            out[s] = bid_code(vi, s)
+        return n_strains
+    rnd = j // n + 1
+    if rnd == 1:
+        out[0] = CALL_TAKE
+        return 1
+    if rnd == 2:
+        turned = rec[RETOURNE] >> 3
+        allowed = round_two_suits(turned, rules[R_SECOND_ROUND] == SECOND_ROUND_ANY)
+        k = 0
+        for s in range(4):
+            if (allowed >> s) & 1:
+                out[k] = CALL_SUIT + s
+                k += 1
+        return k
+    out[0] = CALL_AT
+    out[1] = CALL_NT
+    return 2
+
+
+@jit
+def call_strain(call, retourne):
+    """The strain a call names: take names the retourne's suit."""
+    if call == CALL_TAKE:
+        return retourne >> 3
+    if call == CALL_AT:
+        return ALL_TRUMPS
+    if call == CALL_NT:
+        return NO_TRUMPS
+    if is_bid(call):
+        return bid_strain(call)
+    return call - CALL_SUIT
+
+
+@jit_parallel
+def atlas_chunk(rules, players_table, seed, start, n, n_blocks, solve_dd):
+    """Atlas rows (``int64[n * ROWS_PER_DEAL * M, N_AF]``, unused rows with
+    ``AF_DEAL = -1``) of deals ``start .. start+n-1``, and the deals refused (0 unless a
+    policy is broken).
+
+    Deal ``i`` is shuffled from the stream ``(seed, i, 0)`` and dealt by seat
+    ``i mod players``, like a simulated deal; its auction is played by the bidding
+    policy (``players_table`` row 0). At each of its first ``ATLAS_DECISIONS`` calls
+    (up to a coinche), every candidate call (:func:`_candidates`) and the pass are
+    played out from the calls before it, under every model, all from the stream
+    ``(seed, i, 1)``: a counterfactual pair per candidate, paired world by world.
+
+    Kernel of :func:`belote_sim.runs.strength.bid_table`.
+    """
+    n_models = players_table.shape[0]
+    per_deal = ROWS_PER_DEAL * n_models
+    rows = np.full((n * per_deal, N_AF), -1, dtype=np.int64)
+    refused = np.zeros(n_blocks, dtype=np.int64)
+    for b in prange(n_blocks):
+        lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
+        refused[b] = _atlas_block(rules, players_table, seed, lo, hi, start, per_deal, rows,
+                                  solve_dd)
+    return rows, refused.sum()
+
+
+@jit
+def _atlas_block(rules, players_table, seed, lo, hi, start, per_deal, rows, solve_dd):
+    """One block of :func:`atlas_chunk`: deals ``lo .. hi-1``."""
+    n = rules[R_PLAYERS]
+    n_models = players_table.shape[0]
+    workspaces = []
+    players_of = []
+    for m in range(n_models):
+        row = players_table[m]
+        players = same_players(np.int64(row[0]), row[1], np.int64(row[2]), row[3])
+        players_of.append(players)
+        workspaces.append(
+            new_workspace(players, False, False, solve_dd and np.int64(row[2]) == PLAY_DD)
+        )
+    pack = np.zeros(32, dtype=np.int64)
+    auction = np.zeros(REC_SIZE, dtype=np.int64)
+    cands = np.zeros(ATLAS_CANDIDATES, dtype=np.int64)
+    opening = np.zeros(ATLAS_DECISIONS + 1, dtype=np.int64)
+    refused = 0
+    for i in range(lo, hi):
+        base = (i - start) * per_deal
+        used = 0
+        ws0 = workspaces[0]
+        seed_stream(ws0.rng, seed, i, KEY_PACK)
+        shuffle_pack(ws0.pack, ws0.rng)
+        pack[:] = ws0.pack
+        for m in range(n_models):
+            workspaces[m].kit.outcomes[:] = -1  # a new pack
+        seed_stream(ws0.rng, seed, i, KEY_PLAY)
+        if play_deal(rules, players_of[0], no_script(), ws0, i % n, 0, 0) != 0:
+            refused += 1
+            continue
+        auction[:] = ws0.rec
+        fh = auction[FIRST_HAND]
+        retourne = auction[RETOURNE]
+        for j in range(min(auction[N_CALLS], ATLAS_DECISIONS)):
+            k = _candidates(rules, auction, j, cands)
+            if k == 0:
+                break
+            seat = seat_after(fh, j, n)
+            for t in range(j):
+                opening[t] = auction[CALLS + t]
+            for m in range(n_models):
+                ws = workspaces[m]
+                # The pass, then each candidate, from the same stream.
+                opening[j] = CALL_PASS
+                ws.pack[:] = pack
+                seed_stream(ws.rng, seed, i, KEY_PLAY)
+                if play_deal(rules, players_of[m], opening_of(opening[: j + 1].copy()), ws,
+                             i % n, 0, 0) != 0:
+                    refused += 1
+                    continue
+                d2_pass = side_scores(ws.rec, seat, n)[6]
+                for c in range(k):
+                    call = cands[c]
+                    opening[j] = call
+                    ws.pack[:] = pack
+                    seed_stream(ws.rng, seed, i, KEY_PLAY)
+                    if play_deal(rules, players_of[m], opening_of(opening[: j + 1].copy()), ws,
+                                 i % n, 0, 0) != 0:
+                        refused += 1
+                        continue
+                    takers, made, dedans, capot, _, _, d2 = side_scores(ws.rec, seat, n)
+                    strain = call_strain(call, retourne)
+                    hold, trumps, aces, tens, voids = hand_features(auction[DEALT + seat],
+                                                                    strain)
+                    r = rows[base + used]
+                    used += 1
+                    r[AF_DEAL] = i
+                    r[AF_CALL_INDEX] = j
+                    r[AF_SEAT] = seat
+                    r[AF_POSITION] = (seat - fh) % n
+                    r[AF_ROUND] = 0 if rules[R_CONTRACT] == CONTRACT_COINCHE else j // n + 1
+                    r[AF_STRAIN] = strain
+                    r[AF_VALUE] = bid_value(call) if is_bid(call) else 0
+                    r[AF_RETOURNE] = retourne & 7 if retourne >= 0 else -1
+                    r[AF_HOLDING] = hold
+                    r[AF_TRUMPS] = trumps
+                    r[AF_SIDE_ACES] = aces
+                    r[AF_SIDE_TENS] = tens
+                    r[AF_VOIDS] = voids
+                    r[AF_POLICY_CALLED] = 1 if auction[CALLS + j] == call else 0
+                    r[AF_MODEL] = m
+                    r[AF_TAKERS] = 1 if takers else 0
+                    r[AF_MADE] = 1 if made else 0
+                    r[AF_DEDANS] = 1 if dedans else 0
+                    r[AF_CAPOT] = 1 if capot else 0
+                    r[AF_DIFF2] = d2
+                    r[AF_DIFF2_PASS] = d2_pass
+    return refused

@@ -27,9 +27,11 @@ CALL_NAMES = {
     L.CALL_COINCHE: "coinche", L.CALL_SURCOINCHE: "surcoinche",
 }  # fmt: skip
 CALL_NAMES.update({L.CALL_SUIT + i: s for i, s in enumerate(SUITS)})
+# The kernel's plain-Python body: compiling it would cost every command ~0.15 s at import.
+_bid_code = getattr(bid_code, "py_func", bid_code)
 for _v, _value in enumerate(L.BID_VALUES):
     for _strain, _name in enumerate(TRUMP_NAMES):
-        CALL_NAMES[int(bid_code(_v, _strain))] = f"{_value}{_name}"
+        CALL_NAMES[int(_bid_code(_v, _strain))] = f"{_value}{_name}"
 _CALL_CODES = {v.lower(): k for k, v in CALL_NAMES.items()}
 
 

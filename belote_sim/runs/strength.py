@@ -60,11 +60,11 @@ from belote_sim.errors import BeloteError
 from belote_sim.game import strength as K
 from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
-from belote_sim.kernels.calls import BID_VALUES, N_STRAINS, bid_code, bid_strain
+from belote_sim.kernels.calls import BID_VALUES, N_STRAINS, bid_strain
 from belote_sim.kernels.calls import is_bid as _is_bid
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
-from belote_sim.runs.deallog import format_call, parse_call
+from belote_sim.runs.deallog import CALL_NAMES, format_call, parse_call
 from belote_sim.runs.io import summary_frame, write_parquet
 from belote_sim.runs.replay import explain
 from belote_sim.runs.runner import RunInterrupted
@@ -91,10 +91,11 @@ REACH_METRIC = "p_reach"
 #: The calls the retourne games may make, in the order tables list them (pass first).
 RETOURNE_CALLS = (L.CALL_PASS, L.CALL_TAKE, *(L.CALL_SUIT + s for s in range(4)), L.CALL_AT,
                   L.CALL_NT)
-#: The coinche calls: pass, every bid by value then strain, coinche, surcoinche.
+#: The coinche calls: pass, every bid by value then strain (their code order), coinche,
+#: surcoinche.
 COINCHE_CALLS = (
     L.CALL_PASS,
-    *(int(bid_code(v, s)) for v in range(len(BID_VALUES)) for s in range(N_STRAINS)),
+    *sorted(c for c in CALL_NAMES if c >= L.CALL_BID),
     L.CALL_COINCHE,
     L.CALL_SURCOINCHE,
 )

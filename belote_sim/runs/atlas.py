@@ -1,0 +1,248 @@
+"""The bid atlas: how often a bid made in a hand class makes, and what it gains over
+passing, from every bidding decision met in simulated deals.
+
+The library side of ``belote-sim bid-table``. For each deal (dealt as ``simulate``
+deals it, the auction played by the bidding policy) and each of the first calls of its
+auction, every candidate call (retourne games: round 1 take, round 2 each suit it may
+name, round 3 all-trumps and no-trumps; coinche: the lowest legal bid in each strain)
+and the pass are played out from the calls before it, under each play model, from the
+same random stream: a counterfactual pair (:func:`belote_sim.game.strength.atlas_chunk`).
+The pairs are tabulated by hand class (:data:`CLASS_COLUMNS`): the strain the call names
+(``retourne suit``, ``other suit``, ``suit`` in coinche, ``AT``, ``NT``), the seat's
+holding in it (``J``, ``9``, ``A``, ``T`` and ``KQ`` for belote), how many cards of it
+(all-trumps: jacks; no-trumps: aces), side aces and tens, voids, position in the
+auction, round and the retourne's rank (retourne games), the bid value (coinche).
+
+Per class and model (:func:`bid_table`'s table): ``n`` decisions, ``take_rate`` (the
+bidding policy itself made that call there), ``made_rate`` / ``dedans_rate`` /
+``capot_rate`` after the call (the seat's side took and made, went dedans, took every
+trick), and ``gain`` over passing: the mean paired difference of (own - opponents')
+deal score, with its 95% interval. :func:`model_gap` sets the double-dummy figures
+beside a realistic model's, class by class.
+
+>>> atlas = bid_table("classic", deals=300, seed=1)
+>>> int(atlas.n.sum()) > 300
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+
+from belote_sim.cards import TRUMP_NAMES
+from belote_sim.errors import BeloteError
+from belote_sim.game import strength as K
+from belote_sim.players.spec import PolicySpec, as_spec, check_policies
+from belote_sim.rules import Rules
+from belote_sim.runs.io import write_parquet
+from belote_sim.runs.runner import RunInterrupted
+from belote_sim.runs.stats import Z95
+from belote_sim.runs.strength import _check_out, _int_in, _models, _rules_of
+
+#: The columns of a hand class, in the order tables show them.
+CLASS_COLUMNS = ("round", "position", "strain", "value", "retourne", "holding", "trumps",
+                 "side_aces", "side_tens", "voids")
+#: Deals per chunk (one progress step) for the fast models and the solver models.
+CHUNK_FAST = 2_000
+CHUNK_SOLVER = 4
+RANKS = "789TJQKA"
+_SUMS = ("n", "policy_calls", "takers", "made", "dedans", "capot", "gain2", "gain2_sq")
+
+
+def holding_text(bits: int) -> str:
+    """The honours of a holding (``AF_HOLDING`` bits) as text: ``J9A`` , ``T+KQ``, ``-``.
+
+    >>> holding_text(K.HOLD_JACK | K.HOLD_NINE | K.HOLD_BELOTE)
+    'J9+KQ'
+    """
+    text = "".join(name for bit, name in ((K.HOLD_JACK, "J"), (K.HOLD_NINE, "9"),
+                                          (K.HOLD_ACE, "A"), (K.HOLD_TEN, "T"))
+                   if bits & bit)
+    if bits & K.HOLD_BELOTE:
+        text += "+KQ"
+    return text or "-"
+
+
+def _rows_frame(rows: np.ndarray, coinche: bool) -> pd.DataFrame:
+    """The used atlas rows of a chunk as a frame of class columns and sums."""
+    rows = rows[rows[:, K.AF_DEAL] >= 0]
+    strain = rows[:, K.AF_STRAIN]
+    if coinche:
+        kind = np.where(strain < 4, "suit", np.array(TRUMP_NAMES, dtype=object)[strain])
+    else:
+        turned = np.where(rows[:, K.AF_ROUND] == 1, True, False)
+        kind = np.where(strain >= 4, np.array(TRUMP_NAMES, dtype=object)[strain],
+                        np.where(turned, "retourne suit", "other suit"))
+    gain2 = rows[:, K.AF_DIFF2] - rows[:, K.AF_DIFF2_PASS]
+    return pd.DataFrame({
+        "model": rows[:, K.AF_MODEL],
+        "round": rows[:, K.AF_ROUND],
+        "position": rows[:, K.AF_POSITION],
+        "strain": kind,
+        "value": rows[:, K.AF_VALUE],
+        "retourne": rows[:, K.AF_RETOURNE],
+        "holding": rows[:, K.AF_HOLDING],
+        "trumps": rows[:, K.AF_TRUMPS],
+        "side_aces": rows[:, K.AF_SIDE_ACES],
+        "side_tens": rows[:, K.AF_SIDE_TENS],
+        "voids": rows[:, K.AF_VOIDS],
+        "n": 1,
+        "policy_calls": rows[:, K.AF_POLICY_CALLED],
+        "takers": rows[:, K.AF_TAKERS],
+        "made": rows[:, K.AF_MADE],
+        "dedans": rows[:, K.AF_DEDANS],
+        "capot": rows[:, K.AF_CAPOT],
+        "gain2": gain2,
+        "gain2_sq": gain2 * gain2,
+    })
+
+
+def _totals(frame: pd.DataFrame) -> pd.DataFrame:
+    """Integer sums per class and model."""
+    keys = ["model", *CLASS_COLUMNS]
+    return frame.groupby(keys, sort=True, observed=True)[list(_SUMS)].sum()
+
+
+def bid_table(
+    rules: Rules | str,
+    deals: int = 100_000,
+    *,
+    seed: int = 0,
+    bid_policy: str | PolicySpec = "threshold",
+    models: str | Iterable[str | PolicySpec] = ("heuristic",),
+    threads: int | None = None,
+    out: str | Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> pd.DataFrame:
+    """The bid atlas of ``deals`` simulated deals (see the module docstring): one row per
+    hand class and model, provenance in ``df.attrs``; written to ``out/atlas.parquet``
+    when ``out`` is given. A pure function of (rules, policies, seed, deals) whatever
+    ``threads``.
+
+    :raises BeloteError: bad rules, counts, policies, models or ``out`` (before any
+        deal is played); :class:`~belote_sim.runs.runner.RunInterrupted` when
+        ``should_stop()`` turns true (nothing is written).
+    """
+    rules = _rules_of(rules)
+    deals = _int_in("deals", deals, 1, 10**12)
+    seed = _int_in("seed", seed, 0, 2**63 - 1)
+    if threads is not None:
+        threads = _int_in("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
+    bid = as_spec(bid_policy, "bid")
+    check_policies(rules, bid)
+    specs = _models(models)
+    out_dir = _check_out(out)
+    coinche = rules.contract == "coinche"
+    players_table = np.array([[bid.id, bid.value, m.id, m.value] for m in specs],
+                             dtype=np.float64)
+    rules_arr = rules.to_array()
+    solver = any(m.uses_solver for m in specs) or bid.name == "dd"
+    old_threads = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(threads)
+    n_threads = numba.get_num_threads()
+    chunk = (CHUNK_SOLVER if solver else CHUNK_FAST) * n_threads
+    parts: list[pd.DataFrame] = []
+    started = datetime.now(timezone.utc).isoformat()
+    t0 = time.perf_counter()
+    try:
+        if progress is not None:
+            progress(0, deals)
+        for start in range(0, deals, chunk):
+            count = min(chunk, deals - start)
+            rows, refused = K.atlas_chunk(rules_arr, players_table, seed, start, count,
+                                          min(count, n_threads), rules.players == 4)
+            if refused:
+                raise BeloteError(f"a player broke the rules in {refused} deal(s): a policy bug")
+            parts.append(_totals(_rows_frame(rows, coinche)))
+            if len(parts) > 16:
+                parts = [pd.concat(parts).groupby(level=list(range(11)), sort=True).sum()]
+            if progress is not None:
+                progress(start + count, deals)
+            if should_stop is not None and should_stop() and start + count < deals:
+                raise RunInterrupted(None, start + count, deals, "deals")
+    finally:
+        numba.set_num_threads(old_threads)
+    wall = time.perf_counter() - t0
+    sums = pd.concat(parts).groupby(level=list(range(11)), sort=True).sum().reset_index()
+    table = _rates(sums, specs, coinche)
+    import belote_sim
+
+    table.attrs["provenance"] = {
+        "command": "bid-table",
+        "rules": {"preset": rules.preset, "options": rules.options()},
+        "deals": deals,
+        "seed": seed,
+        "bid_policy": str(bid),
+        "models": [str(s) for s in specs],
+        "version": belote_sim.__version__,
+        "numba": numba.__version__,
+        "numpy": np.__version__,
+        "threads": n_threads,
+        "started": started,
+        "seconds": float(f"{wall:.3f}"),
+        "deals_per_second": float(f"{deals / wall:.1f}") if wall > 0 else None,
+    }
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        write_parquet(table, out_dir / "atlas.parquet", table.attrs["provenance"])
+    return table
+
+
+def _rates(sums: pd.DataFrame, specs: list[PolicySpec], coinche: bool) -> pd.DataFrame:
+    """Rates and the gain's interval from the integer sums of each class."""
+    df = sums.copy()
+    df["model"] = [str(specs[m]) for m in df.model]
+    df["holding"] = [holding_text(h) for h in df.holding]
+    df["retourne"] = ["-" if r < 0 else RANKS[r] for r in df.retourne]
+    n = df.n.astype(float)
+    for name in ("takers", "made", "dedans", "capot"):
+        df[f"{name}_rate"] = df[name] / n
+    df["take_rate"] = df.policy_calls / n
+    mean2 = df.gain2 / n
+    var2 = (df.gain2_sq - n * mean2 * mean2).clip(lower=0) / (n - 1).where(n > 1)
+    se = np.sqrt(var2 / n) / 2
+    df["gain"] = mean2 / 2
+    df["gain_low"] = df.gain - Z95 * se
+    df["gain_high"] = df.gain + Z95 * se
+    df = df.drop(columns=["round", "retourne"] if coinche else ["value"])
+    return df.reset_index(drop=True)
+
+
+def class_columns(atlas: pd.DataFrame) -> list[str]:
+    """The class columns an atlas has (coinche has no round or retourne, the retourne
+    games no bid value)."""
+    return [c for c in CLASS_COLUMNS if c in atlas.columns]
+
+
+def model_gap(atlas: pd.DataFrame, realistic: str, by: Iterable[str] | None = None,
+              dd: str = "dd") -> pd.DataFrame:
+    """The double-dummy make rate beside ``realistic``'s, and the gap (dd minus
+    realistic, in percentage points), per class (or per the columns ``by``, pooling the
+    classes within), with ``n``.
+
+    :raises BeloteError: the atlas lacks one of the two models.
+    """
+    models = set(atlas.model)
+    for m in (dd, realistic):
+        if m not in models:
+            raise BeloteError(f"the atlas has no {m!r} model (it has {', '.join(sorted(models))})")
+    keys = list(by) if by is not None else class_columns(atlas)
+    pooled = atlas.groupby(["model", *keys], sort=False)[["n", "made"]].sum()
+    a = pooled.loc[dd]
+    b = pooled.loc[realistic]
+    out = pd.DataFrame({"n": a.n, f"made_rate_{dd}": a.made / a.n,
+                        f"made_rate_{realistic}": b.made / b.n})
+    out["gap_points"] = 100 * (out[f"made_rate_{dd}"] - out[f"made_rate_{realistic}"])
+    return out.reset_index()
+
+
+__all__ = ["CLASS_COLUMNS", "bid_table", "class_columns", "holding_text", "model_gap"]
