@@ -561,6 +561,53 @@ def _print_atlas(atlas, top: int) -> None:
         typer.echo(line)
 
 
+@app.command("card-values")
+def card_values(
+    rules: RulesOption = "classic",
+    set_: SetOption = None,
+    deals: Annotated[int, typer.Option(help="simulated deals")] = 20_000,
+    seed: Annotated[int, typer.Option(help="random seed")] = 0,
+    bid_policy: Annotated[
+        str, typer.Option(help=f"the auctions: {policy_usage('bid')}")
+    ] = "threshold",
+    models: Annotated[
+        str, typer.Option(help="card-play models, comma separated, e.g. heuristic,dd")
+    ] = "heuristic",
+    threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
+    out: Annotated[Path | None, typer.Option(help="directory for summary.parquet")] = None,
+    quiet: QuietOption = False,
+) -> None:
+    """What holding a card is worth to the taker's side: each of the taker's cards
+    swapped with a random defender's card on the same deal, the deal played again; the
+    paired difference of the deal scores, by card (trump J, 9 ... side A, T ...)."""
+    from belote_sim.runs.card_values import card_values as run_values
+    from belote_sim.runs.card_values import value_table
+
+    table = _run(
+        lambda **run: run_values(
+            _rules_from(rules, set_), deals, seed=seed, bid_policy=bid_policy, models=models,
+            threads=threads, out=out, **run,
+        ),
+        "deals", quiet,
+    )
+    prov = table.attrs["provenance"]
+    typer.echo(
+        f"{prov['rules']['preset']}: {prov['deals']:,} deals, bidding {prov['bid_policy']}; "
+        "points a card is worth to the taker's side (95% interval)"
+    )
+    wide = value_table(table)
+    models_ = list(dict.fromkeys(m for m, _ in wide.columns))
+    typer.echo(f"  {'card':<9}" + "".join(f"{m[:14]:>32}" for m in models_))
+    for card, r in wide.iterrows():
+        cells = "".join(
+            f"{r[(m, 'value')]:>12.1f} [{r[(m, 'ci_low')]:6.1f}, {r[(m, 'ci_high')]:6.1f}]"
+            f"{'':>2}" for m in models_
+        )
+        typer.echo(f"  {card:<9}{cells}")
+    if out is not None:
+        typer.echo(f"wrote {out}/summary.parquet", err=True)
+
+
 @app.command("rules")
 def list_rules() -> None:
     """List the presets and every option with its values and meaning."""

@@ -138,3 +138,28 @@ def test_cli_writes_the_atlas(tmp_path):
          str(tmp_path / "no")], capture_output=True, text=True, timeout=600,
     )
     assert bad.returncode == 2 and not (tmp_path / "no").exists()
+
+
+# -- card values --------------------------------------------------------------------------
+
+
+def test_card_values_rank_the_trumps():
+    from belote_sim.runs.card_values import card_values, value_table
+
+    df = card_values("classic", 1500, seed=3)
+    wide = value_table(df)["heuristic"]
+    assert wide.loc["trump J", "ci_low"] > 0
+    assert wide.loc["trump J", "value"] > wide.loc["trump 7", "value"]
+    assert wide.loc["side A", "value"] > wide.loc["side 7", "value"]
+    again = card_values("classic", 1500, seed=3, threads=1)
+    pd.testing.assert_frame_equal(again, df)
+
+
+def test_card_values_cli(tmp_path):
+    res = subprocess.run(
+        [sys.executable, "-m", "belote_sim.cli", "card-values", "--deals", "200", "--quiet",
+         "--out", str(tmp_path / "cv")], capture_output=True, text=True, timeout=600,
+    )
+    assert res.returncode == 0, res.stderr
+    assert "trump J" in res.stdout
+    assert read_provenance(tmp_path / "cv" / "summary.parquet")["command"] == "card-values"

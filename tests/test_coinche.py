@@ -695,7 +695,7 @@ def _policy_calls(pack, dealer, policy):
     from belote_sim.runs.deallog import record_to_deal
 
     players = same_players(bid_policy_id(policy), 50.0, 0, 0.0)
-    ws = new_workspace(players, False, False)
+    ws = new_workspace(players, False, False, False)
     ws.pack[:] = [parse_card(c) for c in pack]
     status = play_deal(COINCHE.to_array(), players, no_script(), ws, dealer, 0, 0)
     assert status == 0

@@ -32,7 +32,7 @@ from belote_sim._jit import jit, jit_parallel
 from belote_sim.cards import ACE, ALL_TRUMPS, JACK, KING, NINE, NO_TRUMPS, QUEEN, TEN
 from belote_sim.game.deals import play_deal
 from belote_sim.game.state import new_workspace, no_script, opening_of
-from belote_sim.kernels.bits import popcount
+from belote_sim.kernels.bits import nth_bit, popcount
 from belote_sim.kernels.calls import (
     CAPOT_BID,
     N_BID_VALUES,
@@ -60,6 +60,7 @@ from belote_sim.kernels.layout import (
     DEAL_SCORE,
     DEALT,
     FIRST_HAND,
+    HANDS,
     N_CALLS,
     OUT_DEDANS,
     OUT_MADE,
@@ -69,8 +70,9 @@ from belote_sim.kernels.layout import (
     SCORE_TAKERS,
     TAKER,
     THROWN_IN,
+    TRUMP,
 )
-from belote_sim.kernels.rng import seed_stream
+from belote_sim.kernels.rng import rand_below, seed_stream
 from belote_sim.kernels.trick import seat_after, side_of
 from belote_sim.players import PLAY_DD
 from belote_sim.players.seating import same_players
@@ -472,4 +474,125 @@ def _atlas_block(rules, players_table, seed, lo, hi, start, per_deal, rows, solv
                     r[AF_CAPOT] = 1 if capot else 0
                     r[AF_DIFF2] = d2
                     r[AF_DIFF2_PASS] = d2_pass
+    return refused
+
+
+# -- Card values: a card of the taker swapped with an opponent's, on the same deal -------
+
+#: Roles of a card in a suit contract: ``rank`` for a trump, ``8 + rank`` for a side card
+#: (ranks 0..7 = 7 8 9 T J Q K A).
+N_ROLES = 16
+CV_N = 0  # swaps measured
+CV_VALUE2 = 1  # sum of 2 x (difference kept - difference after the swap), then squares
+CV_VALUE2_SQ = 2
+CV_MADE = 3  # the contract made as dealt ...
+CV_MADE_SWAPPED = 4  # ... and after the swap
+N_CV = 5
+#: The stream that picks the opponents' cards of a deal's swaps.
+KEY_SWAPS = 2
+
+
+@jit_parallel
+def card_values_chunk(rules, players_table, seed, start, n, n_blocks):
+    """Card-value counters (``int64[M, N_ROLES, N_CV]``) of deals ``start .. start+n-1``
+    and the deals refused.
+
+    Deal ``i`` is dealt and bid as a simulated deal (stream ``(seed, i, 0)`` for the
+    pack, ``(seed, i, 1)`` for the play; the auction by ``players_table`` row 0's
+    bidding policy). When it ends in a suit contract, each card the taker holds at the
+    first trick (the retourne aside: it names trump) is swapped in the pack with a card
+    drawn uniformly from the defenders' hands (stream ``(seed, i, 2)``, the same draws
+    for every model), and the deal is played again with the same calls (an opening
+    script) under each model, as is the deal as dealt: the card's value is the paired
+    difference of the takers' (own minus opponents') deal score.
+
+    Kernel of :func:`belote_sim.runs.card_values.card_values`.
+    """
+    n_models = players_table.shape[0]
+    per_block = np.zeros((n_blocks, n_models * N_ROLES * N_CV), dtype=np.int64)
+    refused = np.zeros(n_blocks, dtype=np.int64)
+    for b in prange(n_blocks):
+        lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
+        refused[b] = _card_values_block(rules, players_table, seed, lo, hi, per_block[b])
+    return sum_blocks(per_block).reshape((n_models, N_ROLES, N_CV)), refused.sum()
+
+
+@jit
+def _card_values_block(rules, players_table, seed, lo, hi, flat):
+    """One block of :func:`card_values_chunk`: deals ``lo .. hi-1``."""
+    n = rules[R_PLAYERS]
+    n_models = players_table.shape[0]
+    c = flat.reshape((n_models, N_ROLES, N_CV))
+    workspaces = []
+    players_of = []
+    for m in range(n_models):
+        row = players_table[m]
+        players = same_players(np.int64(row[0]), row[1], np.int64(row[2]), row[3])
+        players_of.append(players)
+        workspaces.append(new_workspace(players, False, False, False))
+    pack = np.zeros(32, dtype=np.int64)
+    where = np.zeros(32, dtype=np.int64)
+    picks = np.zeros(1, dtype=np.uint64)
+    swaps = np.zeros((32, 2), dtype=np.int64)
+    refused = 0
+    for i in range(lo, hi):
+        ws0 = workspaces[0]
+        seed_stream(ws0.rng, seed, i, KEY_PACK)
+        shuffle_pack(ws0.pack, ws0.rng)
+        pack[:] = ws0.pack
+        seed_stream(ws0.rng, seed, i, KEY_PLAY)
+        if play_deal(rules, players_of[0], no_script(), ws0, i % n, 0, 0) != 0:
+            refused += 1
+            continue
+        rec = ws0.rec
+        taker = rec[TAKER]
+        trump = rec[TRUMP]
+        if taker < 0 or trump >= 4:
+            continue
+        calls = rec[CALLS : CALLS + rec[N_CALLS]].copy()
+        retourne = rec[RETOURNE]
+        mine = rec[HANDS + taker]
+        if retourne >= 0:
+            mine &= ~(1 << retourne)
+        opponents = 0
+        t_side = side_of(taker, n, taker)
+        for s in range(n):
+            if side_of(s, n, taker) != t_side:
+                opponents |= rec[HANDS + s]
+        for p in range(32):
+            where[pack[p]] = p
+        seed_stream(picks, seed, i, KEY_SWAPS)
+        n_swaps = 0
+        for card in range(32):
+            if (mine >> card) & 1:
+                swaps[n_swaps, 0] = card
+                swaps[n_swaps, 1] = nth_bit(opponents, rand_below(picks, popcount(opponents)))
+                n_swaps += 1
+        script = opening_of(calls)
+        for m in range(n_models):
+            ws = workspaces[m]
+            ws.pack[:] = pack
+            seed_stream(ws.rng, seed, i, KEY_PLAY)
+            if play_deal(rules, players_of[m], script, ws, i % n, 0, 0) != 0:
+                refused += 1
+                continue
+            _, made, _, _, _, _, d2 = side_scores(ws.rec, taker, n)
+            for k in range(n_swaps):
+                card, other = swaps[k, 0], swaps[k, 1]
+                ws.pack[:] = pack
+                ws.pack[where[card]] = other
+                ws.pack[where[other]] = card
+                seed_stream(ws.rng, seed, i, KEY_PLAY)
+                if play_deal(rules, players_of[m], script, ws, i % n, 0, 0) != 0:
+                    refused += 1
+                    continue
+                _, made_sw, _, _, _, _, d2_sw = side_scores(ws.rec, taker, n)
+                role = card & 7 if card >> 3 == trump else 8 + (card & 7)
+                x = c[m, role]
+                v = d2 - d2_sw
+                x[CV_N] += 1
+                x[CV_VALUE2] += v
+                x[CV_VALUE2_SQ] += v * v
+                x[CV_MADE] += 1 if made else 0
+                x[CV_MADE_SWAPPED] += 1 if made_sw else 0
     return refused
