@@ -7,8 +7,9 @@ Run with ``make bench`` (or ``python benchmarks/bench_strength.py [--dd-worlds N
 - in-process: 10,000 worlds heuristic (the kernel alone), 200 worlds ``fastpimc:20``
   (target under 60 s) and ``--dd-worlds`` worlds of the ``dd`` model (default 100),
   with the time 2,000 worlds would take at that rate (target under 20 s);
-- beside them, the plain ``simulate`` rate of the same players in the same run, per
-  deal played: the decision plays two deals a world (take and pass).
+- the bid atlas of 100,000 classic deals with the heuristic model: the deals it plays
+  per second (each deal, then per decision the pass and every candidate) against the
+  plain ``simulate`` rate of the same players in the same run (target at least 0.4).
 
 Writes ``results/bench_strength.json``.
 """
@@ -23,6 +24,7 @@ import time
 from pathlib import Path
 
 from belote_sim import Rules, simulate
+from belote_sim.runs.atlas import bid_table
 from belote_sim.runs.strength import bid_strength
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,6 +54,16 @@ def main() -> None:
     t0 = time.perf_counter()
     simulate(Rules(), deals=200_000, bid_policy="threshold", play_policy="heuristic")
     plain = 200_000 / (time.perf_counter() - t0)
+    bid_table("classic", 2_000, seed=1)  # compile or load
+    t0 = time.perf_counter()
+    atlas = bid_table("classic", 100_000, seed=1)
+    atlas_s = time.perf_counter() - t0
+    # Round 1 puts one candidate (take) to the test, round 2 three suits: a decision
+    # plays its pass and its candidates, a deal its own auction first.
+    round_one = int(atlas[atlas["round"] == 1].n.sum())
+    round_two = int(atlas[atlas["round"] == 2].n.sum())
+    played = 100_000 + round_one * 2 + round_two + round_two // 3
+    atlas_rate = played / atlas_s
     figures = {
         "cli_10000_worlds_heuristic_s": cli,
         "heuristic_10000_worlds_s": heuristic,
@@ -61,6 +73,9 @@ def main() -> None:
         "dd_2000_worlds_projected_s": dd * 2000 / args.dd_worlds,
         "simulate_threshold_heuristic_deals_per_s": plain,
         "strength_heuristic_worlds_per_s": 10_000 / heuristic,
+        "atlas_100000_deals_s": atlas_s,
+        "atlas_deals_played_per_s": atlas_rate,
+        "atlas_to_simulate_ratio": atlas_rate / plain,
     }
     print(f"bid-strength, one classic decision ({HAND}, retourne {RETOURNE}):")
     print(f"  command, 10,000 worlds, heuristic, start-up included {cli:8.2f} s  (target < 2 s)")
@@ -70,6 +85,9 @@ def main() -> None:
           "(target < 60 s)")
     print(f"  {args.dd_worlds} worlds, dd                                   {dd:8.2f} s  "
           f"(2,000 worlds: {dd * 2000 / args.dd_worlds:,.0f} s; target < 20 s)")
+    print(f"bid-table, 100,000 classic deals, heuristic               {atlas_s:8.2f} s  "
+          f"({atlas_rate:,.0f} deals played/s, {atlas_rate / plain:.2f} x simulate's "
+          f"{plain:,.0f}; target >= 0.4)")
     out = ROOT / "results" / "bench_strength.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(figures, indent=2) + "\n")
