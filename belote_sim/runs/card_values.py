@@ -35,7 +35,7 @@ from belote_sim.rules import Rules
 from belote_sim.runs.io import summary_frame, write_parquet
 from belote_sim.runs.runner import RunInterrupted
 from belote_sim.runs.stats import mean_interval, wilson_interval
-from belote_sim.runs.strength import _check_out, _int_in, _models, _rules_of
+from belote_sim.runs.strength import check_out_dir, play_models, rules_of, whole_number
 
 RANK_NAMES = "789TJQKA"
 #: The role of each counter row, in the order of the kernel's roles.
@@ -64,15 +64,15 @@ def card_values(
         is played); :class:`~belote_sim.runs.runner.RunInterrupted` when ``should_stop()``
         turns true (nothing is written).
     """
-    rules = _rules_of(rules)
-    deals = _int_in("deals", deals, 1, 10**12)
-    seed = _int_in("seed", seed, 0, 2**63 - 1)
+    rules = rules_of(rules)
+    deals = whole_number("deals", deals, 1, 10**12)
+    seed = whole_number("seed", seed, 0, 2**63 - 1)
     if threads is not None:
-        threads = _int_in("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
+        threads = whole_number("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
     bid = as_spec(bid_policy, "bid")
     check_policies(rules, bid)
-    specs = _models(models)
-    out_dir = _check_out(out)
+    specs = play_models(models)
+    out_dir = check_out_dir(out)
     players_table = np.array([[bid.id, bid.value, m.id, m.value] for m in specs],
                              dtype=np.float64)
     rules_arr = rules.to_array()

@@ -142,7 +142,8 @@ class Decision:
         }
 
 
-def _rules_of(rules: Rules | str) -> Rules:
+def rules_of(rules: Rules | str) -> Rules:
+    """``rules`` as :class:`Rules` (a preset name is read with its defaults)."""
     if isinstance(rules, Rules):
         return rules
     if isinstance(rules, str):
@@ -177,7 +178,13 @@ def _parse_hand(hand: str | Iterable[str] | int) -> list[int]:
     return _parse_cards(hand)
 
 
-def _int_in(name: str, value: Any, low: int, high: int) -> int:
+def whole_number(name: str, value: Any, low: int, high: int) -> int:
+    """``value`` as an int in ``low .. high``, refused in one line naming ``name``.
+
+    >>> whole_number("worlds", 0, 1, 10)
+    Traceback (most recent call last):
+    belote_sim.errors.BeloteError: worlds must be a whole number from 1 to 10, got 0
+    """
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
         low <= int(value) <= high
     ):
@@ -212,11 +219,11 @@ def decision(
     >>> [format_call(c) for c in d.candidates], d.dealer
     (['pass', 'C', 'D', 'S'], 0)
     """
-    rules = _rules_of(rules)
+    rules = rules_of(rules)
     n = rules.players
-    seat = _int_in("seat", seat, 0, n - 1)
+    seat = whole_number("seat", seat, 0, n - 1)
     if dealer is not None:
-        dealer = _int_in("dealer", dealer, 0, n - 1)
+        dealer = whole_number("dealer", dealer, 0, n - 1)
     mine = _parse_hand(hand)
     coinche = rules.contract == "coinche"
 
@@ -237,7 +244,7 @@ def decision(
                 "pass; give the round and the seat instead of calls"
             )
         n_rounds = 3 if rules.all_no_trumps_round else 2
-        round = _int_in("round", round, 1, n_rounds)
+        round = whole_number("round", round, 1, n_rounds)
         prefix = []  # set once the dealer is known
     if has_retourne and retourne is None:
         raise BeloteError(f"{rules.preset} turns a card up: give the retourne")
@@ -330,7 +337,7 @@ def _openings(dec: Decision) -> tuple[np.ndarray, np.ndarray]:
     return table, np.array(strains, dtype=np.int64)
 
 
-def _check_out(out: str | Path | None) -> Path | None:
+def check_out_dir(out: str | Path | None) -> Path | None:
     """``out`` as a directory that can be written (it need not exist yet)."""
     if out is None:
         return None
@@ -345,7 +352,8 @@ def _check_out(out: str | Path | None) -> Path | None:
     return path
 
 
-def _models(models: str | Iterable[str | PolicySpec]) -> list[PolicySpec]:
+def play_models(models: str | Iterable[str | PolicySpec]) -> list[PolicySpec]:
+    """The card-play models of ``"dd,heuristic"`` (or a list), checked, none repeated."""
     items = [m for m in models.split(",") if m.strip()] if isinstance(models, str) else list(
         models
     )
@@ -415,14 +423,14 @@ def bid_strength(
     """
     dec = decision(rules, hand, retourne=retourne, seat=seat, dealer=dealer, round=round,
                    calls=calls)
-    worlds = _int_in("worlds", worlds, 1, MAX_WORLDS)
-    seed = _int_in("seed", seed, 0, 2**63 - 1)
+    worlds = whole_number("worlds", worlds, 1, MAX_WORLDS)
+    seed = whole_number("seed", seed, 0, 2**63 - 1)
     if threads is not None:
-        threads = _int_in("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
+        threads = whole_number("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
     bid = as_spec(bid_policy, "bid")
     check_policies(dec.rules, bid)
-    specs = _models(models)
-    out_dir = _check_out(out)
+    specs = play_models(models)
+    out_dir = check_out_dir(out)
     openings, probe_strain = _openings(dec)
     players_table = np.array([[bid.id, bid.value, m.id, m.value] for m in specs],
                              dtype=np.float64)
