@@ -257,7 +257,7 @@ AF_TRUMPS = 9  # cards of the strain in the hand (AT: jacks, NT: aces)
 AF_SIDE_ACES = 10  # aces outside the strain (AT/NT: all aces)
 AF_SIDE_TENS = 11
 AF_VOIDS = 12  # suits other than the strain with no card
-AF_POLICY_CALLED = 13  # the bidding policy made this very call at this decision
+AF_POLICY_CALLED = 13  # the bidding policy made this call here (coinche: a bid in its strain)
 AF_MODEL = 14
 AF_TAKERS = 15  # after the call: the seat's side ended as takers ...
 AF_MADE = 16
@@ -466,7 +466,12 @@ def _atlas_block(rules, players_table, seed, lo, hi, start, per_deal, rows, solv
                     r[AF_SIDE_ACES] = aces
                     r[AF_SIDE_TENS] = tens
                     r[AF_VOIDS] = voids
-                    r[AF_POLICY_CALLED] = 1 if auction[CALLS + j] == call else 0
+                    made_call = auction[CALLS + j]
+                    if is_bid(call):  # coinche: the policy bid this strain, at any value
+                        same = is_bid(made_call) and bid_strain(made_call) == bid_strain(call)
+                    else:
+                        same = made_call == call
+                    r[AF_POLICY_CALLED] = 1 if same else 0
                     r[AF_MODEL] = m
                     r[AF_TAKERS] = 1 if takers else 0
                     r[AF_MADE] = 1 if made else 0

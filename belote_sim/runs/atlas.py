@@ -14,7 +14,8 @@ holding in it (``J``, ``9``, ``A``, ``T`` and ``KQ`` for belote), how many cards
 auction, round and the retourne's rank (retourne games), the bid value (coinche).
 
 Per class and model (:func:`bid_table`'s table): ``n`` decisions, ``take_rate`` (the
-bidding policy itself made that call there), ``made_rate`` / ``dedans_rate`` /
+bidding policy itself made that call there; in coinche, a bid of any value in that
+strain), ``made_rate`` / ``dedans_rate`` /
 ``capot_rate`` after the call (the seat's side took and made, went dedans, took every
 trick), and ``gain`` over passing: the mean paired difference of (own - opponents')
 deal score, with its 95% interval. :func:`model_gap` sets the double-dummy figures
