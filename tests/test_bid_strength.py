@@ -263,3 +263,13 @@ def test_cli_refuses_bad_input_and_writes_nothing(tmp_path):
     assert res.returncode == 2
     assert res.stderr.count("\n") == 1 and "the hand has 4" in res.stderr
     assert not out.exists()
+
+
+def test_a_stopped_decision_writes_nothing(tmp_path):
+    from belote_sim.runs.runner import RunInterrupted
+
+    out = tmp_path / "stopped"
+    with pytest.raises(RunInterrupted, match="of 10,000 worlds: nothing written"):
+        bid_strength("classic", HAND, retourne="TH", worlds=10_000, threads=1, out=out,
+                     should_stop=lambda: True)
+    assert not out.exists()

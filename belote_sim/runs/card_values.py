@@ -98,7 +98,7 @@ def card_values(
             if progress is not None:
                 progress(start + count, deals)
             if should_stop is not None and should_stop() and start + count < deals:
-                raise RunInterrupted(None, start + count, deals, "deals")
+                raise RunInterrupted(None, start + count, deals, "deals", resumable=False)
     finally:
         numba.set_num_threads(old_threads)
     wall = time.perf_counter() - t0

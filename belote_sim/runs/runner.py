@@ -152,9 +152,12 @@ class RunSettings:
 class RunInterrupted(BeloteError):  # noqa: N818 - a state, not a failure
     """A run stopped cleanly after a committed chunk; ``done`` of ``total`` are saved."""
 
-    def __init__(self, out: Path | None, done: int, total: int, unit: str) -> None:
+    def __init__(self, out: Path | None, done: int, total: int, unit: str,
+                 resumable: bool = True) -> None:
         self.out, self.done, self.total, self.unit = out, done, total, unit
-        if out is None:
+        if not resumable:  # a short run that keeps nothing until it ends
+            msg = f"interrupted after {done:,} of {total:,} {unit}: nothing written"
+        elif out is None:
             msg = f"interrupted after {done:,} of {total:,} {unit} (no --out: nothing saved)"
         else:
             msg = (

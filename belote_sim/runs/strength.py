@@ -459,7 +459,7 @@ def bid_strength(
             if progress is not None:
                 progress(start + count, worlds)
             if should_stop is not None and should_stop() and start + count < worlds:
-                raise RunInterrupted(None, start + count, worlds, "worlds")
+                raise RunInterrupted(None, start + count, worlds, "worlds", resumable=False)
     finally:
         numba.set_num_threads(old_threads)
     wall = time.perf_counter() - t0
