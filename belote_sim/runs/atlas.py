@@ -28,24 +28,31 @@ True
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numba
 import numpy as np
 import pandas as pd
 
-from belote_sim.cards import TRUMP_NAMES
+from belote_sim.cards import RANKS, TRUMP_NAMES
 from belote_sim.errors import BeloteError
 from belote_sim.game import strength as K
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
 from belote_sim.runs.io import write_parquet
-from belote_sim.runs.runner import RunInterrupted
 from belote_sim.runs.stats import Z95
-from belote_sim.runs.strength import check_out_dir, play_models, rules_of, whole_number
+from belote_sim.runs.strength import (
+    check_out_dir,
+    check_refused,
+    play_in_chunks,
+    play_models,
+    players_table,
+    provenance,
+    rules_of,
+    uses_solver,
+    whole_number,
+)
 
 #: The columns of a hand class, in the order tables show them.
 CLASS_COLUMNS = ("round", "position", "strain", "value", "retourne", "holding", "trumps",
@@ -53,7 +60,6 @@ CLASS_COLUMNS = ("round", "position", "strain", "value", "retourne", "holding", 
 #: Deals per chunk (one progress step) for the fast models and the solver models.
 CHUNK_FAST = 2_000
 CHUNK_SOLVER = 4
-RANKS = "789TJQKA"
 _SUMS = ("n", "policy_calls", "takers", "made", "dedans", "capot", "gain2", "gain2_sq")
 
 
@@ -111,6 +117,12 @@ def _totals(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.groupby(keys, sort=True, observed=True)[list(_SUMS)].sum()
 
 
+def _fold(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """The sums of several chunks' :func:`_totals`, per class and model."""
+    return pd.concat(parts).groupby(level=list(range(1 + len(CLASS_COLUMNS))),
+                                    sort=True).sum()
+
+
 def bid_table(
     rules: Rules | str,
     deals: int = 100_000,
@@ -142,60 +154,29 @@ def bid_table(
     specs = play_models(models)
     out_dir = check_out_dir(out)
     coinche = rules.contract == "coinche"
-    players_table = np.array([[bid.id, bid.value, m.id, m.value] for m in specs],
-                             dtype=np.float64)
+    table = players_table(bid, specs)
     rules_arr = rules.to_array()
-    solver = any(m.uses_solver for m in specs) or bid.name == "dd"
-    old_threads = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(threads)
-    n_threads = numba.get_num_threads()
-    chunk = (CHUNK_SOLVER if solver else CHUNK_FAST) * n_threads
     parts: list[pd.DataFrame] = []
-    started = datetime.now(timezone.utc).isoformat()
-    t0 = time.perf_counter()
-    try:
-        if progress is not None:
-            progress(0, deals)
-        for start in range(0, deals, chunk):
-            count = min(chunk, deals - start)
-            rows, refused = K.atlas_chunk(rules_arr, players_table, seed, start, count,
-                                          min(count, n_threads), rules.players == 4)
-            if refused:
-                raise BeloteError(f"a player broke the rules in {refused} deal(s): a policy bug")
-            parts.append(_totals(_rows_frame(rows, coinche)))
-            if len(parts) > 16:
-                parts = [pd.concat(parts).groupby(level=list(range(11)), sort=True).sum()]
-            if progress is not None:
-                progress(start + count, deals)
-            if should_stop is not None and should_stop() and start + count < deals:
-                raise RunInterrupted(None, start + count, deals, "deals", resumable=False)
-    finally:
-        numba.set_num_threads(old_threads)
-    wall = time.perf_counter() - t0
-    sums = pd.concat(parts).groupby(level=list(range(11)), sort=True).sum().reset_index()
-    table = _rates(sums, specs, coinche)
-    import belote_sim
 
-    table.attrs["provenance"] = {
-        "command": "bid-table",
-        "rules": {"preset": rules.preset, "options": rules.options()},
-        "deals": deals,
-        "seed": seed,
-        "bid_policy": str(bid),
-        "models": [str(s) for s in specs],
-        "version": belote_sim.__version__,
-        "numba": numba.__version__,
-        "numpy": np.__version__,
-        "threads": n_threads,
-        "started": started,
-        "seconds": float(f"{wall:.3f}"),
-        "deals_per_second": float(f"{deals / wall:.1f}") if wall > 0 else None,
-    }
+    def play(start: int, count: int, n_blocks: int) -> None:
+        rows, refused = K.atlas_chunk(rules_arr, table, seed, start, count, n_blocks,
+                                      rules.players == 4)
+        check_refused(int(refused))
+        parts.append(_totals(_rows_frame(rows, coinche)))
+        if len(parts) > 16:  # bounded memory: fold the chunks' sums as they come
+            parts[:] = [_fold(parts)]
+
+    run = play_in_chunks(deals, CHUNK_SOLVER if uses_solver(bid, specs) else CHUNK_FAST,
+                         "deals", play, threads, progress, should_stop)
+    atlas = _rates(_fold(parts).reset_index(), specs, coinche)
+    atlas.attrs["provenance"] = provenance(
+        "bid-table", {"rules": {"preset": rules.preset, "options": rules.options()}}, seed,
+        bid, specs, run, "deals", deals,
+    )
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
-        write_parquet(table, out_dir / "atlas.parquet", table.attrs["provenance"])
-    return table
+        write_parquet(atlas, out_dir / "atlas.parquet", atlas.attrs["provenance"])
+    return atlas
 
 
 def _rates(sums: pd.DataFrame, specs: list[PolicySpec], coinche: bool) -> pd.DataFrame:

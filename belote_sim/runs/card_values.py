@@ -19,27 +19,33 @@ True
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numba
 import numpy as np
 import pandas as pd
 
-from belote_sim.errors import BeloteError
+from belote_sim.cards import RANKS
 from belote_sim.game import strength as K
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
 from belote_sim.runs.io import summary_frame, write_parquet
-from belote_sim.runs.runner import RunInterrupted
 from belote_sim.runs.stats import mean_interval, wilson_interval
-from belote_sim.runs.strength import check_out_dir, play_models, rules_of, whole_number
+from belote_sim.runs.strength import (
+    check_out_dir,
+    check_refused,
+    play_in_chunks,
+    play_models,
+    players_table,
+    provenance,
+    rules_of,
+    uses_solver,
+    whole_number,
+)
 
-RANK_NAMES = "789TJQKA"
 #: The role of each counter row, in the order of the kernel's roles.
-ROLES = tuple(f"trump {r}" for r in RANK_NAMES) + tuple(f"side {r}" for r in RANK_NAMES)
+ROLES = tuple(f"trump {r}" for r in RANKS) + tuple(f"side {r}" for r in RANKS)
 CHUNK_FAST = 1_000
 CHUNK_SOLVER = 4
 
@@ -73,35 +79,17 @@ def card_values(
     check_policies(rules, bid)
     specs = play_models(models)
     out_dir = check_out_dir(out)
-    players_table = np.array([[bid.id, bid.value, m.id, m.value] for m in specs],
-                             dtype=np.float64)
+    table = players_table(bid, specs)
     rules_arr = rules.to_array()
-    solver = any(m.uses_solver for m in specs) or bid.name == "dd"
-    old_threads = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(threads)
-    n_threads = numba.get_num_threads()
-    chunk = (CHUNK_SOLVER if solver else CHUNK_FAST) * n_threads
     counters = np.zeros((len(specs), K.N_ROLES, K.N_CV), dtype=np.int64)
-    started = datetime.now(timezone.utc).isoformat()
-    t0 = time.perf_counter()
-    try:
-        if progress is not None:
-            progress(0, deals)
-        for start in range(0, deals, chunk):
-            count = min(chunk, deals - start)
-            c, refused = K.card_values_chunk(rules_arr, players_table, seed, start, count,
-                                             min(count, n_threads))
-            if refused:
-                raise BeloteError(f"a player broke the rules in {refused} deal(s): a policy bug")
-            counters += c
-            if progress is not None:
-                progress(start + count, deals)
-            if should_stop is not None and should_stop() and start + count < deals:
-                raise RunInterrupted(None, start + count, deals, "deals", resumable=False)
-    finally:
-        numba.set_num_threads(old_threads)
-    wall = time.perf_counter() - t0
+
+    def play(start: int, count: int, n_blocks: int) -> None:
+        c, refused = K.card_values_chunk(rules_arr, table, seed, start, count, n_blocks)
+        check_refused(int(refused))
+        counters[:] += c
+
+    run = play_in_chunks(deals, CHUNK_SOLVER if uses_solver(bid, specs) else CHUNK_FAST,
+                         "deals", play, threads, progress, should_stop)
     rows = []
     for m, spec in enumerate(specs):
         for role, name in enumerate(ROLES):
@@ -118,22 +106,10 @@ def card_values(
                 lo, hi = wilson_interval(k, n)
                 rows.append((metric, group, n, k, k / n, lo, hi))
     df = summary_frame(rows)
-    import belote_sim
-
-    df.attrs["provenance"] = {
-        "command": "card-values",
-        "rules": {"preset": rules.preset, "options": rules.options()},
-        "deals": deals,
-        "seed": seed,
-        "bid_policy": str(bid),
-        "models": [str(s) for s in specs],
-        "version": belote_sim.__version__,
-        "numba": numba.__version__,
-        "numpy": np.__version__,
-        "threads": n_threads,
-        "started": started,
-        "seconds": float(f"{wall:.3f}"),
-    }
+    df.attrs["provenance"] = provenance(
+        "card-values", {"rules": {"preset": rules.preset, "options": rules.options()}}, seed,
+        bid, specs, run, "deals", deals,
+    )
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         write_parquet(df, out_dir / "summary.parquet", df.attrs["provenance"])

@@ -365,6 +365,85 @@ def play_models(models: str | Iterable[str | PolicySpec]) -> list[PolicySpec]:
     return specs
 
 
+@dataclass(frozen=True)
+class Chunked:
+    """How a chunked run went: its threads, start time (UTC, ISO) and wall seconds."""
+
+    threads: int
+    started: str
+    seconds: float
+
+
+def players_table(bid: PolicySpec, specs: list[PolicySpec]) -> np.ndarray:
+    """The kernels' ``float64[M, 4]`` players: per model the bidding policy and its
+    parameter, the play policy and its parameter."""
+    return np.array([[bid.id, bid.value, m.id, m.value] for m in specs], dtype=np.float64)
+
+
+def uses_solver(bid: PolicySpec, specs: list[PolicySpec]) -> bool:
+    """Whether a run's players search with the double-dummy solver (small chunks)."""
+    return any(m.uses_solver for m in specs) or bid.name == "dd"
+
+
+def play_in_chunks(total: int, per_thread: int, unit: str, play: Callable[[int, int, int], None],
+                   threads: int | None, progress: Callable[[int, int], None] | None,
+                   should_stop: Callable[[], bool] | None) -> Chunked:
+    """Call ``play(start, count, n_blocks)`` over ``total`` items in chunks of
+    ``per_thread`` items per thread, on ``threads`` numba threads (all by default),
+    reporting ``progress(done, total)``; when ``should_stop()`` turns true, stop after
+    the chunk with :class:`~belote_sim.runs.runner.RunInterrupted` (these short runs
+    write nothing until they end). The chunk loop of bid strength, the atlas and card
+    values."""
+    old_threads = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(threads)
+    n_threads = numba.get_num_threads()
+    chunk = per_thread * n_threads
+    started = datetime.now(timezone.utc).isoformat()
+    t0 = time.perf_counter()
+    try:
+        if progress is not None:
+            progress(0, total)
+        for start in range(0, total, chunk):
+            count = min(chunk, total - start)
+            play(start, count, min(count, n_threads))
+            if progress is not None:
+                progress(start + count, total)
+            if should_stop is not None and should_stop() and start + count < total:
+                raise RunInterrupted(None, start + count, total, unit, resumable=False)
+    finally:
+        numba.set_num_threads(old_threads)
+    return Chunked(n_threads, started, time.perf_counter() - t0)
+
+
+def check_refused(refused: int) -> None:
+    """Refuse the results of a run in which a player broke the rules."""
+    if refused:
+        raise BeloteError(f"a player broke the rules in {refused} deal(s): a policy bug")
+
+
+def provenance(command: str, head: dict[str, Any], seed: int, bid: PolicySpec,
+               specs: list[PolicySpec], run: Chunked, unit: str, count: int) -> dict[str, Any]:
+    """What reproduces a chunked run (``head``: its rules or decision), and how it went."""
+    import belote_sim
+
+    return {
+        "command": command,
+        **head,
+        unit: count,
+        "seed": seed,
+        "bid_policy": str(bid),
+        "models": [str(s) for s in specs],
+        "version": belote_sim.__version__,
+        "numba": numba.__version__,
+        "numpy": np.__version__,
+        "threads": run.threads,
+        "started": run.started,
+        "seconds": float(f"{run.seconds:.3f}"),
+        f"{unit}_per_second": float(f"{count / run.seconds:.1f}") if run.seconds > 0 else None,
+    }
+
+
 def _call_rows(model: str, call: str, c: np.ndarray, n_opp: int) -> list[tuple]:
     """The table rows of one (model, call) from its counters."""
     group = f"model={model} call={call}"
@@ -432,40 +511,21 @@ def bid_strength(
     specs = play_models(models)
     out_dir = check_out_dir(out)
     openings, probe_strain = _openings(dec)
-    players_table = np.array([[bid.id, bid.value, m.id, m.value] for m in specs],
-                             dtype=np.float64)
+    table = players_table(bid, specs)
     world = (dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen)
     rules_arr = dec.rules.to_array()
-    solver = any(m.uses_solver for m in specs) or bid.name == "dd"
-    chunk = CHUNK_SOLVER if solver else CHUNK_FAST
-    old_threads = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(threads)
-    n_threads = numba.get_num_threads()
     counters = np.zeros((len(specs), len(openings), K.N_SC), dtype=np.int64)
     reach = np.zeros((len(specs), N_STRAINS, K.N_REACH), dtype=np.int64)
-    started = datetime.now(timezone.utc).isoformat()
-    t0 = time.perf_counter()
-    try:
-        if progress is not None:
-            progress(0, worlds)
-        for start in range(0, worlds, chunk * n_threads):
-            count = min(chunk * n_threads, worlds - start)
-            c, r = K.strength_chunk(rules_arr, players_table, world, openings, probe_strain,
-                                    dec.seat, dec.dealer, seed, start, count,
-                                    min(count, n_threads), dec.players == 4)
-            counters += c
-            reach += r
-            if progress is not None:
-                progress(start + count, worlds)
-            if should_stop is not None and should_stop() and start + count < worlds:
-                raise RunInterrupted(None, start + count, worlds, "worlds", resumable=False)
-    finally:
-        numba.set_num_threads(old_threads)
-    wall = time.perf_counter() - t0
-    refused = int(counters[:, :, K.SC_REFUSED].sum())
-    if refused:
-        raise BeloteError(f"a player broke the rules in {refused} deal(s): a policy bug")
+
+    def play(start: int, count: int, n_blocks: int) -> None:
+        c, r = K.strength_chunk(rules_arr, table, world, openings, probe_strain, dec.seat,
+                                dec.dealer, seed, start, count, n_blocks, dec.players == 4)
+        counters[:] += c
+        reach[:] += r
+
+    run = play_in_chunks(worlds, CHUNK_SOLVER if uses_solver(bid, specs) else CHUNK_FAST,
+                         "worlds", play, threads, progress, should_stop)
+    check_refused(int(counters[:, :, K.SC_REFUSED].sum()))
     n_opp = 2 if dec.players == 3 else 1
     rows: list[tuple] = []
     for m, spec in enumerate(specs):
@@ -480,23 +540,8 @@ def bid_strength(
                 group = f"model={spec} strain={TRUMP_NAMES[strain]} value={value}"
                 rows.append((REACH_METRIC, group, n_r, k, k / n_r, low, high))
     df = summary_frame(rows)
-    import belote_sim
-
-    df.attrs["provenance"] = {
-        "command": "bid-strength",
-        **dec.describe(),
-        "worlds": worlds,
-        "seed": seed,
-        "bid_policy": str(bid),
-        "models": [str(s) for s in specs],
-        "version": belote_sim.__version__,
-        "numba": numba.__version__,
-        "numpy": np.__version__,
-        "threads": n_threads,
-        "started": started,
-        "seconds": float(f"{wall:.3f}"),
-        "worlds_per_second": float(f"{worlds / wall:.1f}") if wall > 0 else None,
-    }
+    df.attrs["provenance"] = provenance("bid-strength", dec.describe(), seed, bid, specs, run,
+                                        "worlds", worlds)
     if out_dir is not None:
         write_strength(df, out_dir)
     return df
