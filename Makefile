@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-plain bench lint docs install clean
+.PHONY: run test test-plain bench lint docs atlas install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,12 @@ bench: $(STAMP)
 docs: $(STAMP)
 	$(BIN)/python -c "from belote_sim.runs.stats import write_metrics_doc; write_metrics_doc()"
 	$(BIN)/python docs/layers.py
+
+## The bid atlases the package ships (belote_sim/data/: classic and coinche, fixed deals and
+## seeds, belote_sim.runs.atlas.SHIPPED) and the table bidder's lookups derived from them.
+## About 5 minutes on 2 cores; the kernels recompile afterwards (the lookups are compiled in).
+atlas: $(STAMP)
+	$(BIN)/python -c "from belote_sim.runs.atlas import ship_atlases; ship_atlases()"
 
 lint: $(STAMP)
 	$(BIN)/ruff check belote_sim tests benchmarks

@@ -375,8 +375,14 @@ def arena(
     ] = None,
     seed: Annotated[int, typer.Option(help="random seed")] = 0,
     bid_policy: Annotated[
-        str, typer.Option(help="the bidding of both sides (see simulate)")
+        str, typer.Option(help=f"the bidding of both sides: {policy_usage('bid')}")
     ] = "threshold",
+    a_bid: Annotated[
+        str | None, typer.Option("--a-bid", help="side A's own bidding (default: --bid-policy)")
+    ] = None,
+    b_bid: Annotated[
+        str | None, typer.Option("--b-bid", help="side B's own bidding (default: --bid-policy)")
+    ] = None,
     threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
     out: Annotated[
         Path | None,
@@ -393,15 +399,17 @@ def arena(
 ) -> None:
     """Play A against B on the same cards, sides swapped; print the mean score
     difference per deal with its 95% interval, A's match win rate and the time per
-    decision."""
+    decision. A and B are card players; with --a-bid/--b-bid each side also bids its
+    own way, so two bidders meet with the same card play (--a heuristic --b heuristic
+    --a-bid table --b-bid threshold)."""
     from belote_sim.runs.arena import arena as run_arena
 
     result = _run(
         lambda **run: run_arena(
             a, b, rules=_rules_from(rules, set_), deals=deals, matches=matches, seed=seed,
-            bid_policy=bid_policy, threads=threads, out=out, resume=resume,
-            chunk_size=chunk_size, executor=executor, scheduler=scheduler, workers=workers,
-            **run,
+            bid_policy=bid_policy, a_bid=a_bid, b_bid=b_bid, threads=threads, out=out,
+            resume=resume, chunk_size=chunk_size, executor=executor, scheduler=scheduler,
+            workers=workers, **run,
         ),
         "games", quiet,
     )

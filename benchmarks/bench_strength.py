@@ -9,7 +9,9 @@ Run with ``make bench`` (or ``python benchmarks/bench_strength.py [--dd-worlds N
   with the time 2,000 worlds would take at that rate (target under 20 s);
 - the bid atlas of 100,000 classic deals with the heuristic model: the deals it plays
   per second (each deal, then per decision the pass and every candidate) against the
-  plain ``simulate`` rate of the same players in the same run (target at least 0.4).
+  plain ``simulate`` rate of the same players in the same run (target at least 0.4);
+- the ``table`` bidder: ``simulate`` with it and heuristic play against threshold
+  bidding in the same run (its atlas lookup's cost).
 
 Writes ``results/bench_strength.json``.
 """
@@ -54,6 +56,10 @@ def main() -> None:
     t0 = time.perf_counter()
     simulate(Rules(), deals=200_000, bid_policy="threshold", play_policy="heuristic")
     plain = 200_000 / (time.perf_counter() - t0)
+    simulate(Rules(), deals=1000, bid_policy="table", play_policy="heuristic")
+    t0 = time.perf_counter()
+    simulate(Rules(), deals=200_000, bid_policy="table", play_policy="heuristic")
+    table = 200_000 / (time.perf_counter() - t0)
     bid_table("classic", 2_000, seed=1)  # compile or load
     t0 = time.perf_counter()
     atlas = bid_table("classic", 100_000, seed=1)
@@ -76,6 +82,8 @@ def main() -> None:
         "atlas_100000_deals_s": atlas_s,
         "atlas_deals_played_per_s": atlas_rate,
         "atlas_to_simulate_ratio": atlas_rate / plain,
+        "simulate_table_heuristic_deals_per_s": table,
+        "table_to_threshold_ratio": table / plain,
     }
     print(f"bid-strength, one classic decision ({HAND}, retourne {RETOURNE}):")
     print(f"  command, 10,000 worlds, heuristic, start-up included {cli:8.2f} s  (target < 2 s)")
@@ -88,6 +96,8 @@ def main() -> None:
     print(f"bid-table, 100,000 classic deals, heuristic               {atlas_s:8.2f} s  "
           f"({atlas_rate:,.0f} deals played/s, {atlas_rate / plain:.2f} x simulate's "
           f"{plain:,.0f}; target >= 0.4)")
+    print(f"simulate, table bidder, heuristic play     {table:12,.0f} deals/s  "
+          f"({table / plain:.2f} x threshold bidding's {plain:,.0f})")
     out = ROOT / "results" / "bench_strength.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(figures, indent=2) + "\n")

@@ -15,6 +15,7 @@ from belote_sim.errors import BeloteError
 from belote_sim.game import strength as K
 from belote_sim.kernels.deal import shuffle_pack
 from belote_sim.kernels.rng import seed_stream
+from belote_sim.players import table_bidder as T
 from belote_sim.rules import Rules
 from belote_sim.runs.atlas import bid_table, holding_text, model_gap
 from belote_sim.runs.io import read_provenance
@@ -63,7 +64,7 @@ def test_stronger_trumps_make_more_often(classic_atlas):
 
 def test_holding_text():
     assert holding_text(0) == "-"
-    assert holding_text(K.HOLD_ACE | K.HOLD_TEN | K.HOLD_BELOTE) == "AT+KQ"
+    assert holding_text(T.HOLD_ACE | T.HOLD_TEN | T.HOLD_BELOTE) == "AT+KQ"
 
 
 def test_coinche_atlas_names_each_strain_at_its_lowest_bid():

@@ -43,10 +43,11 @@ from belote_sim.kernels.layout import (
     TRUMP,
 )
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players import BID_DD
+from belote_sim.players import BID_DD, BID_TABLE
 from belote_sim.players.bidding import choose_call, forced_call
 from belote_sim.players.dd_bidder import dd_call
 from belote_sim.players.knowledge import show_declarations
+from belote_sim.players.table_bidder import table_call
 from belote_sim.rules import (
     R_BELOTE,
     R_DECLARATION_TIE,
@@ -88,6 +89,9 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
                 if policy == BID_DD:
                     call = dd_call(rules, ws.kit, players.bid_param[seat], rnd, hands[seat],
                                    retourne, seat, fh, n, rng)
+                elif policy == BID_TABLE:
+                    call = table_call(players.bid_param[seat], rnd, i, hands[seat], retourne,
+                                      any_suit)
                 else:
                     call = choose_call(policy, players.bid_param[seat], rnd, hands[seat],
                                        retourne, any_suit, rng)

@@ -29,7 +29,7 @@ import numpy as np
 from numba import prange
 
 from belote_sim._jit import jit, jit_parallel
-from belote_sim.cards import ACE, ALL_TRUMPS, JACK, KING, NINE, NO_TRUMPS, QUEEN, TEN
+from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS
 from belote_sim.game.deals import play_deal
 from belote_sim.game.state import new_workspace, no_script, opening_of
 from belote_sim.kernels.bits import nth_bit, popcount
@@ -76,6 +76,7 @@ from belote_sim.kernels.rng import rand_below, seed_stream
 from belote_sim.kernels.trick import seat_after, side_of
 from belote_sim.players import PLAY_DD
 from belote_sim.players.seating import same_players
+from belote_sim.players.table_bidder import hand_features
 from belote_sim.rules import (
     CONTRACT_COINCHE,
     R_ALL_NO_TRUMPS_ROUND,
@@ -267,42 +268,10 @@ AF_DIFF2 = 19  # 2 x (own - opponents' score) after the call
 AF_DIFF2_PASS = 20  # ... and after a pass at the same decision, same world
 N_AF = 21
 
-HOLD_JACK, HOLD_NINE, HOLD_ACE, HOLD_TEN, HOLD_BELOTE = 1, 2, 4, 8, 16
 #: Decisions tabulated per deal (the first calls of its auction), candidates per decision.
 ATLAS_DECISIONS = 12
 ATLAS_CANDIDATES = 6
 ROWS_PER_DEAL = ATLAS_DECISIONS * ATLAS_CANDIDATES
-
-
-@jit
-def hand_features(hand, strain):
-    """``(holding, trumps, side_aces, side_tens, voids)`` of a hand for a strain (see
-    ``AF_*``)."""
-    holding = 0
-    trumps = 0
-    side_aces = 0
-    side_tens = 0
-    voids = 0
-    for suit in range(4):
-        cards = (hand >> (8 * suit)) & 0xFF
-        ace = (cards >> ACE) & 1
-        ten = (cards >> TEN) & 1
-        if suit == strain:
-            trumps = popcount(cards)
-            holding = (((cards >> JACK) & 1) * HOLD_JACK | ((cards >> NINE) & 1) * HOLD_NINE
-                       | ace * HOLD_ACE | ten * HOLD_TEN)
-            if (cards >> KING) & 1 and (cards >> QUEEN) & 1:
-                holding |= HOLD_BELOTE
-            continue
-        side_aces += ace
-        side_tens += ten
-        if cards == 0:
-            voids += 1
-        if strain == ALL_TRUMPS:
-            trumps += (cards >> JACK) & 1
-        elif strain == NO_TRUMPS:
-            trumps += ace
-    return holding, trumps, side_aces, side_tens, voids
 
 
 @jit

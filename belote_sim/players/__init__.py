@@ -26,6 +26,7 @@ PLAY_FASTPIMC = 4
 BID_RANDOM = 0
 BID_THRESHOLD = 1
 BID_DD = 2
+BID_TABLE = 3
 
 #: ``pimc``'s and ``fastpimc``'s default and largest number of sampled worlds per decision.
 DEFAULT_WORLDS = 20
@@ -51,11 +52,13 @@ class Policy:
 
 #: Every player, once. The threshold bidder's value scale is documented in
 #: :mod:`belote_sim.players.bidding`; the dd bidder's chance in
-#: :mod:`belote_sim.players.dd_bidder`.
+#: :mod:`belote_sim.players.dd_bidder`; the table bidder's gain (points per deal over
+#: passing, from the shipped bid atlas) in :mod:`belote_sim.players.table_bidder`.
 POLICIES: tuple[Policy, ...] = (
     Policy("bid", "random", BID_RANDOM, "take probability", 0.25, 0.0, 1.0),
     Policy("bid", "threshold", BID_THRESHOLD, "minimum hand value", 50.0),
     Policy("bid", "dd", BID_DD, "minimum chance", 0.5, 0.0, 1.0),
+    Policy("bid", "table", BID_TABLE, "minimum gain", 0.0, -500.0, 500.0),
     Policy("play", "random", PLAY_RANDOM),
     Policy("play", "heuristic", PLAY_HEURISTIC),
     Policy("play", "pimc", PLAY_PIMC, "worlds", DEFAULT_WORLDS, 1, MAX_WORLDS, whole=True,
@@ -87,8 +90,9 @@ def policy(kind: str, name: str) -> Policy:
 def policy_usage(kind: str) -> str:
     """How to write a ``kind`` policy on the command line, from the registry.
 
-    >>> policy_usage("bid")
-    'random[:TAKE_PROBABILITY], threshold[:MINIMUM_HAND_VALUE], dd[:MINIMUM_CHANCE]'
+    >>> policy_usage("bid").split(", ")
+    ['random[:TAKE_PROBABILITY]', 'threshold[:MINIMUM_HAND_VALUE]', 'dd[:MINIMUM_CHANCE]',
+     'table[:MINIMUM_GAIN]']
     """
     return ", ".join(
         p.name + (f"[:{p.param.upper().replace(' ', '_')}]" if p.param else "")

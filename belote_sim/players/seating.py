@@ -3,12 +3,13 @@
 Every seat has its bidding policy and its card-play policy (ids of the registry,
 :data:`belote_sim.players.POLICIES`), each with its parameter. A run seats the same
 players everywhere (:func:`same_players`); the arena seats player A on one side and B
-on the other (:func:`sided_players`).
+on the other (:func:`sided_players`), each side with its own bidding and card play.
 
 >>> from belote_sim.players import BID_THRESHOLD, PLAY_HEURISTIC, PLAY_RANDOM
->>> p = sided_players(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0, PLAY_RANDOM, 0.0, 4)
->>> [int(x) for x in p.play]
-[1, 0, 1, 0]
+>>> p = sided_players(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0,
+...                   BID_THRESHOLD, 60.0, PLAY_RANDOM, 0.0, 4)
+>>> [int(x) for x in p.play], [float(x) for x in p.bid_param]
+([1, 0, 1, 0], [50.0, 60.0, 50.0, 60.0])
 """
 
 from __future__ import annotations
@@ -51,15 +52,16 @@ def same_players(bid, bid_param, play, play_param):
 
 
 @jit
-def sided_players(bid, bid_param, play_a, param_a, play_b, param_b, n):
-    """Everyone bids with ``bid``; the seats of side 0 (:func:`table_side`) play with
-    ``play_a`` (``param_a``), the others with ``play_b`` (``param_b``)."""
-    a, b = np.int64(play_a), np.int64(play_b)
+def sided_players(bid_a, bid_param_a, play_a, param_a, bid_b, bid_param_b, play_b, param_b,
+                  n):
+    """The seats of side 0 (:func:`table_side`) bid with ``bid_a`` (``bid_param_a``) and
+    play with ``play_a`` (``param_a``), the others with ``bid_b`` and ``play_b``."""
+    ba, bb, a, b = np.int64(bid_a), np.int64(bid_b), np.int64(play_a), np.int64(play_b)
+    qa, qb = np.float64(bid_param_a), np.float64(bid_param_b)
     pa, pb = np.float64(param_a), np.float64(param_b)
-    same = same_players(bid, bid_param, a, pa)
     if n == 4:
-        return Players(same.bid, same.bid_param, (a, b, a, b), (pa, pb, pa, pb))
-    return Players(same.bid, same.bid_param, (a, b, b, b), (pa, pb, pb, pb))
+        return Players((ba, bb, ba, bb), (qa, qb, qa, qb), (a, b, a, b), (pa, pb, pa, pb))
+    return Players((ba, bb, bb, bb), (qa, qb, qb, qb), (a, b, b, b), (pa, pb, pb, pb))
 
 
 @jit

@@ -82,11 +82,45 @@ def as_spec(player: str | PolicySpec, kind: str) -> PolicySpec:
     return player if isinstance(player, PolicySpec) else PolicySpec.parse(player, kind)
 
 
+#: The options of an auction the ``table`` bidder's atlas must share with the rules:
+#: they decide which calls exist.
+AUCTION_OPTIONS = ("players", "contract", "all_no_trumps_round", "second_round")
+
+
+def table_atlas(rules: Rules) -> str:
+    """The preset whose shipped atlas the ``table`` bidder reads under ``rules``: the
+    one with the same auction (:data:`AUCTION_OPTIONS`; other options may differ, the
+    gains then are those measured under the atlas's preset).
+
+    :raises BeloteError: no shipped atlas has that auction, or its data file is missing.
+    """
+    from belote_sim.players import table_bidder
+
+    own = {k: rules.options()[k] for k in AUCTION_OPTIONS}
+    for preset in table_bidder.ATLAS_PRESETS:
+        theirs = Rules.from_preset(preset).options()
+        if all(theirs[k] == v for k, v in own.items()):
+            if not table_bidder.lookup_path(preset).exists():
+                raise BeloteError(
+                    f"the table bidder's atlas for {preset} is missing "
+                    f"({table_bidder.lookup_path(preset)}): run `make atlas`"
+                )
+            return preset
+    wanted = ", ".join(f"{k}={v}" for k, v in own.items())
+    raise BeloteError(
+        f"the table bidder has atlases for {' and '.join(table_bidder.ATLAS_PRESETS)} only, "
+        f"not for the auction of {rules.preset} rules ({wanted})"
+    )
+
+
 def check_policies(rules: Rules, bid: PolicySpec) -> None:
     """Refuse a bidding policy the rules' auction cannot use: the ``dd`` bidder knows the
-    retourne bidding of 7.1 only."""
+    retourne bidding of 7.1 only; the ``table`` bidder needs a shipped atlas of the same
+    auction (:func:`table_atlas`)."""
     if bid.name == "dd" and rules.contract != "retourne":
         raise BeloteError(
             f"the dd bidder plays the retourne bidding only, not the {rules.contract} "
             f"auction of {rules.preset} rules"
         )
+    if bid.name == "table":
+        table_atlas(rules)

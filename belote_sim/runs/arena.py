@@ -1,8 +1,10 @@
 """The arena: measure one card player against another on the same cards.
 
-Every deal is played twice from the same random stream — the same cards and the same
-bidding (both sides use the arena's bidding policy) — once with player A on side 0
-(seats 0 and 2; seat 0 with two players) and once with the sides swapped. The paired
+Every deal is played twice from the same random stream — the same cards — once with
+player A on side 0 (seats 0 and 2; seat 0 with two players) and once with the sides
+swapped. A player is a card-play policy and a bidding policy: both sides bid with the
+arena's bidding policy unless a side has its own (``a_bid``, ``b_bid``), so two bidders
+can be measured with the same card play. The paired
 difference per deal, ``(A - B in pass 1 + A - B in pass 2) / 2`` of the deal scores,
 cancels the luck of the cards; its mean comes with a 95% interval. Matches are played
 the same way (each twice, sides swapped) for A's win rate. Decisions are timed inside
@@ -58,7 +60,8 @@ class ArenaResult:
     a: str
     b: str
     rules: Rules
-    bid_policy: str
+    a_bid: str
+    b_bid: str
     seed: int
     deals: int
     matches: int
@@ -75,6 +78,11 @@ class ArenaResult:
     seconds_per_decision: tuple[float, float]
     seconds: float
     executor: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def bid_policy(self) -> str:
+        """The bidding of both sides; ``"A_BID / B_BID"`` when each has its own."""
+        return self.a_bid if self.a_bid == self.b_bid else f"{self.a_bid} / {self.b_bid}"
 
     @property
     def games(self) -> int:
@@ -115,7 +123,8 @@ class ArenaResult:
             "a": self.a,
             "b": self.b,
             "rules": {"preset": self.rules.preset, "options": self.rules.options()},
-            "bid_policy": self.bid_policy,
+            "a_bid": self.a_bid,
+            "b_bid": self.b_bid,
             "seed": self.seed,
             "deals": self.deals,
             "matches": self.matches,
@@ -124,11 +133,16 @@ class ArenaResult:
             "wall_seconds": self.seconds,
         }
 
+    def _bidding(self) -> str:
+        if self.a_bid == self.b_bid:
+            return f"bidding {self.a_bid}"
+        return f"A bids {self.a_bid}, B bids {self.b_bid}"
+
     def report(self) -> str:
         """A few lines for people."""
         lines = [
-            f"A = {self.a}, B = {self.b}, {self.rules.preset} rules, bidding "
-            f"{self.bid_policy}, seed {self.seed}",
+            f"A = {self.a}, B = {self.b}, {self.rules.preset} rules, {self._bidding()}, "
+            f"seed {self.seed}",
             f"deals: {self.deals:,} (each played twice, sides swapped); "
             f"thrown in: {self.thrown_in:,}",
             f"mean score difference per deal, A - B: {self.mean_score_diff:+.2f} "
@@ -170,6 +184,8 @@ def arena(
     matches: int | None = None,
     seed: int = 0,
     bid_policy: str | PolicySpec = "threshold",
+    a_bid: str | PolicySpec | None = None,
+    b_bid: str | PolicySpec | None = None,
     threads: int | None = None,
     out: str | Path | None = None,
     resume: bool = False,
@@ -181,7 +197,8 @@ def arena(
     should_stop: Callable[[], bool] | None = None,
 ) -> ArenaResult:
     """Play ``deals`` deals and ``matches`` matches (default ``deals // 10``), each twice
-    with the sides swapped, between play policies ``a`` and ``b``.
+    with the sides swapped, between play policies ``a`` and ``b``. Side A bids with
+    ``a_bid``, side B with ``b_bid``; each defaults to ``bid_policy``.
 
     An arena is a run of :func:`belote_sim.runs.runner.execute`: chunked, on any executor,
     resumable from ``out`` (where ``summary.parquet``, ``arena.json`` and ``run.json``
@@ -198,18 +215,23 @@ def arena(
         )
     spec_a, spec_b = as_spec(a, "play"), as_spec(b, "play")
     bid = as_spec(bid_policy, "bid")
+    bid_a = as_spec(a_bid, "bid") if a_bid is not None else bid
+    bid_b = as_spec(b_bid, "bid") if b_bid is not None else bid
     check_run_args(deals, seed, threads)
-    check_policies(rules, bid)
+    for spec in (bid_a, bid_b):
+        check_policies(rules, spec)
     if matches is None:
         matches = deals // 10
     if isinstance(matches, bool) or not isinstance(matches, (int, np.integer)) or matches < 0:
         raise BeloteError(f"matches must be an integer >= 0, not {matches!r}")
     if chunk_size is None:
-        chunk_size = CHUNK_SOLVER if spec_a.uses_solver or spec_b.uses_solver else CHUNK_FAST
+        slow = any(s.uses_solver for s in (spec_a, spec_b, bid_a, bid_b))
+        chunk_size = CHUNK_SOLVER if slow else CHUNK_FAST
     check_chunk_size(chunk_size)
     run_dir = check_out(out, resume=resume)
-    settings = RunSettings(rules, bid, spec_a, int(seed), "deals", int(deals), False,
-                           int(chunk_size), versus=spec_b, matches=int(matches))
+    settings = RunSettings(rules, bid_a, spec_a, int(seed), "deals", int(deals), False,
+                           int(chunk_size), versus=spec_b, matches=int(matches),
+                           versus_bid=bid_b)
     c0, t0 = cycles(), time.perf_counter()
     run = execute(settings, run_dir, resume=resume, threads=threads, executor=executor,
                   scheduler=scheduler, workers=workers, progress=progress,
@@ -224,7 +246,8 @@ def arena(
         int(c[L.AR_CYCLES + i]) / per_second / dec[i] if dec[i] else math.nan for i in range(2)
     )
     result = ArenaResult(
-        a=str(spec_a), b=str(spec_b), rules=rules, bid_policy=str(bid), seed=seed,
+        a=str(spec_a), b=str(spec_b), rules=rules, a_bid=str(bid_a), b_bid=str(bid_b),
+        seed=seed,
         deals=deals, matches=int(matches), mean_score_diff=mean, diff_low=lo, diff_high=hi,
         a_mean=int(c[L.AR_SCORE]) / (2 * deals), b_mean=int(c[L.AR_SCORE + 1]) / (2 * deals),
         thrown_in=int(c[L.AR_THROWN_IN]), match_wins=int(c[L.AR_WINS]),

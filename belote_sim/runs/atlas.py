@@ -38,9 +38,10 @@ import pandas as pd
 from belote_sim.cards import RANKS, TRUMP_NAMES
 from belote_sim.errors import BeloteError
 from belote_sim.game import strength as K
+from belote_sim.players import table_bidder as T
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
-from belote_sim.runs.io import write_parquet
+from belote_sim.runs.io import read_provenance, write_parquet
 from belote_sim.runs.stats import Z95
 from belote_sim.runs.strength import (
     check_out_dir,
@@ -66,13 +67,13 @@ _SUMS = ("n", "policy_calls", "takers", "made", "dedans", "capot", "gain2", "gai
 def holding_text(bits: int) -> str:
     """The honours of a holding (``AF_HOLDING`` bits) as text: ``J9A`` , ``T+KQ``, ``-``.
 
-    >>> holding_text(K.HOLD_JACK | K.HOLD_NINE | K.HOLD_BELOTE)
+    >>> holding_text(T.HOLD_JACK | T.HOLD_NINE | T.HOLD_BELOTE)
     'J9+KQ'
     """
-    text = "".join(name for bit, name in ((K.HOLD_JACK, "J"), (K.HOLD_NINE, "9"),
-                                          (K.HOLD_ACE, "A"), (K.HOLD_TEN, "T"))
+    text = "".join(name for bit, name in ((T.HOLD_JACK, "J"), (T.HOLD_NINE, "9"),
+                                          (T.HOLD_ACE, "A"), (T.HOLD_TEN, "T"))
                    if bits & bit)
-    if bits & K.HOLD_BELOTE:
+    if bits & T.HOLD_BELOTE:
         text += "+KQ"
     return text or "-"
 
@@ -179,12 +180,25 @@ def bid_table(
     return atlas
 
 
+#: The columns :func:`with_rates` derives from an atlas's sums.
+RATE_COLUMNS = ("takers_rate", "made_rate", "dedans_rate", "capot_rate", "take_rate", "gain",
+                "gain_low", "gain_high")
+
+
 def _rates(sums: pd.DataFrame, specs: list[PolicySpec], coinche: bool) -> pd.DataFrame:
-    """Rates and the gain's interval from the integer sums of each class."""
+    """The atlas of the integer sums of each class: names for its codes, then rates."""
     df = sums.copy()
     df["model"] = [str(specs[m]) for m in df.model]
     df["holding"] = [holding_text(h) for h in df.holding]
     df["retourne"] = ["-" if r < 0 else RANKS[r] for r in df.retourne]
+    df = df.drop(columns=["round", "retourne"] if coinche else ["value"])
+    return with_rates(df.reset_index(drop=True))
+
+
+def with_rates(atlas: pd.DataFrame) -> pd.DataFrame:
+    """``atlas`` with its :data:`RATE_COLUMNS` computed from its sums (``n``, ``takers``,
+    ``made``, ``dedans``, ``capot``, ``policy_calls``, ``gain2``, ``gain2_sq``)."""
+    df = atlas.drop(columns=[c for c in RATE_COLUMNS if c in atlas.columns])
     n = df.n.astype(float)
     for name in ("takers", "made", "dedans", "capot"):
         df[f"{name}_rate"] = df[name] / n
@@ -195,8 +209,7 @@ def _rates(sums: pd.DataFrame, specs: list[PolicySpec], coinche: bool) -> pd.Dat
     df["gain"] = mean2 / 2
     df["gain_low"] = df.gain - Z95 * se
     df["gain_high"] = df.gain + Z95 * se
-    df = df.drop(columns=["round", "retourne"] if coinche else ["value"])
-    return df.reset_index(drop=True)
+    return df
 
 
 def class_columns(atlas: pd.DataFrame) -> list[str]:
@@ -227,4 +240,140 @@ def model_gap(atlas: pd.DataFrame, realistic: str, by: Iterable[str] | None = No
     return out.reset_index()
 
 
-__all__ = ["CLASS_COLUMNS", "bid_table", "class_columns", "holding_text", "model_gap"]
+# -- The table bidder's lookup, and the atlases the package ships ---------------------
+
+#: The atlases shipped in ``belote_sim/data/`` (``make atlas``): preset -> (deals,
+#: seed), with threshold bidding and heuristic play; the table bidder reads the
+#: heuristic model's gains.
+SHIPPED = {"classic": (1_000_000, 1), "coinche": (1_000_000, 1)}
+#: The play model whose gains the table bidder reads.
+BIDDER_MODEL = "heuristic"
+_STRAIN_KIND = {"retourne suit": 0, "other suit": 0, "suit": 0, "AT": 1, "NT": 2}
+
+
+def holding_bits(text: str) -> int:
+    """The ``HOLD_*`` bits of a holding written by :func:`holding_text`.
+
+    >>> holding_bits("J9+KQ") == T.HOLD_JACK | T.HOLD_NINE | T.HOLD_BELOTE
+    True
+    """
+    bits = 0
+    honours, _, belote = text.partition("+")
+    for name, bit in (("J", T.HOLD_JACK), ("9", T.HOLD_NINE), ("A", T.HOLD_ACE),
+                      ("T", T.HOLD_TEN)):
+        if name in honours:
+            bits |= bit
+    return bits | (T.HOLD_BELOTE if belote == "KQ" else 0)
+
+
+def class_features(atlas: pd.DataFrame) -> pd.DataFrame:
+    """An atlas's classes as the table bidder's integer features
+    (:data:`belote_sim.players.table_bidder.FEATURES`), with ``model``, ``n`` and
+    ``gain2``."""
+    from belote_sim.kernels.calls import BID_VALUES
+
+    rows = len(atlas)
+    zeros = np.zeros(rows, dtype=np.int64)
+    value_index = {v: i for i, v in enumerate(BID_VALUES)}
+    return pd.DataFrame({
+        "model": atlas.model.to_numpy(),
+        "round": atlas["round"].to_numpy() if "round" in atlas else zeros,
+        "position": atlas.position.to_numpy(),
+        "strain": [_STRAIN_KIND[s] for s in atlas.strain],
+        "value": [value_index[v] for v in atlas["value"]] if "value" in atlas else zeros,
+        "retourne": ([0 if r == "-" else RANKS.index(r) + 1 for r in atlas.retourne]
+                     if "retourne" in atlas else zeros),
+        "holding": [holding_bits(h) for h in atlas.holding],
+        "trumps": atlas.trumps.to_numpy(),
+        "side_aces": atlas.side_aces.to_numpy(),
+        "side_tens": atlas.side_tens.to_numpy(),
+        "voids": atlas.voids.to_numpy(),
+        "n": atlas.n.to_numpy(),
+        "gain2": atlas.gain2.to_numpy(),
+    })
+
+
+def bidder_lookup(atlas: pd.DataFrame, model: str = BIDDER_MODEL
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The ``table`` bidder's lookup from an atlas: the sorted class keys of every level
+    of :data:`belote_sim.players.table_bidder.LEVELS` and each class's gain over
+    passing, shrunk towards its parent class's (``PRIOR_DECISIONS``; the coarsest
+    level towards 0).
+
+    :raises BeloteError: the atlas has no ``model`` rows.
+    """
+    feats = class_features(atlas)
+    feats = feats[feats.model == model]
+    if feats.empty:
+        raise BeloteError(f"the atlas has no {model!r} model (it has "
+                          f"{', '.join(sorted(set(atlas.model)))})")
+    names = list(T.FEATURES)
+    keys: list[int] = []
+    gains: list[float] = []
+    parent: dict[tuple, float] = {}
+    for level in reversed(range(T.N_LEVELS)):
+        kept = T.LEVELS[level]
+        coarser = T.LEVELS[level + 1] if level + 1 < T.N_LEVELS else ()
+        g = feats.copy()
+        for f in names:
+            if f not in kept:
+                g[f] = 0
+        sums = g.groupby(names, sort=True)[["n", "gain2"]].sum()
+        shrunk: dict[tuple, float] = {}
+        for cls, n, gain2 in zip(sums.index, sums.n, sums.gain2, strict=True):
+            up = tuple(v if f in coarser else 0 for f, v in zip(names, cls, strict=True))
+            prior = parent.get(up, 0.0)
+            gain = (gain2 / 2 + T.PRIOR_DECISIONS * prior) / (n + T.PRIOR_DECISIONS)
+            shrunk[cls] = gain
+            keys.append(int(T.class_key(level, *(int(v) for v in cls))))
+            gains.append(gain)
+        parent = shrunk
+    order = np.argsort(np.array(keys, dtype=np.int64), kind="stable")
+    return np.array(keys, dtype=np.int64)[order], np.array(gains, dtype=np.float64)[order]
+
+
+def atlas_path(preset: str) -> Path:
+    """Where the shipped atlas of ``preset`` lives."""
+    return T.DATA_DIR / f"atlas-{preset}.parquet"
+
+
+def shipped_atlas(preset: str) -> pd.DataFrame:
+    """The atlas of ``preset`` shipped with the package (see :data:`SHIPPED`), as
+    :func:`bid_table` returns it.
+
+    >>> atlas = shipped_atlas("classic")
+    >>> int(atlas.attrs["provenance"]["deals"]), sorted(set(atlas["round"]))
+    (1000000, [1, 2])
+
+    :raises BeloteError: no atlas is shipped for ``preset``.
+    """
+    if preset not in SHIPPED or not atlas_path(preset).exists():
+        raise BeloteError(f"no atlas is shipped for {preset!r} (there are: "
+                          f"{', '.join(SHIPPED)})")
+    atlas = with_rates(pd.read_parquet(atlas_path(preset)))
+    atlas.attrs["provenance"] = read_provenance(atlas_path(preset))
+    return atlas
+
+
+def ship_atlases(presets: Iterable[str] = tuple(SHIPPED), threads: int | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> list[Path]:
+    """Build the shipped atlases (:data:`SHIPPED`, ``make atlas``) and the table
+    bidder's lookups derived from them; return the files written."""
+    written = []
+    for preset in presets:
+        deals, seed = SHIPPED[preset]
+        atlas = bid_table(preset, deals, seed=seed, models=(BIDDER_MODEL,), threads=threads,
+                          progress=progress)
+        T.DATA_DIR.mkdir(parents=True, exist_ok=True)
+        # The sums only: the rates follow from them (:func:`with_rates`), and the file
+        # is a quarter of the size.
+        write_parquet(atlas.drop(columns=list(RATE_COLUMNS)), atlas_path(preset),
+                      atlas.attrs["provenance"], compression="zstd")
+        keys, gains = bidder_lookup(atlas)
+        np.savez_compressed(T.lookup_path(preset), keys=keys, gains=gains)
+        written += [atlas_path(preset), T.lookup_path(preset)]
+    return written
+
+
+__all__ = ["CLASS_COLUMNS", "SHIPPED", "bid_table", "bidder_lookup", "class_columns",
+           "holding_text", "model_gap", "ship_atlases", "shipped_atlas", "with_rates"]

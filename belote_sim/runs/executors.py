@@ -32,9 +32,12 @@ class ChunkTask:
     play_param: float
     records: bool = False
     threads: int | None = None
-    #: The arena: ``play_policy`` is player A, this player B (-1: not an arena).
+    #: The arena: ``play_policy`` is player A, this player B (-1: not an arena); A bids
+    #: with ``bid_policy``, B with ``versus_bid_policy``.
     versus_policy: int = -1
     versus_param: float = 0.0
+    versus_bid_policy: int = -1
+    versus_bid_param: float = 0.0
 
 
 @dataclass
@@ -65,11 +68,12 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     blocks = min(BLOCKS_PER_CHUNK, task.count)
     bid = (task.bid_policy, task.bid_param)
     if task.versus_policy >= 0:  # the arena: both pairings of each deal or match
-        a = (task.play_policy, task.play_param)
-        b = (task.versus_policy, task.versus_param)
+        a = (*bid, task.play_policy, task.play_param)
+        b = (task.versus_bid_policy, task.versus_bid_param, task.versus_policy,
+             task.versus_param)
         n = int(rules[R_PLAYERS])
         counters = S.arena_chunk(
-            rules, sided_players(*bid, *a, *b, n), sided_players(*bid, *b, *a, n), task.seed,
+            rules, sided_players(*a, *b, n), sided_players(*b, *a, n), task.seed,
             task.start, task.count, blocks, task.unit == "matches",
         )
         return ChunkResult(task.index, counters)

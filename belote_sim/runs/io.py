@@ -66,7 +66,8 @@ def write_text_atomic(path: Path, text: str) -> None:
         raise
 
 
-def write_parquet(df: pd.DataFrame, path: Path, provenance: dict[str, Any]) -> None:
+def write_parquet(df: pd.DataFrame, path: Path, provenance: dict[str, Any],
+                  compression: str = "snappy") -> None:
     """Write ``df`` to ``path`` atomically, with ``provenance`` as JSON in the Parquet
     key-value metadata under the key ``belote_sim``."""
     import pyarrow as pa
@@ -79,7 +80,7 @@ def write_parquet(df: pd.DataFrame, path: Path, provenance: dict[str, Any]) -> N
     fd, tmp = atomic_path(path)
     os.close(fd)
     try:
-        pq.write_table(table, tmp)
+        pq.write_table(table, tmp, compression=compression)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

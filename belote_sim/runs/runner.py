@@ -82,8 +82,9 @@ class RunSettings:
     """What determines a run's numbers (plus how it is cut into chunks).
 
     A run plays ``count`` deals or matches (``unit``). An arena run (``versus`` set:
-    ``play_policy`` is player A, ``versus`` player B) plays ``count`` deals and then
-    ``matches`` matches, each twice with the sides swapped, into arena counters."""
+    ``play_policy`` is player A, ``versus`` player B; A bids with ``bid_policy``, B with
+    ``versus_bid``) plays ``count`` deals and then ``matches`` matches, each twice with
+    the sides swapped, into arena counters."""
 
     rules: Rules
     bid_policy: PolicySpec
@@ -95,6 +96,7 @@ class RunSettings:
     chunk_size: int
     versus: PolicySpec | None = None
     matches: int = 0
+    versus_bid: PolicySpec | None = None
 
     def to_json(self) -> dict[str, Any]:
         import belote_sim
@@ -113,8 +115,13 @@ class RunSettings:
         }
         if self.versus is not None:
             out.update(command="arena", a=str(self.play_policy), b=str(self.versus),
-                       matches=self.matches)
+                       a_bid=str(self.bid_policy), b_bid=str(self.b_bid), matches=self.matches)
         return out
+
+    @property
+    def b_bid(self) -> PolicySpec:
+        """Player B's bidding in an arena run (A's unless it has its own)."""
+        return self.versus_bid if self.versus_bid is not None else self.bid_policy
 
     @property
     def n_counters(self) -> int:
@@ -146,6 +153,7 @@ class RunSettings:
             records=self.records, threads=threads,
             versus_policy=-1 if versus is None else versus.id,
             versus_param=0.0 if versus is None else versus.value,
+            versus_bid_policy=self.b_bid.id, versus_bid_param=self.b_bid.value,
         )
 
 
