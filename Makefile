@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_presets.py
 	$(BIN)/python benchmarks/bench_players.py
 	$(BIN)/python benchmarks/bench_strength.py
+	$(BIN)/python benchmarks/bench_compare.py
 
 ## The generated parts of the docs: docs/metrics.md's tables (from belote_sim.runs.stats.METRICS
 ## and the per-deal row schema) and the README's picture of the layers (docs/layers.py).

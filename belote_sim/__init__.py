@@ -15,10 +15,11 @@ except PackageNotFoundError:  # running from a source tree
 from belote_sim.cards import CardSet  # noqa: E402
 from belote_sim.rules import PRESETS, Rules  # noqa: E402
 from belote_sim.runs.arena import arena  # noqa: E402
+from belote_sim.runs.compare import compare  # noqa: E402
 from belote_sim.runs.io import load  # noqa: E402
 from belote_sim.runs.replay import replay  # noqa: E402
 from belote_sim.runs.runner import play_match, simulate  # noqa: E402
 from belote_sim.runs.strength import bid_strength  # noqa: E402
 
 __all__ = ["Rules", "PRESETS", "CardSet", "simulate", "play_match", "arena", "replay", "load",
-           "bid_strength", "__version__"]
+           "bid_strength", "compare", "__version__"]

@@ -263,6 +263,13 @@ def summary(
         _fail(str(e))
         return
     prov = data.info.get("provenance", {})
+    if prov.get("command") == "compare":
+        from belote_sim.runs.compare import compare_report
+
+        typer.echo(f"{run}: compare, bid {prov.get('bid_policy')}, play "
+                   f"{prov.get('play_policy')}, seed {prov.get('seed')}")
+        typer.echo(compare_report(data.summary))
+        return
     typer.echo(
         f"{run}: {prov.get('count', '?'):,} {prov.get('unit', 'deals')}, rules "
         f"{prov.get('rules', {}).get('preset')}, bid {prov.get('bid_policy')}, play "
@@ -416,6 +423,87 @@ def arena(
     typer.echo(result.report())
     if out is not None:
         typer.echo(f"wrote {out}", err=True)
+
+
+@app.command()
+def compare(
+    a: Annotated[str | None, typer.Option("--a", help="the base cell's preset")] = None,
+    a_set: Annotated[
+        list[str] | None, typer.Option("--a-set", help="an option of cell A: option=value")
+    ] = None,
+    b: Annotated[str | None, typer.Option("--b", help="the other cell's preset")] = None,
+    b_set: Annotated[
+        list[str] | None, typer.Option("--b-set", help="an option of cell B: option=value")
+    ] = None,
+    rules: Annotated[
+        str, typer.Option("--rules", "-r", help="a factorial's preset (with --factor)")
+    ] = "classic",
+    set_: SetOption = None,
+    factor: Annotated[
+        list[str] | None,
+        typer.Option(help="a factor of a full factorial: option=value,value (repeatable)"),
+    ] = None,
+    deals: Annotated[int, typer.Option(help="deals, each played under every cell")] = 100_000,
+    seed: Annotated[int, typer.Option(help="random seed")] = 0,
+    bid_policy: Annotated[str, typer.Option(help=policy_usage("bid"))] = "random",
+    play_policy: Annotated[str, typer.Option(help=policy_usage("play"))] = "random",
+    until: Annotated[
+        str | None,
+        typer.Option(help="stop when an SPRT on this metric's paired difference decides "
+                     "(B - A), e.g. made_rate or capot_rate[side=takers]"),
+    ] = None,
+    delta: Annotated[float | None, typer.Option(help="the SPRT's H1 difference")] = None,
+    alpha: Annotated[float, typer.Option(help="the SPRT's false-positive rate")] = 0.05,
+    beta: Annotated[float, typer.Option(help="the SPRT's false-negative rate")] = 0.05,
+    threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="run directory: compare.parquet, compare.json, run.json")
+    ] = None,
+    resume: ResumeOption = False,
+    chunk_size: Annotated[int | None, typer.Option(help="deals per committed chunk")] = None,
+    executor: ExecutorOption = "local",
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
+    quiet: QuietOption = False,
+) -> None:
+    """Compare rule variants on the same deals: --a classic --b litige (with --a-set and
+    --b-set), or a full factorial: --rules classic --factor undertrump=forced,free
+    --factor partner_exemption=on,off. Prints each metric's paired differences with
+    their 95% intervals and p-values (* = significant after Holm's adjustment)."""
+    from belote_sim.runs import compare as C
+
+    def start(**run):
+        if factor and (a or b):
+            raise BeloteError("give --a/--b or --factor, not both")
+        if factor:
+            factors = [C.parse_factor(f) for f in factor]
+            cells = C.factorial_cells(rules, parse_sets(set_), factors)
+        else:
+            if not a or not b:
+                raise BeloteError("give two cells (--a PRESET --b PRESET) or --factor")
+            factors = []
+            cells = C.named_cells([("A " + _cell_text(a, a_set), a, parse_sets(a_set)),
+                                   ("B " + _cell_text(b, b_set), b, parse_sets(b_set))])
+        test = None
+        if until is not None:
+            if delta is None:
+                raise BeloteError("--until needs --delta")
+            if len(cells) != 2:
+                raise BeloteError("--until compares two cells (--a and --b)")
+            test = C.Until.parse(until, delta, alpha, beta)
+        return C.compare(cells, deals, seed=seed, bid_policy=bid_policy,
+                         play_policy=play_policy, factors=factors, until=test,
+                         threads=threads, out=out, resume=resume, chunk_size=chunk_size,
+                         executor=executor, scheduler=scheduler, workers=workers, **run)
+
+    table = _run(start, "deals", quiet)
+    typer.echo(C.compare_report(table))
+    if out is not None:
+        typer.echo(f"wrote {out}", err=True)
+
+
+def _cell_text(preset: str, sets: list[str] | None) -> str:
+    return " ".join([preset, *(sets or [])])
 
 
 @app.command("bid-strength")

@@ -113,6 +113,77 @@ def _count_deals(rules, seats, seed, lo, hi, counters, start, rows):
 
 
 @jit_parallel
+def compare_chunk(cells, cell_seeds, players, slots, start, n, n_blocks):
+    """Counters of deals ``start .. start+n-1`` played under each rule set of ``cells``
+    (``int64[K, R]``), deal ``i`` of cell ``k`` from the stream of ``cell_seeds[k]``
+    (cells with the same seed play the same packs and random streams: common random
+    numbers), and the number of deals refused (0 unless a policy is broken: the counters
+    are then not to be used).
+
+    Returns one flat vector: each cell's run counters (``K x N_COUNTERS``); then, for
+    the per-deal quantities ``x`` (the increment of counter ``slots[q]`` in cell ``k``,
+    at ``k * Q + q``), their sums (``K Q``) and the sums of their products
+    (``(K Q)^2``, row-major): every paired difference, main effect or interaction
+    follows from these, with its variance.
+
+    Kernel of :func:`belote_sim.runs.compare.compare`.
+    """
+    k, q = cells.shape[0], slots.shape[0]
+    size = k * N_COUNTERS + k * q + (k * q) * (k * q)
+    per_block = np.zeros((n_blocks, size), dtype=np.int64)
+    errors = np.zeros(n_blocks, dtype=np.int64)
+    seats = players_to_array(players)
+    for b in prange(n_blocks):
+        lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
+        errors[b] = _compare_deals(cells, cell_seeds, seats, slots, lo, hi, per_block[b])
+    return sum_blocks(per_block), errors.sum()
+
+
+@jit
+def _compare_deals(cells, cell_seeds, seats, slots, lo, hi, flat):
+    """One block of :func:`compare_chunk`: deals ``lo .. hi-1`` added to ``flat``."""
+    players = players_from_array(seats)
+    ws = new_workspace(players, False, False, False)
+    script = no_script()
+    k, q = cells.shape[0], slots.shape[0]
+    kq = k * q
+    counters = flat[: k * N_COUNTERS].reshape((k, N_COUNTERS))
+    sums = flat[k * N_COUNTERS : k * N_COUNTERS + kq]
+    cross = flat[k * N_COUNTERS + kq :].reshape((kq, kq))
+    before = np.zeros(q, dtype=np.int64)
+    x = np.zeros(kq, dtype=np.int64)
+    nonzero = np.zeros(kq, dtype=np.int64)
+    refused = 0
+    for i in range(lo, hi):
+        m = 0
+        ok = True
+        for c in range(k):
+            # A deal's value of a counter is what it adds to it (the counters are
+            # thousands of slots: no copy of them per deal).
+            for j in range(q):
+                before[j] = counters[c, slots[j]]
+            if simulate_deal(cells[c], players, script, cell_seeds[c], i, ws) != 0:
+                refused += 1  # a broken policy: the caller refuses the whole chunk
+                ok = False
+                break
+            accumulate(cells[c], ws.rec, counters[c])
+            for j in range(q):
+                v = counters[c, slots[j]] - before[j]
+                x[c * q + j] = v
+                if v != 0:
+                    nonzero[m] = c * q + j
+                    m += 1
+        if ok:
+            for a in range(m):  # most values are 0 in a deal: only the others' products
+                ia = nonzero[a]
+                sums[ia] += x[ia]
+                for b in range(m):
+                    ib = nonzero[b]
+                    cross[ia, ib] += x[ia] * x[ib]
+    return refused
+
+
+@jit_parallel
 def simulate_records(rules, players, seed, start, n):
     """The full records (``int64[n, REC_SIZE]``) of deals ``start .. start+n-1``."""
     out = np.zeros((n, REC_SIZE), dtype=np.int64)

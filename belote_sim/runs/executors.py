@@ -38,6 +38,10 @@ class ChunkTask:
     versus_param: float = 0.0
     versus_bid_policy: int = -1
     versus_bid_param: float = 0.0
+    #: A comparison: the rule set of each cell, its stream seed, the paired counters.
+    cells: tuple[tuple[int, ...], ...] = ()
+    cell_seeds: tuple[int, ...] = ()
+    slots: tuple[int, ...] = ()
 
 
 @dataclass
@@ -67,6 +71,16 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     rules = np.asarray(task.rules, dtype=np.int64)
     blocks = min(BLOCKS_PER_CHUNK, task.count)
     bid = (task.bid_policy, task.bid_param)
+    if task.cells:  # a comparison: every deal under each cell's rules
+        counters, errors = S.compare_chunk(
+            np.asarray(task.cells, dtype=np.int64), np.asarray(task.cell_seeds, dtype=np.int64),
+            same_players(*bid, task.play_policy, task.play_param),
+            np.asarray(task.slots, dtype=np.int64), task.start, task.count, blocks,
+        )
+        if errors:
+            raise RuntimeError(f"{errors} deal(s) of chunk {task.index} had an illegal policy "
+                               "choice")
+        return ChunkResult(task.index, counters)
     if task.versus_policy >= 0:  # the arena: both pairings of each deal or match
         a = (*bid, task.play_policy, task.play_param)
         b = (task.versus_bid_policy, task.versus_bid_param, task.versus_policy,

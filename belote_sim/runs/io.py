@@ -210,7 +210,8 @@ class Run:
 
 
 def load(run: str | Path) -> Run:
-    """Read a finished run directory (of ``simulate`` or of the arena).
+    """Read a finished run directory (of ``simulate``, the arena or ``compare``, whose
+    ``summary`` is the comparison's table).
 
     >>> from belote_sim import Rules, simulate, load
     >>> import tempfile
@@ -230,7 +231,12 @@ def load(run: str | Path) -> Run:
             f"run {str(path)!r} is not complete ({info.get('done', 0)} of "
             f"{settings.get('count', '?')} {settings.get('unit', 'deals')} done): resume it first"
         )
-    summary = pd.read_parquet(path / "summary.parquet")
+    compared = path / "compare.parquet"  # a comparison's table (belote-sim compare)
+    if compared.is_file():
+        summary = pd.read_parquet(compared)
+        summary.attrs["provenance"] = read_provenance(compared)
+    else:
+        summary = pd.read_parquet(path / "summary.parquet")
     hist_file = path / "histograms.parquet"  # an arena's run has none
     histograms = pd.read_parquet(hist_file) if hist_file.is_file() else pd.DataFrame(
         {"histogram": pd.Series(dtype="string"), "value": pd.Series(dtype="int64"),

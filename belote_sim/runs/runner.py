@@ -97,6 +97,12 @@ class RunSettings:
     versus: PolicySpec | None = None
     matches: int = 0
     versus_bid: PolicySpec | None = None
+    #: A comparison (:mod:`belote_sim.runs.compare`): every deal is played under each
+    #: rule set of ``cells`` (``rules`` is the first), cell ``k`` from the stream of
+    #: ``cell_seeds[k]``; ``slots`` are the counters whose per-deal values are paired.
+    cells: tuple[Rules, ...] = ()
+    cell_seeds: tuple[int, ...] = ()
+    slots: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         import belote_sim
@@ -113,6 +119,10 @@ class RunSettings:
             "records": self.records,
             "chunk_size": self.chunk_size,
         }
+        if self.cells:
+            out.update(command="compare",
+                       cells=[{"preset": c.preset, "options": c.options()} for c in self.cells],
+                       cell_seeds=list(self.cell_seeds), slots=list(self.slots))
         if self.versus is not None:
             out.update(command="arena", a=str(self.play_policy), b=str(self.versus),
                        a_bid=str(self.bid_policy), b_bid=str(self.b_bid), matches=self.matches)
@@ -125,6 +135,9 @@ class RunSettings:
 
     @property
     def n_counters(self) -> int:
+        if self.cells:
+            kq = len(self.cells) * len(self.slots)
+            return len(self.cells) * L.N_COUNTERS + kq + kq * kq
         return L.N_COUNTERS if self.versus is None else L.N_ARENA_COUNTERS
 
     @property
@@ -154,6 +167,8 @@ class RunSettings:
             versus_policy=-1 if versus is None else versus.id,
             versus_param=0.0 if versus is None else versus.value,
             versus_bid_policy=self.b_bid.id, versus_bid_param=self.b_bid.value,
+            cells=tuple(tuple(int(x) for x in c.to_array()) for c in self.cells),
+            cell_seeds=self.cell_seeds, slots=self.slots,
         )
 
 
@@ -185,6 +200,9 @@ class Execution:
     started: str
     finished: str
     run_dir: RunDir | None
+    #: Units (deals or matches) the counters hold: all of the run's, or fewer when
+    #: ``watch`` stopped it.
+    done: int = 0
 
 
 def check_executor(executor: Any, scheduler: str | None = None) -> None:
@@ -235,13 +253,18 @@ def execute(
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    watch: Callable[[np.ndarray, int], bool] | None = None,
 ) -> Execution:
     """Play the chunks of ``settings`` not yet committed in ``run_dir`` on ``executor``
     (see :func:`make_executor`; one it creates is closed at the end), committing each
     as it finishes, and sum them in chunk order. ``progress(done, total)`` is called
     after each chunk; when ``should_stop()`` turns true the run stops after the current
     chunk and raises :class:`RunInterrupted`. Every run (:func:`simulate`, the arena)
-    goes through here."""
+    goes through here.
+
+    ``watch(counters, units)`` sees the sum of the first chunks as soon as they are all
+    done (chunk 0, then 0 and 1, ...: the same sums whatever the executor's order);
+    when it returns true the run ends there, and its counters are those sums."""
     check_executor(executor, scheduler)
     done: dict[int, np.ndarray] = run_dir.prepare(settings, resume) if run_dir else {}
     owned = executor is None or isinstance(executor, str)
@@ -258,16 +281,36 @@ def execute(
         numba.set_num_threads(threads)
     described = executor.describe()
     t0 = time.perf_counter()
+    prefix = np.zeros(settings.n_counters, dtype=np.int64)
+    prefix_units = 0
+    prefix_end = 0  # chunks 0 .. prefix_end-1 are summed in ``prefix``
+    watched = False
+
+    def extend_prefix() -> bool:
+        nonlocal prefix_units, prefix_end
+        while prefix_end < len(chunk_list) and prefix_end in done:
+            np.add(prefix, done[prefix_end], out=prefix)
+            prefix_units += sizes[prefix_end]
+            prefix_end += 1
+            if watch(prefix, prefix_units):
+                return True
+        return False
+
     try:
         if progress is not None:
             progress(done_units, total)
-        for result in executor.map_unordered(tasks):
+        if watch is not None:
+            watched = extend_prefix()
+        for result in [] if watched else executor.map_unordered(tasks):
             if run_dir is not None:
                 run_dir.commit(result.index, result.counters, result.rows, base_provenance)
             done[result.index] = result.counters
             done_units += sizes[result.index]
             if progress is not None:
                 progress(done_units, total)
+            if watch is not None and extend_prefix():
+                watched = True
+                break
             if should_stop is not None and should_stop() and done_units < total:
                 unit = "deals and matches" if settings.matches else settings.unit
                 if run_dir is not None:
@@ -282,11 +325,14 @@ def execute(
         if owned:
             executor.close()
     wall = time.perf_counter() - t0
+    if watched:
+        return Execution(prefix, wall, described, started,
+                         datetime.now(timezone.utc).isoformat(), run_dir, prefix_units)
     counters = np.zeros(settings.n_counters, dtype=np.int64)
     for i, *_ in chunk_list:  # fixed order
         counters += done[i]
     return Execution(counters, wall, described, started,
-                     datetime.now(timezone.utc).isoformat(), run_dir)
+                     datetime.now(timezone.utc).isoformat(), run_dir, total)
 
 
 @dataclass

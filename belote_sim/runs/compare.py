@@ -1,0 +1,636 @@
+"""Comparing rule variants: paired runs, sequential tests, factorial designs.
+
+The library side of ``belote-sim compare``. Every deal ``i`` is played under each
+*cell* (a rule set) from the same random stream: the same pack and the same players'
+random draws (common random numbers), so the cells' outcomes are paired deal by deal.
+Cells with another number of players than the first cannot share its packs: they play
+from streams of their own (``seed`` mixed with the cell's index, :func:`cell_seed`)
+and are compared *unpaired*.
+
+Inside the kernel (:func:`belote_sim.game.chunks.compare_chunk`) each cell keeps the
+run's counters (every metric of the catalogue, :func:`belote_sim.runs.stats.summary_table`),
+and for the per-deal values of the counters in :data:`PAIRED` (0 or 1 for a yes/no
+outcome, points for a score) the sums and the sums of products over all cells: integer
+sums, so a comparison is bit-identical for any threads, chunks or executor and needs no
+per-deal memory. From them, for every metric of :data:`PAIRED`:
+
+* each cell's value and interval (the catalogue's);
+* the difference from the first cell (the *base*) with a **paired** 95% interval: a
+  rate over played deals is a ratio of two per-deal sums, whose difference is
+  linearised (delta method) deal by deal;
+* a p-value: McNemar's exact test on the discordant deals for a yes/no outcome whose
+  denominator is the same deal by deal in both cells (every deal, or the same played
+  deals), else the normal test of the paired difference;
+  Holm-adjusted across the metrics of one comparison;
+* the **variance reduction** of pairing: the variance of the difference if the cells
+  had been played independently over that of the paired difference.
+
+A factorial design (:func:`factorial_cells`) adds main effects (a factor's level
+against its first level, averaged over the other factors) and two-way interactions,
+each a contrast of the cells with its paired interval.
+
+A sequential test (``until``) stops the run at the first chunk boundary where the
+normal-approximation SPRT of fishtest (``LLR_alt2``) on the paired difference of one
+metric decides (:func:`sprt_llr`).
+
+>>> df = compare([Rules(), Rules(undertrump="free")], deals=2000, seed=1)
+>>> row = df[(df.metric == "made_rate") & (df.kind == "cell")].iloc[1]
+>>> bool(row.diff_ci_low <= row["diff"] <= row.diff_ci_high)
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from belote_sim.errors import BeloteError
+from belote_sim.kernels import layout as L
+from belote_sim.players.spec import PolicySpec, as_spec, check_policies
+from belote_sim.rules import Rules
+from belote_sim.runs.io import write_parquet, write_text_atomic
+from belote_sim.runs.runner import (
+    CHUNK_SOLVER,
+    RunSettings,
+    check_chunk_size,
+    check_out,
+    check_run_args,
+    execute,
+)
+from belote_sim.runs.stats import summary_table
+
+#: Deals per chunk (one progress step, one SPRT look) of the fast players.
+CHUNK_FAST = 10_000
+#: Column order of ``compare.parquet``.
+COLUMNS = ("metric", "group", "kind", "cell", "n", "value", "ci_low", "ci_high", "diff",
+           "diff_ci_low", "diff_ci_high", "test", "p_value", "p_holm", "variance_reduction",
+           "paired")
+
+#: The metrics compared pair by pair: ``(metric, group, counter, denominator)``, the
+#: counter's per-deal value summed over ``deals`` (every deal) or ``played`` (the deals
+#: somebody took), exactly as the catalogue defines them; ``TAKEN`` is the deals
+#: somebody took. A counter that grows by at most 1 a deal is a yes/no outcome.
+TAKEN = -1
+PAIRED: tuple[tuple[str, str, int, str], ...] = (
+    ("take_rate", "", TAKEN, "deals"),
+    ("thrown_in_rate", "", L.C_THROWN_IN, "deals"),
+    ("made_rate", "", L.C_MADE, "played"),
+    ("dedans_rate", "", L.C_DEDANS, "played"),
+    ("tie_rate", "", L.C_TIE, "played"),
+    ("litige_rate", "", L.C_LITIGE, "played"),
+    ("capot_rate", "side=takers", L.C_CAPOT_TAKERS, "played"),
+    ("capot_rate", "side=defenders", L.C_CAPOT_DEFENDERS, "played"),
+    ("p_any_declaration", "", L.C_ANY_DECLARATION, "played"),
+    ("p_tierce", "", L.C_TIERCE, "played"),
+    ("p_quarte", "", L.C_QUARTE, "played"),
+    ("p_belote_held", "", L.C_BELOTE, "played"),
+    ("declaration_contest_won", "side=takers", L.C_DECL_TAKERS, "played"),
+    ("declaration_contest_won", "side=defenders", L.C_DECL_DEFENDERS, "played"),
+    ("made_by_declarations_rate", "", L.C_MADE_BY_DECLARATIONS, "played"),
+    ("mean_taker_card_points", "", L.C_SUM_TAKER_CARD_POINTS, "played"),
+    ("mean_taker_deal_score", "", L.C_SUM_TAKER_SCORE, "played"),
+    ("mean_defender_deal_score", "", L.C_SUM_DEFENDER_SCORE, "played"),
+    ("mean_declaration_points", "", L.C_SUM_DECL_POINTS, "played"),
+)
+#: The metrics whose per-deal value is 0 or 1.
+YES_NO = {(m, g) for m, g, slot, _ in PAIRED if not m.startswith("mean_")}
+#: The counters the kernel pairs: the thrown-in deals first (every ``played``
+#: denominator needs them), then each metric's.
+SLOTS: tuple[int, ...] = tuple(dict.fromkeys(
+    [L.C_THROWN_IN] + [slot for _, _, slot, _ in PAIRED if slot != TAKEN]
+))
+_Z95 = 1.959963984540054
+_SEED_MIX = 0x9E3779B97F4A7C15
+
+
+def cell_seed(seed: int, index: int, paired: bool) -> int:
+    """The stream seed of cell ``index``: the run's ``seed`` when it is paired with the
+    base, else ``seed`` mixed with its index (an independent stream).
+
+    >>> cell_seed(7, 3, True), cell_seed(7, 0, False) == 7
+    (7, True)
+    """
+    if paired:
+        return seed
+    return (seed + index * _SEED_MIX) % (2**63)
+
+
+# -- Cells ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One rule set of a comparison, with its label and, in a factorial, its levels."""
+
+    label: str
+    rules: Rules
+    levels: tuple[int, ...] = ()
+
+
+def _rules_of(label: str, preset: str, options: dict[str, Any]) -> Rules:
+    try:
+        return Rules.from_preset(preset, **options)
+    except BeloteError as e:
+        raise BeloteError(f"cell {label!r}: {e}") from None
+
+
+def named_cells(cells: Sequence[tuple[str, str, dict[str, Any]]]) -> list[Cell]:
+    """Cells from ``(label, preset, options)``, the first being the base.
+
+    :raises BeloteError: a cell the rules refuse (the message names the cell).
+    """
+    return [Cell(label, _rules_of(label, preset, options)) for label, preset, options in cells]
+
+
+def parse_factor(text: str) -> tuple[str, list[str]]:
+    """``"undertrump=forced,free"`` -> ``("undertrump", ["forced", "free"])``.
+
+    :raises BeloteError: not ``option=value,value...`` with two values or more.
+    """
+    name, eq, values = text.partition("=")
+    levels = [v.strip() for v in values.split(",") if v.strip()]
+    if not eq or not name.strip() or len(levels) < 2:
+        raise BeloteError(f"bad --factor {text!r}: expected option=value,value[,...]")
+    if len(set(levels)) != len(levels):
+        raise BeloteError(f"--factor {text!r} repeats a value")
+    return name.strip(), levels
+
+
+def factorial_cells(preset: str, base: dict[str, Any],
+                    factors: Sequence[tuple[str, Sequence[str]]]) -> list[Cell]:
+    """Every combination of the factors' levels over ``preset`` (and ``base`` options),
+    the first levels first: the full factorial design.
+
+    >>> cells = factorial_cells("classic", {}, [("undertrump", ["forced", "free"]),
+    ...                                         ("king_value", ["4", "3"])])
+    >>> [c.label for c in cells][:2]
+    ['undertrump=forced king_value=4', 'undertrump=forced king_value=3']
+
+    :raises BeloteError: a factor that repeats an option (or one of ``base``), an
+        unknown option or value, a cell the rules refuse.
+    """
+    names = [name for name, _ in factors]
+    for name in names:
+        if names.count(name) > 1:
+            raise BeloteError(f"--factor {name} is given twice")
+        if name in base:
+            raise BeloteError(f"option {name} is both set and a factor")
+    cells = []
+    for levels in itertools.product(*[range(len(values)) for _, values in factors]):
+        options = dict(base)
+        parts = []
+        for (name, values), lv in zip(factors, levels, strict=True):
+            options[name] = values[lv]
+            parts.append(f"{name}={values[lv]}")
+        label = " ".join(parts)
+        cells.append(Cell(label, _rules_of(label, preset, options), tuple(levels)))
+    # The same value written twice (``on,true``) would make two equal cells.
+    seen: dict[Rules, str] = {}
+    for c in cells:
+        if c.rules in seen:
+            raise BeloteError(f"cells {seen[c.rules]!r} and {c.label!r} are the same rules")
+        seen[c.rules] = c.label
+    return cells
+
+
+# -- Statistics from the kernel's sums --------------------------------------------------
+
+
+@dataclass
+class Moments:
+    """The kernel's sums, split: each cell's run counters and the augmented moment
+    matrix ``A`` of the per-deal vector ``z = (1, x)``: ``A[0, 0]`` deals,
+    ``A[0, 1:]`` the sums of ``x``, ``A[1:, 1:]`` the sums of products."""
+
+    counters: np.ndarray  # [K, N_COUNTERS]
+    A: np.ndarray  # [1 + K Q, 1 + K Q], float64 (exact below 2**53)
+    n: int
+    k: int
+    q: int
+
+    @classmethod
+    def of(cls, flat: np.ndarray, k: int, q: int) -> Moments:
+        flat = np.asarray(flat, dtype=np.int64)
+        kq = k * q
+        counters = flat[: k * L.N_COUNTERS].reshape(k, L.N_COUNTERS)
+        sums = flat[k * L.N_COUNTERS : k * L.N_COUNTERS + kq]
+        cross = flat[k * L.N_COUNTERS + kq :].reshape(kq, kq)
+        n = int(counters[0, L.C_DEALS])
+        A = np.empty((kq + 1, kq + 1))
+        A[0, 0] = n
+        A[0, 1:] = sums
+        A[1:, 0] = sums
+        A[1:, 1:] = cross
+        return cls(counters, A, n, k, q)
+
+    def unit(self, cell: int, slot: int) -> np.ndarray:
+        """The vector picking counter ``slot`` of ``cell`` from ``z`` (``TAKEN``: the
+        deal was taken, 1 minus thrown in)."""
+        v = np.zeros(self.A.shape[0])
+        if slot == TAKEN:
+            v[0] = 1.0
+            v[1 + cell * self.q + SLOTS.index(L.C_THROWN_IN)] = -1.0
+        else:
+            v[1 + cell * self.q + SLOTS.index(slot)] = 1.0
+        return v
+
+    def denominator(self, cell: int, kind: str) -> np.ndarray:
+        if kind == "deals":
+            v = np.zeros(self.A.shape[0])
+            v[0] = 1.0
+            return v
+        return self.unit(cell, TAKEN)
+
+    def total(self, v: np.ndarray) -> float:
+        return float(v @ self.A[0])
+
+    def sum_sq(self, v: np.ndarray) -> float:
+        return float(v @ self.A @ v)
+
+    def variance(self, v: np.ndarray) -> float:
+        """The per-deal sample variance of ``v . z``."""
+        if self.n < 2:
+            return math.nan
+        t = self.total(v)
+        return max(self.sum_sq(v) - t * t / self.n, 0.0) / (self.n - 1)
+
+
+@dataclass
+class Ratio:
+    """A metric of one cell, ``sum(u . z) / sum(v . z)``, with its linearisation."""
+
+    value: float
+    linear: np.ndarray  # w with w . z_i the deal's influence on the value
+
+
+def ratio(mo: Moments, cell: int, slot: int, den: str) -> Ratio:
+    u, v = mo.unit(cell, slot), mo.denominator(cell, den)
+    num, d = mo.total(u), mo.total(v)
+    if d <= 0:
+        return Ratio(math.nan, np.zeros_like(u))
+    r = num / d
+    return Ratio(r, (u - r * v) / (d / mo.n))
+
+
+@dataclass
+class Difference:
+    """A contrast ``sum_c a_c R_c`` of one metric with its interval and test."""
+
+    diff: float
+    low: float
+    high: float
+    p_value: float
+    test: str
+    variance_reduction: float
+    paired: bool
+
+
+def contrast(mo: Moments, slot: int, den: str, coef: dict[int, float],
+             paired: bool, yes_no: bool) -> Difference:
+    """The contrast ``sum coef[c] * metric(c)`` of one metric, paired deal by deal
+    (``paired``) or as if its cells were independent."""
+    from scipy import stats
+
+    parts = {c: ratio(mo, c, slot, den) for c in coef}
+    if any(math.isnan(p.value) for p in parts.values()):
+        return Difference(math.nan, math.nan, math.nan, math.nan, "", math.nan, paired)
+    d = sum(coef[c] * parts[c].value for c in coef)
+    lin = sum(coef[c] * parts[c].linear for c in coef)
+    var_paired = mo.variance(lin)
+    var_unpaired = sum(coef[c] ** 2 * mo.variance(parts[c].linear) for c in coef)
+    var = var_paired if paired else var_unpaired
+    se = math.sqrt(var / mo.n) if mo.n > 1 else math.nan
+    vr = var_unpaired / var_paired if paired and var_paired > 0 else math.nan
+    test = "z" if paired else "unpaired z"
+    p = float(2 * stats.norm.sf(abs(d) / se)) if se > 0 else (1.0 if d == 0 else 0.0)
+    # McNemar: two cells, a yes/no outcome over the same deals in both.
+    if paired and yes_no and len(coef) == 2:
+        a, b = sorted(coef, key=lambda c: coef[c])
+        da, db = mo.denominator(a, den), mo.denominator(b, den)
+        if mo.sum_sq(da - db) == 0:
+            ua, ub = mo.unit(a, slot), mo.unit(b, slot)
+            both = float(ua @ mo.A @ ub)
+            only_a = round(mo.total(ua) - both)
+            only_b = round(mo.total(ub) - both)
+            test = "mcnemar"
+            p = 1.0 if only_a + only_b == 0 else float(
+                stats.binomtest(only_b, only_a + only_b, 0.5).pvalue)
+    return Difference(d, d - _Z95 * se, d + _Z95 * se, p, test, vr, paired)
+
+
+def holm(p: Sequence[float]) -> list[float]:
+    """Holm's step-down adjustment of the p-values ``p`` (NaN stays NaN).
+
+    >>> [round(x, 3) for x in holm([0.01, 0.04, 0.03])]
+    [0.03, 0.06, 0.06]
+    """
+    idx = [i for i, x in enumerate(p) if not math.isnan(x)]
+    order = sorted(idx, key=lambda i: p[i])
+    m = len(order)
+    out = [math.nan] * len(p)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        out[i] = running
+    return out
+
+
+def sprt_llr(diff: float, var: float, n: int, delta: float) -> float:
+    """fishtest's normal-approximation GSPRT (``LLR_alt2``) for H0: mean difference 0
+    against H1: ``delta``, from ``n`` paired deals with mean ``diff`` and per-deal
+    variance ``var``: ``n (d1 - d0) (2 d - d0 - d1) / (2 var)``.
+
+    >>> round(sprt_llr(0.5, 1.0, 100, 1.0), 6)
+    0.0
+    """
+    if var <= 0 or n <= 0:
+        return 0.0
+    return n * delta * (2 * diff - delta) / (2 * var)
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """The lower and upper bounds of the log-likelihood ratio: ``ln(beta / (1 - alpha))``
+    (accept H0) and ``ln((1 - beta) / alpha)`` (accept H1)."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+# -- The comparison --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Until:
+    """A sequential test on the paired difference (last cell minus base) of one metric."""
+
+    metric: str
+    group: str
+    delta: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @classmethod
+    def parse(cls, text: str, delta: float, alpha: float, beta: float) -> Until:
+        """``"made_rate"`` or ``"capot_rate[side=takers]"``, checked against
+        :data:`PAIRED`."""
+        metric, _, group = text.partition("[")
+        group = group.rstrip("]")
+        names = [(m, g) for m, g, _, _ in PAIRED]
+        if (metric, group) not in names:
+            listed = ", ".join(m + (f"[{g}]" if g else "") for m, g in names)
+            raise BeloteError(f"--until {text!r} is not a compared metric; metrics: {listed}")
+        for name, v, lo, hi in (("alpha", alpha, 0, 0.5), ("beta", beta, 0, 0.5)):
+            if not lo < v < hi:
+                raise BeloteError(f"--{name} must be between 0 and 0.5, not {v}")
+        if delta == 0 or not math.isfinite(delta):
+            raise BeloteError(f"--delta must be a non-zero number, not {delta}")
+        return cls(metric, group, float(delta), float(alpha), float(beta))
+
+    def entry(self) -> tuple[str, str, int, str]:
+        return next(p for p in PAIRED if (p[0], p[1]) == (self.metric, self.group))
+
+
+@dataclass
+class SprtResult:
+    llr: float
+    lower: float
+    upper: float
+    decision: str  # "H1", "H0" or "undecided"
+    deals: int
+
+
+def _sprt(mo: Moments, until: Until, paired: bool) -> SprtResult:
+    _, _, slot, den = until.entry()
+    last = mo.k - 1
+    parts = {0: ratio(mo, 0, slot, den), last: ratio(mo, last, slot, den)}
+    lower, upper = sprt_bounds(until.alpha, until.beta)
+    if any(math.isnan(p.value) for p in parts.values()):
+        return SprtResult(0.0, lower, upper, "undecided", mo.n)
+    d = parts[last].value - parts[0].value
+    lin = parts[last].linear - parts[0].linear
+    var = mo.variance(lin) if paired else (mo.variance(parts[0].linear)
+                                           + mo.variance(parts[last].linear))
+    llr = sprt_llr(d, var, mo.n, until.delta)
+    decision = "H1" if llr >= upper else "H0" if llr <= lower else "undecided"
+    return SprtResult(llr, lower, upper, decision, mo.n)
+
+
+def _pairing(cells: Sequence[Cell]) -> list[bool]:
+    base = cells[0].rules.players
+    return [c.rules.players == base for c in cells]
+
+
+def compare(
+    cells: Sequence[Rules | Cell],
+    deals: int = 100_000,
+    *,
+    seed: int = 0,
+    bid_policy: str | PolicySpec = "random",
+    play_policy: str | PolicySpec = "random",
+    factors: Sequence[tuple[str, Sequence[str]]] = (),
+    until: Until | None = None,
+    threads: int | None = None,
+    out: str | Path | None = None,
+    resume: bool = False,
+    chunk_size: int | None = None,
+    executor: Any = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> pd.DataFrame:
+    """Play ``deals`` deals under every cell (the first is the base) with the same players
+    and compare them (see the module docstring); the table of :data:`COLUMNS`, with
+    provenance (and the SPRT's figures under ``until``) in ``df.attrs``; written to
+    ``out/compare.parquet`` (and ``run.json``) when ``out`` is given.
+
+    ``factors`` (from :func:`factorial_cells`'s cells) adds the main effects and the
+    two-way interactions. A run of the chunk runner: ``threads``, ``executor``,
+    ``resume``, ``progress`` and ``should_stop`` as in
+    :func:`~belote_sim.runs.runner.simulate`.
+
+    :raises BeloteError: fewer than two cells, bad counts or players, a cell the players
+        cannot play (before any deal is played).
+    """
+    cells = [c if isinstance(c, Cell) else Cell(_label(c), c) for c in cells]
+    labels = [c.label for c in cells]
+    if len(set(labels)) < len(labels):  # the same rules twice (an A/A comparison)
+        cells = [Cell(f"{c.label} #{i + 1}", c.rules, c.levels) for i, c in enumerate(cells)]
+    if len(cells) < 2:
+        raise BeloteError("a comparison needs two cells or more")
+    check_run_args(deals, seed, threads)
+    bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
+    for c in cells:
+        try:
+            check_policies(c.rules, bid)
+        except BeloteError as e:
+            raise BeloteError(f"cell {c.label!r}: {e}") from None
+        if c.rules.shuffle == "cut":
+            raise BeloteError(f"cell {c.label!r}: shuffle=cut plays whole matches, which "
+                              "compare does not play; compare independent deals")
+    if chunk_size is None:
+        chunk_size = CHUNK_SOLVER if play.uses_solver else CHUNK_FAST
+    check_chunk_size(chunk_size)
+    run_dir = check_out(out, resume=resume)
+    paired = _pairing(cells)
+    seeds = tuple(cell_seed(int(seed), i, p) for i, p in enumerate(paired))
+    settings = RunSettings(cells[0].rules, bid, play, int(seed), "deals", int(deals), False,
+                           int(chunk_size), cells=tuple(c.rules for c in cells),
+                           cell_seeds=seeds, slots=SLOTS)
+    k, q = len(cells), len(SLOTS)
+    sprt: list[SprtResult] = []
+
+    def watch(flat: np.ndarray, done: int) -> bool:
+        sprt.append(_sprt(Moments.of(flat, k, q), until, paired[-1]))
+        return sprt[-1].decision != "undecided"
+
+    run = execute(settings, run_dir, resume=resume, threads=threads, executor=executor,
+                  scheduler=scheduler, workers=workers, progress=progress,
+                  should_stop=should_stop, watch=watch if until is not None else None)
+    mo = Moments.of(run.counters, k, q)
+    table = _table(mo, cells, paired, factors)
+    prov = {**settings.to_json(), "labels": [c.label for c in cells],
+            "factors": [[n, list(v)] for n, v in factors], "deals_played": mo.n,
+            "executor": run.executor, "wall_seconds": run.wall_seconds,
+            "started": run.started, "finished": run.finished}
+    if until is not None:
+        last = sprt[-1]
+        prov["sprt"] = {"metric": until.metric, "group": until.group, "delta": until.delta,
+                        "alpha": until.alpha, "beta": until.beta, "llr": last.llr,
+                        "lower": last.lower, "upper": last.upper,
+                        "decision": last.decision, "deals": last.deals}
+    table.attrs["provenance"] = prov
+    if run_dir is not None:
+        import json
+
+        write_parquet(table, run_dir.path / "compare.parquet", prov)
+        write_text_atomic(run_dir.path / "compare.json", json.dumps(prov, indent=2) + "\n")
+        run_dir.write_info({"status": "complete", "settings": settings.to_json(),
+                            "done": run.done, "provenance": prov})
+    return table
+
+
+def _label(rules: Rules) -> str:
+    preset = Rules.from_preset(rules.preset)
+    changed = [f"{k}={v}" for k, v in rules.options().items() if preset.options()[k] != v]
+    return " ".join([rules.preset, *changed])
+
+
+def _cell_rows(mo: Moments, c: int, players: int) -> dict[tuple[str, str], tuple]:
+    summary = summary_table(mo.counters[c], players=players)
+    return {(r.metric, r.group): (r.n, r.value, r.ci_low, r.ci_high)
+            for r in summary.itertuples()}
+
+
+def _table(mo: Moments, cells: list[Cell], paired: list[bool],
+           factors: Sequence[tuple[str, Sequence[str]]]) -> pd.DataFrame:
+    rows: list[dict[str, Any]] = []
+    own = [_cell_rows(mo, c, cells[c].rules.players) for c in range(mo.k)]
+    contrasts: list[tuple[str, str, dict[int, float]]] = [
+        ("cell", cells[c].label, {0: -1.0, c: 1.0}) for c in range(1, mo.k)
+    ]
+    if factors:
+        contrasts += _effects(cells, factors)
+    for metric, group, slot, den in PAIRED:
+        n0, v0, lo0, hi0 = own[0].get((metric, group), (0, math.nan, math.nan, math.nan))
+        rows.append(dict(metric=metric, group=group, kind="cell", cell=cells[0].label,
+                         n=n0, value=v0, ci_low=lo0, ci_high=hi0))
+        for kind, label, coef in contrasts:
+            is_paired = all(paired[c] for c in coef)
+            d = contrast(mo, slot, den, coef, is_paired, (metric, group) in YES_NO)
+            row = dict(metric=metric, group=group, kind=kind, cell=label, diff=d.diff,
+                       diff_ci_low=d.low, diff_ci_high=d.high, test=d.test,
+                       p_value=d.p_value, variance_reduction=d.variance_reduction,
+                       paired=d.paired)
+            if kind == "cell":
+                c = max(coef)
+                n, v, lo, hi = own[c].get((metric, group), (0, math.nan, math.nan, math.nan))
+                row.update(n=n, value=v, ci_low=lo, ci_high=hi)
+            else:
+                row.update(n=mo.n)
+            rows.append(row)
+    df = pd.DataFrame(rows)
+    for col in COLUMNS:
+        if col not in df:
+            df[col] = math.nan
+    df = df[list(COLUMNS)]
+    df["n"] = df.n.fillna(0).astype("int64")
+    df["test"] = df.test.fillna("")
+    df["paired"] = df.paired.astype("boolean")
+    # Holm across the metrics of each comparison (each contrast).
+    df["p_holm"] = math.nan
+    for (_, _), part in df[df.kind != "cell"].groupby(["kind", "cell"]):
+        df.loc[part.index, "p_holm"] = holm(part.p_value.tolist())
+    for _, part in df[(df.kind == "cell") & df.p_value.notna()].groupby("cell"):
+        df.loc[part.index, "p_holm"] = holm(part.p_value.tolist())
+    return df.reset_index(drop=True)
+
+
+def _effects(cells: list[Cell], factors: Sequence[tuple[str, Sequence[str]]]
+             ) -> list[tuple[str, str, dict[int, float]]]:
+    """Main effects (level ``v`` against the first level, averaged over the other
+    factors) and two-way interactions (``(v, w) - (v, 0) - (0, w) + (0, 0)``, averaged)
+    as coefficients over the cells."""
+    out: list[tuple[str, str, dict[int, float]]] = []
+    for f, (name, values) in enumerate(factors):
+        for v in range(1, len(values)):
+            at_v = [i for i, c in enumerate(cells) if c.levels[f] == v]
+            at_0 = [i for i, c in enumerate(cells) if c.levels[f] == 0]
+            coef = {i: 1.0 / len(at_v) for i in at_v}
+            coef.update({i: -1.0 / len(at_0) for i in at_0})
+            out.append(("main effect", f"{name}={values[v]} vs {values[0]}", coef))
+    for f, g in itertools.combinations(range(len(factors)), 2):
+        (nf, vf), (ng, vg) = factors[f], factors[g]
+        for v in range(1, len(vf)):
+            for w in range(1, len(vg)):
+                coef: dict[int, float] = {}
+                corners = ((v, w, 1.0), (v, 0, -1.0), (0, w, -1.0), (0, 0, 1.0))
+                for lv, lw, sign in corners:
+                    members = [i for i, c in enumerate(cells)
+                               if c.levels[f] == lv and c.levels[g] == lw]
+                    for i in members:
+                        coef[i] = coef.get(i, 0.0) + sign / len(members)
+                out.append(("interaction", f"{nf}={vf[v]} x {ng}={vg[w]}", coef))
+    return out
+
+
+def compare_report(df: pd.DataFrame, top: Iterable[str] | None = None) -> str:
+    """The comparison as a few lines for people: per metric, the base value, then each
+    cell's or effect's difference with its paired interval and p-value; ``*`` marks a
+    Holm-adjusted p-value below 0.05."""
+    lines = []
+    prov = df.attrs.get("provenance", {})
+    labels = prov.get("labels") or list(df[df.kind == "cell"].cell.unique())
+    lines.append(f"base: {labels[0]}; deals: {prov.get('deals_played', '?'):,}")
+    wanted = set(top) if top is not None else None
+    for (metric, group), part in df.groupby(["metric", "group"], sort=False):
+        if wanted is not None and metric not in wanted:
+            continue
+        name = metric + (f" [{group}]" if group else "")
+        base = part.iloc[0]
+        lines.append(f"{name}: base {base.value:.4f} [{base.ci_low:.4f}, {base.ci_high:.4f}]")
+        for r in part.iloc[1:].itertuples():
+            mark = "*" if r.p_holm < 0.05 else " "
+            vr = "" if math.isnan(r.variance_reduction) else f"  VR {r.variance_reduction:.1f}"
+            lines.append(
+                f"  {mark} {r.kind:<11} {r.cell:<40} {r.diff:+.4f} "
+                f"[{r.diff_ci_low:+.4f}, {r.diff_ci_high:+.4f}]  p {r.p_value:.3g} "
+                f"({r.test}, Holm {r.p_holm:.3g}){vr}"
+            )
+    sprt = prov.get("sprt")
+    if sprt:
+        lines.append(
+            f"SPRT on {sprt['metric']}{'[' + sprt['group'] + ']' if sprt['group'] else ''}: "
+            f"LLR {sprt['llr']:.3f} in [{sprt['lower']:.3f}, {sprt['upper']:.3f}], "
+            f"decision {sprt['decision']} after {sprt['deals']:,} deals"
+        )
+    return "\n".join(lines)
+
+
+__all__ = ["PAIRED", "Cell", "Until", "compare", "compare_report", "factorial_cells",
+           "holm", "named_cells", "parse_factor", "sprt_bounds", "sprt_llr"]

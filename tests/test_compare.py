@@ -1,0 +1,274 @@
+"""``belote-sim compare``: paired differences that are exactly right where the answer is
+known, agree with a per-deal computation, pair what can be paired, and a sequential test
+whose error rates hold."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from belote_sim import load
+from belote_sim.errors import BeloteError
+from belote_sim.rules import Rules
+from belote_sim.runs.compare import (
+    PAIRED,
+    YES_NO,
+    Until,
+    compare,
+    factorial_cells,
+    holm,
+    sprt_bounds,
+    sprt_llr,
+)
+from belote_sim.runs.runner import RunInterrupted, simulate
+
+DEALS = 3000
+
+
+def rows(df: pd.DataFrame, metric: str, group: str = "") -> pd.DataFrame:
+    return df[(df.metric == metric) & (df.group == group)].reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def undertrump():
+    return compare([Rules(), Rules(undertrump="free")], DEALS, seed=3,
+                   play_policy="heuristic", bid_policy="threshold")
+
+
+def test_a_comparison_of_the_same_rules_gives_exactly_nothing():
+    df = compare([Rules(), Rules()], 2000, seed=1)
+    assert list(dict.fromkeys(df.cell)) == ["classic #1", "classic #2"]
+    diffs = df.dropna(subset=["diff"])
+    assert len(diffs) == len(PAIRED)
+    assert (diffs["diff"] == 0).all()
+    assert (diffs.diff_ci_low == 0).all() and (diffs.diff_ci_high == 0).all()
+    yes_no = diffs[[(m, g) in YES_NO for m, g in zip(diffs.metric, diffs.group, strict=True)]]
+    assert (yes_no.test == "mcnemar").all() and (yes_no.p_value == 1.0).all()
+
+
+def test_a_known_effect_comes_out_exactly():
+    """Ties count as made with ``tie_rule=takers`` and as ties with ``split``; the deals
+    are the same otherwise, so the made rates differ by the tie rate exactly."""
+    df = compare([Rules(tie_rule="split"), Rules(tie_rule="takers")], 20_000, seed=5,
+                 bid_policy="threshold", play_policy="heuristic")
+    made = rows(df, "made_rate")
+    tie = rows(df, "tie_rate")
+    assert tie.value[0] > 0
+    assert made["diff"][1] == pytest.approx(tie.value[0], abs=1e-12)
+    assert made.test[1] == "mcnemar"  # the same played deals in both cells
+    assert rows(df, "take_rate")["diff"][1] == 0
+
+
+def test_cells_give_the_catalogue_figures_of_simulate(undertrump):
+    for c, rules in enumerate([Rules(), Rules(undertrump="free")]):
+        run = simulate(rules, DEALS, seed=3, play_policy="heuristic", bid_policy="threshold")
+        table = run.table()
+        for metric, group in (("made_rate", ""), ("capot_rate", "side=takers"),
+                              ("mean_taker_deal_score", ""), ("take_rate", "")):
+            mine = rows(undertrump, metric, group).iloc[c]
+            theirs = table[(table.metric == metric) & (table.group == group)].iloc[0]
+            assert mine.value == theirs.value and mine.ci_low == theirs.ci_low
+
+
+def per_deal(rules: Rules, tmp_path, name: str) -> pd.DataFrame:
+    simulate(rules, DEALS, seed=3, play_policy="heuristic", bid_policy="threshold",
+             records=True, out=tmp_path / name)
+    return load(tmp_path / name).deals().sort_values("deal").reset_index(drop=True)
+
+
+def test_paired_intervals_agree_with_a_per_deal_computation(undertrump, tmp_path):
+    a = per_deal(Rules(), tmp_path, "a")
+    b = per_deal(Rules(undertrump="free"), tmp_path, "b")
+    n = len(a)
+    # made_rate: made deals over played deals, linearised deal by deal.
+    lin = []
+    for d in (a, b):
+        played = (~d.thrown_in).astype(float)
+        made = (d.outcome == "made").fillna(False).astype(float)
+        r = made.sum() / played.sum()
+        lin.append((made - r * played) / played.mean())
+    diff = (b.outcome == "made").sum() / (~b.thrown_in).sum() - \
+        (a.outcome == "made").sum() / (~a.thrown_in).sum()
+    assert len(lin[0]) == n and not lin[0].isna().any()
+    se = np.std(lin[1] - lin[0], ddof=1) / math.sqrt(n)
+    row = rows(undertrump, "made_rate").iloc[1]
+    assert row["diff"] == pytest.approx(diff, rel=1e-12)
+    assert row.diff_ci_high - row["diff"] == pytest.approx(stats.norm.ppf(0.975) * se, rel=1e-9)
+    # Variance reduction: independent cells against the pairs.
+    unpaired = np.var(lin[0], ddof=1) + np.var(lin[1], ddof=1)
+    assert row.variance_reduction == pytest.approx(unpaired / np.var(lin[1] - lin[0], ddof=1),
+                                                   rel=1e-9)
+    assert row.variance_reduction > 2
+    # McNemar on a yes/no outcome over every deal: the capot by the takers, per deal,
+    # over the same played deals (the bidding does not depend on undertrump).
+    assert (a.thrown_in == b.thrown_in).all()
+    ca = (a.capot_side >= 0) & (a.capot_side == a.taker % 2)
+    cb = (b.capot_side >= 0) & (b.capot_side == b.taker % 2)
+    only_a, only_b = int((ca & ~cb).sum()), int((cb & ~ca).sum())
+    capot = rows(undertrump, "capot_rate", "side=takers").iloc[1]
+    assert capot.test == "mcnemar"
+    expected = 1.0 if only_a + only_b == 0 else stats.binomtest(only_b, only_a + only_b).pvalue
+    assert capot.p_value == pytest.approx(expected, rel=1e-12)
+
+
+def test_holm_adjusts_within_each_comparison(undertrump):
+    diffs = undertrump.dropna(subset=["p_value"])
+    assert (diffs.p_holm >= diffs.p_value - 1e-15).all()
+    assert diffs.p_holm.tolist() == pytest.approx(holm(diffs.p_value.tolist()))
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+
+
+def test_threads_and_chunks_do_not_change_a_comparison(undertrump):
+    again = compare([Rules(), Rules(undertrump="free")], DEALS, seed=3, threads=1,
+                    chunk_size=700, play_policy="heuristic", bid_policy="threshold")
+    pd.testing.assert_frame_equal(again, undertrump)
+
+
+def test_a_factorial_gives_main_effects_and_interactions_from_the_cells():
+    cells = factorial_cells("classic", {}, [("undertrump", ["forced", "free"]),
+                                            ("overtrump_partner", ["on", "off"])])
+    df = compare(cells, 3000, seed=4, factors=[("undertrump", ["forced", "free"]),
+                                                ("overtrump_partner", ["on", "off"])],
+                 bid_policy="threshold", play_policy="heuristic")
+    made = rows(df, "made_rate")
+    v = dict(zip(made[made.kind == "cell"].cell, made[made.kind == "cell"].value,
+                 strict=True))
+    v00 = v["undertrump=forced overtrump_partner=on"]
+    v01 = v["undertrump=forced overtrump_partner=off"]
+    v10 = v["undertrump=free overtrump_partner=on"]
+    v11 = v["undertrump=free overtrump_partner=off"]
+    main = made[made.kind == "main effect"].set_index("cell")["diff"]
+    assert main["undertrump=free vs forced"] == pytest.approx((v10 + v11 - v00 - v01) / 2)
+    assert main["overtrump_partner=off vs on"] == pytest.approx((v01 + v11 - v00 - v10) / 2)
+    inter = made[made.kind == "interaction"].iloc[0]
+    assert inter["diff"] == pytest.approx(v11 - v10 - v01 + v00)
+    assert inter.diff_ci_low < inter["diff"] < inter.diff_ci_high
+
+
+def test_cells_with_another_number_of_players_are_compared_unpaired():
+    df = compare([Rules(), Rules.from_preset("three-player")], 2000, seed=1)
+    diffs = df.dropna(subset=["diff"])
+    assert not diffs.paired.any()
+    assert (diffs.test == "unpaired z").all() and diffs.variance_reduction.isna().all()
+
+
+def test_bad_cells_and_factors_are_refused():
+    with pytest.raises(BeloteError, match="two cells"):
+        compare([Rules()], 10)
+    with pytest.raises(BeloteError, match="given twice"):
+        factorial_cells("classic", {}, [("undertrump", ["forced", "free"]),
+                                        ("undertrump", ["free", "forced"])])
+    with pytest.raises(BeloteError, match="unknown option"):
+        factorial_cells("classic", {}, [("undertrumps", ["forced", "free"])])
+    with pytest.raises(BeloteError, match="not a compared metric"):
+        Until.parse("made_rat", 0.01, 0.05, 0.05)
+
+
+# -- The sequential test ----------------------------------------------------------------
+
+
+def sequential(rng, true_diff: float, delta: float, alpha: float, beta: float,
+               tests: int, look: int = 200, looks: int = 400) -> tuple[float, float]:
+    """Shares of ``tests`` synthetic paired streams (unit variance) accepting H1 and H0,
+    the SPRT looked at every ``look`` samples."""
+    lower, upper = sprt_bounds(alpha, beta)
+    x = rng.normal(true_diff, 1.0, size=(tests, look * looks)).reshape(tests, looks, look)
+    sums = x.sum(axis=2).cumsum(axis=1)
+    sqs = (x * x).sum(axis=2).cumsum(axis=1)
+    h1 = h0 = 0
+    for t in range(tests):
+        for j in range(looks):
+            n = look * (j + 1)
+            mean = sums[t, j] / n
+            var = (sqs[t, j] - n * mean * mean) / (n - 1)
+            llr = sprt_llr(mean, var, n, delta)
+            if llr >= upper:
+                h1 += 1
+                break
+            if llr <= lower:
+                h0 += 1
+                break
+    return h1 / tests, h0 / tests
+
+
+def test_sprt_error_rates_hold_on_synthetic_pairs():
+    rng = np.random.default_rng(2026)
+    false_h1, _ = sequential(rng, 0.0, 0.05, 0.05, 0.05, tests=2000)
+    _, false_h0 = sequential(rng, 0.05, 0.05, 0.05, 0.05, tests=2000)
+    # Nominal 5% each; the binomial error of 2,000 tests is 0.5%.
+    assert false_h1 <= 0.05 + 0.015
+    assert false_h0 <= 0.05 + 0.015
+
+
+def test_compare_until_stops_at_a_chunk_boundary_when_the_sprt_decides():
+    until = Until.parse("made_rate", -0.05, 0.05, 0.05)
+    df = compare([Rules(), Rules(undertrump="free")], 200_000, seed=6, until=until,
+                 chunk_size=2000, bid_policy="threshold", play_policy="heuristic")
+    sprt = df.attrs["provenance"]["sprt"]
+    assert sprt["decision"] in ("H0", "H1")
+    assert sprt["deals"] < 200_000 and sprt["deals"] % 2000 == 0
+    assert df.attrs["provenance"]["deals_played"] == sprt["deals"]
+    assert (sprt["llr"] >= sprt["upper"]) or (sprt["llr"] <= sprt["lower"])
+
+
+# -- Runs, files and the command line --------------------------------------------------
+
+
+def test_an_interrupted_comparison_resumes_to_the_same_table(tmp_path, undertrump):
+    calls = {"n": 0}
+
+    def stop() -> bool:
+        calls["n"] += 1
+        return calls["n"] >= 1
+
+    with pytest.raises(RunInterrupted):
+        compare([Rules(), Rules(undertrump="free")], DEALS, seed=3, chunk_size=1000,
+                play_policy="heuristic", bid_policy="threshold", out=tmp_path / "c",
+                should_stop=stop)
+    again = compare([Rules(), Rules(undertrump="free")], DEALS, seed=3, chunk_size=1000,
+                    play_policy="heuristic", bid_policy="threshold", out=tmp_path / "c",
+                    resume=True)
+    cols = ["metric", "group", "value", "diff", "diff_ci_low", "p_value"]
+    pd.testing.assert_frame_equal(again[cols], undertrump[cols])
+    table = load(tmp_path / "c").summary
+    pd.testing.assert_frame_equal(table[cols], undertrump[cols])
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "belote_sim.cli", *args],
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_cli_compares_two_cells_and_summary_reads_it(tmp_path):
+    out = tmp_path / "cmp"
+    res = cli("compare", "--a", "classic", "--b", "classic", "--b-set", "undertrump=free",
+              "--deals", "4000", "--seed", "2", "--bid-policy", "threshold",
+              "--play-policy", "heuristic", "--out", str(out), "--quiet")
+    assert res.returncode == 0, res.stderr
+    assert "made_rate" in res.stdout and "mcnemar" in res.stdout
+    assert (out / "compare.parquet").is_file()
+    summary = cli("summary", str(out))
+    assert summary.returncode == 0 and "made_rate" in summary.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--rules", "classic", "--factor", "undertrumps=forced,free"], "unknown option"),
+    (["--rules", "classic", "--factor", "undertrump=forced,free", "--factor",
+      "undertrump=free,forced"], "given twice"),
+    (["--rules", "classic", "--factor", "undertrump=forced,sometimes"], "undertrump"),
+    (["--a", "classic", "--b", "classic", "--b-set", "all_no_trumps_round=on",
+      "--b-set", "contract=stock"], "cell 'B classic"),
+    (["--a", "classic", "--b", "litige", "--until", "made_rat", "--delta", "0.01"],
+     "not a compared metric"),
+])
+def test_cli_refuses_bad_comparisons_with_one_line(tmp_path, args, message):
+    res = cli("compare", *args, "--deals", "100", "--out", str(tmp_path / "x"))
+    assert res.returncode == 2
+    assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "x").exists()
