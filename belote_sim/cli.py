@@ -444,6 +444,9 @@ def compare(
         typer.Option(help="a factor of a full factorial: option=value,value (repeatable)"),
     ] = None,
     deals: Annotated[int, typer.Option(help="deals, each played under every cell")] = 100_000,
+    matches: Annotated[
+        int | None, typer.Option(help="whole matches instead of deals, each under every cell")
+    ] = None,
     seed: Annotated[int, typer.Option(help="random seed")] = 0,
     bid_policy: Annotated[str, typer.Option(help=policy_usage("bid"))] = "random",
     play_policy: Annotated[str, typer.Option(help=policy_usage("play"))] = "random",
@@ -491,12 +494,12 @@ def compare(
             if len(cells) != 2:
                 raise BeloteError("--until compares two cells (--a and --b)")
             test = C.Until.parse(until, delta, alpha, beta)
-        return C.compare(cells, deals, seed=seed, bid_policy=bid_policy,
+        return C.compare(cells, deals, matches=matches, seed=seed, bid_policy=bid_policy,
                          play_policy=play_policy, factors=factors, until=test,
                          threads=threads, out=out, resume=resume, chunk_size=chunk_size,
                          executor=executor, scheduler=scheduler, workers=workers, **run)
 
-    table = _run(start, "deals", quiet)
+    table = _run(start, "deals" if matches is None else "matches", quiet)
     typer.echo(C.compare_report(table))
     if out is not None:
         typer.echo(f"wrote {out}", err=True)

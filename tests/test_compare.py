@@ -151,6 +151,23 @@ def test_a_factorial_gives_main_effects_and_interactions_from_the_cells():
     assert inter.diff_ci_low < inter["diff"] < inter.diff_ci_high
 
 
+def test_matches_are_paired_match_by_match():
+    cells = [Rules.from_preset("classic"), Rules.from_preset("litige")]
+    df = compare(cells, matches=300, seed=2, bid_policy="threshold", play_policy="heuristic")
+    assert df.attrs["provenance"]["unit"] == "matches"
+    wins = rows(df, "match_win_rate", "side=0")
+    assert wins.test[1] == "mcnemar" and wins.paired[1]
+    for c, rules in enumerate(cells):
+        run = simulate(rules, matches=300, seed=2, bid_policy="threshold",
+                       play_policy="heuristic").table()
+        for metric, group in (("match_win_rate", "side=0"), ("mean_deals_per_match", ""),
+                              ("made_rate", "")):
+            theirs = run[(run.metric == metric) & (run.group == group)].iloc[0]
+            assert rows(df, metric, group).value[c] == theirs.value
+    same = compare([Rules(), Rules()], matches=100, seed=3)
+    assert (same.dropna(subset=["diff"])["diff"] == 0).all()
+
+
 def test_cells_with_another_number_of_players_are_compared_unpaired():
     df = compare([Rules(), Rules.from_preset("three-player")], 2000, seed=1)
     diffs = df.dropna(subset=["diff"])
@@ -212,8 +229,8 @@ def test_compare_until_stops_at_a_chunk_boundary_when_the_sprt_decides():
                  chunk_size=2000, bid_policy="threshold", play_policy="heuristic")
     sprt = df.attrs["provenance"]["sprt"]
     assert sprt["decision"] in ("H0", "H1")
-    assert sprt["deals"] < 200_000 and sprt["deals"] % 2000 == 0
-    assert df.attrs["provenance"]["deals_played"] == sprt["deals"]
+    assert sprt["played"] < 200_000 and sprt["played"] % 2000 == 0
+    assert df.attrs["provenance"]["played"] == sprt["played"]
     assert (sprt["llr"] >= sprt["upper"]) or (sprt["llr"] <= sprt["lower"])
 
 

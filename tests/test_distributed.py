@@ -59,3 +59,18 @@ def test_cli_dask_executor(tmp_path, local_counts):
     counters = json.loads((out / "run.json").read_text())["counters"]
     assert counters["deals"] == 40_000
     assert counters == simulate(RULES, deals=40_000, seed=21).counters
+
+
+def test_a_comparison_on_a_cluster_matches_a_local_one():
+    from belote_sim.runs.compare import compare
+
+    cells = [RULES, Rules.from_preset("litige", undertrump="free")]
+    local = compare(cells, 6000, seed=4)
+    ex = DaskExecutor(n_workers=1, processes=False)
+    try:
+        remote = compare(cells, 6000, seed=4, chunk_size=1500, executor=ex)
+    finally:
+        ex.close()
+    cols = ["metric", "group", "cell", "value", "diff", "diff_ci_low", "p_value", "p_holm"]
+    assert remote[cols].equals(local[cols])
+    assert remote.attrs["provenance"]["executor"]["executor"] == "dask"

@@ -113,18 +113,18 @@ def _count_deals(rules, seats, seed, lo, hi, counters, start, rows):
 
 
 @jit_parallel
-def compare_chunk(cells, cell_seeds, players, slots, start, n, n_blocks):
-    """Counters of deals ``start .. start+n-1`` played under each rule set of ``cells``
-    (``int64[K, R]``), deal ``i`` of cell ``k`` from the stream of ``cell_seeds[k]``
-    (cells with the same seed play the same packs and random streams: common random
-    numbers), and the number of deals refused (0 unless a policy is broken: the counters
-    are then not to be used).
+def compare_chunk(cells, cell_seeds, players, slots, start, n, n_blocks, matches, max_deals):
+    """Counters of deals (with ``matches``: matches) ``start .. start+n-1`` played under
+    each rule set of ``cells`` (``int64[K, R]``), deal (match) ``i`` of cell ``k`` from
+    the streams of ``cell_seeds[k]`` (cells with the same seed play the same packs and
+    random streams: common random numbers), and the number of deals refused (0 unless a
+    policy is broken: the counters are then not to be used).
 
     Returns one flat vector: each cell's run counters (``K x N_COUNTERS``); then, for
-    the per-deal quantities ``x`` (the increment of counter ``slots[q]`` in cell ``k``,
-    at ``k * Q + q``), their sums (``K Q``) and the sums of their products
-    (``(K Q)^2``, row-major): every paired difference, main effect or interaction
-    follows from these, with its variance.
+    the per-unit quantities ``x`` (what deal or match ``i`` adds to counter ``slots[q]``
+    in cell ``k``, at ``k * Q + q``), their sums (``K Q``) and the sums of their
+    products (``(K Q)^2``, row-major): every paired difference, main effect or
+    interaction follows from these, with its variance.
 
     Kernel of :func:`belote_sim.runs.compare.compare`.
     """
@@ -135,13 +135,15 @@ def compare_chunk(cells, cell_seeds, players, slots, start, n, n_blocks):
     seats = players_to_array(players)
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        errors[b] = _compare_deals(cells, cell_seeds, seats, slots, lo, hi, per_block[b])
+        errors[b] = _compare_deals(cells, cell_seeds, seats, slots, lo, hi, per_block[b],
+                                   matches, max_deals)
     return sum_blocks(per_block), errors.sum()
 
 
 @jit
-def _compare_deals(cells, cell_seeds, seats, slots, lo, hi, flat):
-    """One block of :func:`compare_chunk`: deals ``lo .. hi-1`` added to ``flat``."""
+def _compare_deals(cells, cell_seeds, seats, slots, lo, hi, flat, matches, max_deals):
+    """One block of :func:`compare_chunk`: deals (matches) ``lo .. hi-1`` added to
+    ``flat``."""
     players = players_from_array(seats)
     ws = new_workspace(players, False, False, False)
     script = no_script()
@@ -153,6 +155,7 @@ def _compare_deals(cells, cell_seeds, seats, slots, lo, hi, flat):
     before = np.zeros(q, dtype=np.int64)
     x = np.zeros(kq, dtype=np.int64)
     nonzero = np.zeros(kq, dtype=np.int64)
+    none = np.zeros((0, REC_SIZE), dtype=np.int64)
     refused = 0
     for i in range(lo, hi):
         m = 0
@@ -162,11 +165,19 @@ def _compare_deals(cells, cell_seeds, seats, slots, lo, hi, flat):
             # thousands of slots: no copy of them per deal).
             for j in range(q):
                 before[j] = counters[c, slots[j]]
-            if simulate_deal(cells[c], players, script, cell_seeds[c], i, ws) != 0:
+            if matches:
+                rules = cells[c]
+                n_deals, winner, _, first = match_loop(
+                    rules, players, script, cell_seeds[c], i, max_deals, ws, counters[c], none
+                )
+                accumulate_match(counters[c], n_deals, winner,
+                                 first_dealer_side(i, rules[R_PLAYERS]), first)
+            elif simulate_deal(cells[c], players, script, cell_seeds[c], i, ws) != 0:
                 refused += 1  # a broken policy: the caller refuses the whole chunk
                 ok = False
                 break
-            accumulate(cells[c], ws.rec, counters[c])
+            else:
+                accumulate(cells[c], ws.rec, counters[c])
             for j in range(q):
                 v = counters[c, slots[j]] - before[j]
                 x[c * q + j] = v
@@ -204,6 +215,14 @@ def _record_deals(rules, seats, seed, start, lo, hi, out):
     for j in range(lo, hi):
         simulate_deal(rules, players, script, seed, start + j, ws)
         out[j, :] = ws.rec
+
+
+@jit(inline="always")
+def first_dealer_side(match, n):
+    """The side of match ``match``'s first dealer (seat ``match mod n``; with two or
+    three players the seat itself)."""
+    first_dealer = match % n
+    return first_dealer & 1 if n == 4 else first_dealer
 
 
 @jit
@@ -338,14 +357,12 @@ def _count_matches(rules, seats, seed, lo, hi, max_deals, counters):
     ws = new_workspace(players, False, False, False)
     script = no_script()
     none = np.zeros((0, REC_SIZE), dtype=np.int64)
-    n_players = rules[R_PLAYERS]
     for m in range(lo, hi):
         n_deals, winner, _, first = match_loop(
             rules, players, script, seed, m, max_deals, ws, counters, none
         )
-        first_dealer = m % n_players
-        first_dealer_side = first_dealer & 1 if n_players == 4 else first_dealer
-        accumulate_match(counters, n_deals, winner, first_dealer_side, first)
+        accumulate_match(counters, n_deals, winner, first_dealer_side(m, rules[R_PLAYERS]),
+                         first)
 
 
 @jit_parallel

@@ -74,9 +74,10 @@ COLUMNS = ("metric", "group", "kind", "cell", "n", "value", "ci_low", "ci_high",
            "paired")
 
 #: The metrics compared pair by pair: ``(metric, group, counter, denominator)``, the
-#: counter's per-deal value summed over ``deals`` (every deal) or ``played`` (the deals
-#: somebody took), exactly as the catalogue defines them; ``TAKEN`` is the deals
-#: somebody took. A counter that grows by at most 1 a deal is a yes/no outcome.
+#: counter's value per deal (per match) summed over ``deals`` (every deal), ``played``
+#: (the deals somebody took) or ``matches``, exactly as the catalogue defines them;
+#: ``TAKEN`` is the deals somebody took. In a comparison of matches the deal metrics
+#: are ratios over the matches' deals (a match is the pair).
 TAKEN = -1
 PAIRED: tuple[tuple[str, str, int, str], ...] = (
     ("take_rate", "", TAKEN, "deals"),
@@ -99,12 +100,21 @@ PAIRED: tuple[tuple[str, str, int, str], ...] = (
     ("mean_defender_deal_score", "", L.C_SUM_DEFENDER_SCORE, "played"),
     ("mean_declaration_points", "", L.C_SUM_DECL_POINTS, "played"),
 )
-#: The metrics whose per-deal value is 0 or 1.
-YES_NO = {(m, g) for m, g, slot, _ in PAIRED if not m.startswith("mean_")}
-#: The counters the kernel pairs: the thrown-in deals first (every ``played``
-#: denominator needs them), then each metric's.
+#: The match metrics, paired match by match (``--matches``).
+PAIRED_MATCHES: tuple[tuple[str, str, int, str], ...] = (
+    ("match_win_rate", "side=0", L.C_MATCH_WINS, "matches"),
+    ("match_win_rate", "side=1", L.C_MATCH_WINS + 1, "matches"),
+    ("match_draw_rate", "", L.C_MATCH_WINS + L.MATCH_DRAW, "matches"),
+    ("match_unfinished_rate", "", L.C_MATCH_UNFINISHED, "matches"),
+    ("mean_deals_per_match", "", L.C_SUM_MATCH_DEALS, "matches"),
+)
+#: The metrics whose value per unit (a deal, or a match for the match metrics) is 0 or 1.
+YES_NO = {(m, g) for m, g, _, _ in PAIRED + PAIRED_MATCHES if not m.startswith("mean_")}
+#: The counters the kernel pairs: the deals and the thrown-in deals first (the
+#: denominators), then each metric's.
 SLOTS: tuple[int, ...] = tuple(dict.fromkeys(
-    [L.C_THROWN_IN] + [slot for _, _, slot, _ in PAIRED if slot != TAKEN]
+    [L.C_DEALS, L.C_THROWN_IN]
+    + [slot for _, _, slot, _ in PAIRED + PAIRED_MATCHES if slot != TAKEN]
 ))
 _Z95 = 1.959963984540054
 _SEED_MIX = 0x9E3779B97F4A7C15
@@ -222,7 +232,7 @@ class Moments:
         counters = flat[: k * L.N_COUNTERS].reshape(k, L.N_COUNTERS)
         sums = flat[k * L.N_COUNTERS : k * L.N_COUNTERS + kq]
         cross = flat[k * L.N_COUNTERS + kq :].reshape(kq, kq)
-        n = int(counters[0, L.C_DEALS])
+        n = int(counters[0, L.C_MATCHES] or counters[0, L.C_DEALS])  # units paired
         A = np.empty((kq + 1, kq + 1))
         A[0, 0] = n
         A[0, 1:] = sums
@@ -232,21 +242,21 @@ class Moments:
 
     def unit(self, cell: int, slot: int) -> np.ndarray:
         """The vector picking counter ``slot`` of ``cell`` from ``z`` (``TAKEN``: the
-        deal was taken, 1 minus thrown in)."""
+        deals taken, deals minus thrown in)."""
         v = np.zeros(self.A.shape[0])
         if slot == TAKEN:
-            v[0] = 1.0
+            v[1 + cell * self.q + SLOTS.index(L.C_DEALS)] = 1.0
             v[1 + cell * self.q + SLOTS.index(L.C_THROWN_IN)] = -1.0
         else:
             v[1 + cell * self.q + SLOTS.index(slot)] = 1.0
         return v
 
     def denominator(self, cell: int, kind: str) -> np.ndarray:
-        if kind == "deals":
+        if kind == "matches":  # one per unit
             v = np.zeros(self.A.shape[0])
             v[0] = 1.0
             return v
-        return self.unit(cell, TAKEN)
+        return self.unit(cell, L.C_DEALS if kind == "deals" else TAKEN)
 
     def total(self, v: np.ndarray) -> float:
         return float(v @ self.A[0])
@@ -380,7 +390,7 @@ class Until:
         :data:`PAIRED`."""
         metric, _, group = text.partition("[")
         group = group.rstrip("]")
-        names = [(m, g) for m, g, _, _ in PAIRED]
+        names = [(m, g) for m, g, _, _ in PAIRED + PAIRED_MATCHES]
         if (metric, group) not in names:
             listed = ", ".join(m + (f"[{g}]" if g else "") for m, g in names)
             raise BeloteError(f"--until {text!r} is not a compared metric; metrics: {listed}")
@@ -392,7 +402,8 @@ class Until:
         return cls(metric, group, float(delta), float(alpha), float(beta))
 
     def entry(self) -> tuple[str, str, int, str]:
-        return next(p for p in PAIRED if (p[0], p[1]) == (self.metric, self.group))
+        return next(p for p in PAIRED + PAIRED_MATCHES
+                    if (p[0], p[1]) == (self.metric, self.group))
 
 
 @dataclass
@@ -401,7 +412,7 @@ class SprtResult:
     lower: float
     upper: float
     decision: str  # "H1", "H0" or "undecided"
-    deals: int
+    played: int  # deals (matches) the decision rests on
 
 
 def _sprt(mo: Moments, until: Until, paired: bool) -> SprtResult:
@@ -429,6 +440,7 @@ def compare(
     cells: Sequence[Rules | Cell],
     deals: int = 100_000,
     *,
+    matches: int | None = None,
     seed: int = 0,
     bid_policy: str | PolicySpec = "random",
     play_policy: str | PolicySpec = "random",
@@ -444,8 +456,10 @@ def compare(
     progress: Callable[[int, int], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> pd.DataFrame:
-    """Play ``deals`` deals under every cell (the first is the base) with the same players
-    and compare them (see the module docstring); the table of :data:`COLUMNS`, with
+    """Play ``deals`` deals (or, given ``matches``, whole matches: then the match metrics
+    are compared too, and a match is the pair) under every cell (the first is the
+    base) with the same players and compare them (see the module docstring); the
+    table of :data:`COLUMNS`, with
     provenance (and the SPRT's figures under ``until``) in ``df.attrs``; written to
     ``out/compare.parquet`` (and ``run.json``) when ``out`` is given.
 
@@ -463,23 +477,26 @@ def compare(
         cells = [Cell(f"{c.label} #{i + 1}", c.rules, c.levels) for i, c in enumerate(cells)]
     if len(cells) < 2:
         raise BeloteError("a comparison needs two cells or more")
-    check_run_args(deals, seed, threads)
+    unit, count = ("deals", deals) if matches is None else ("matches", matches)
+    check_run_args(count, seed, threads)
+    if until is not None and unit == "deals" and until.entry() in PAIRED_MATCHES:
+        raise BeloteError(f"--until {until.metric} is a match metric: it needs --matches")
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
     for c in cells:
         try:
             check_policies(c.rules, bid)
         except BeloteError as e:
             raise BeloteError(f"cell {c.label!r}: {e}") from None
-        if c.rules.shuffle == "cut":
+        if c.rules.shuffle == "cut" and unit == "deals":
             raise BeloteError(f"cell {c.label!r}: shuffle=cut plays whole matches, which "
-                              "compare does not play; compare independent deals")
+                              "--matches compares")
     if chunk_size is None:
         chunk_size = CHUNK_SOLVER if play.uses_solver else CHUNK_FAST
     check_chunk_size(chunk_size)
     run_dir = check_out(out, resume=resume)
     paired = _pairing(cells)
     seeds = tuple(cell_seed(int(seed), i, p) for i, p in enumerate(paired))
-    settings = RunSettings(cells[0].rules, bid, play, int(seed), "deals", int(deals), False,
+    settings = RunSettings(cells[0].rules, bid, play, int(seed), unit, int(count), False,
                            int(chunk_size), cells=tuple(c.rules for c in cells),
                            cell_seeds=seeds, slots=SLOTS)
     k, q = len(cells), len(SLOTS)
@@ -493,9 +510,9 @@ def compare(
                   scheduler=scheduler, workers=workers, progress=progress,
                   should_stop=should_stop, watch=watch if until is not None else None)
     mo = Moments.of(run.counters, k, q)
-    table = _table(mo, cells, paired, factors)
+    table = _table(mo, cells, paired, factors, unit)
     prov = {**settings.to_json(), "labels": [c.label for c in cells],
-            "factors": [[n, list(v)] for n, v in factors], "deals_played": mo.n,
+            "factors": [[n, list(v)] for n, v in factors], "played": mo.n,
             "executor": run.executor, "wall_seconds": run.wall_seconds,
             "started": run.started, "finished": run.finished}
     if until is not None:
@@ -503,7 +520,7 @@ def compare(
         prov["sprt"] = {"metric": until.metric, "group": until.group, "delta": until.delta,
                         "alpha": until.alpha, "beta": until.beta, "llr": last.llr,
                         "lower": last.lower, "upper": last.upper,
-                        "decision": last.decision, "deals": last.deals}
+                        "decision": last.decision, "played": last.played}
     table.attrs["provenance"] = prov
     if run_dir is not None:
         import json
@@ -528,7 +545,7 @@ def _cell_rows(mo: Moments, c: int, players: int) -> dict[tuple[str, str], tuple
 
 
 def _table(mo: Moments, cells: list[Cell], paired: list[bool],
-           factors: Sequence[tuple[str, Sequence[str]]]) -> pd.DataFrame:
+           factors: Sequence[tuple[str, Sequence[str]]], unit: str) -> pd.DataFrame:
     rows: list[dict[str, Any]] = []
     own = [_cell_rows(mo, c, cells[c].rules.players) for c in range(mo.k)]
     contrasts: list[tuple[str, str, dict[int, float]]] = [
@@ -536,13 +553,16 @@ def _table(mo: Moments, cells: list[Cell], paired: list[bool],
     ]
     if factors:
         contrasts += _effects(cells, factors)
-    for metric, group, slot, den in PAIRED:
+    # With matches a match is the pair: the deal metrics' values per match are counts.
+    compared = PAIRED if unit == "deals" else PAIRED_MATCHES + PAIRED
+    yes_no = YES_NO if unit == "deals" else {(m, g) for m, g, _, _ in PAIRED_MATCHES} & YES_NO
+    for metric, group, slot, den in compared:
         n0, v0, lo0, hi0 = own[0].get((metric, group), (0, math.nan, math.nan, math.nan))
         rows.append(dict(metric=metric, group=group, kind="cell", cell=cells[0].label,
                          n=n0, value=v0, ci_low=lo0, ci_high=hi0))
         for kind, label, coef in contrasts:
             is_paired = all(paired[c] for c in coef)
-            d = contrast(mo, slot, den, coef, is_paired, (metric, group) in YES_NO)
+            d = contrast(mo, slot, den, coef, is_paired, (metric, group) in yes_no)
             row = dict(metric=metric, group=group, kind=kind, cell=label, diff=d.diff,
                        diff_ci_low=d.low, diff_ci_high=d.high, test=d.test,
                        p_value=d.p_value, variance_reduction=d.variance_reduction,
@@ -606,7 +626,7 @@ def compare_report(df: pd.DataFrame, top: Iterable[str] | None = None) -> str:
     lines = []
     prov = df.attrs.get("provenance", {})
     labels = prov.get("labels") or list(df[df.kind == "cell"].cell.unique())
-    lines.append(f"base: {labels[0]}; deals: {prov.get('deals_played', '?'):,}")
+    lines.append(f"base: {labels[0]}; {prov.get('unit', 'deals')}: {prov.get('played', 0):,}")
     wanted = set(top) if top is not None else None
     for (metric, group), part in df.groupby(["metric", "group"], sort=False):
         if wanted is not None and metric not in wanted:
@@ -627,10 +647,11 @@ def compare_report(df: pd.DataFrame, top: Iterable[str] | None = None) -> str:
         lines.append(
             f"SPRT on {sprt['metric']}{'[' + sprt['group'] + ']' if sprt['group'] else ''}: "
             f"LLR {sprt['llr']:.3f} in [{sprt['lower']:.3f}, {sprt['upper']:.3f}], "
-            f"decision {sprt['decision']} after {sprt['deals']:,} deals"
+            f"decision {sprt['decision']} after {sprt['played']:,} "
+            f"{prov.get('unit', 'deals')}"
         )
     return "\n".join(lines)
 
 
-__all__ = ["PAIRED", "Cell", "Until", "compare", "compare_report", "factorial_cells",
-           "holm", "named_cells", "parse_factor", "sprt_bounds", "sprt_llr"]
+__all__ = ["PAIRED", "PAIRED_MATCHES", "Cell", "Until", "compare", "compare_report",
+           "factorial_cells", "holm", "named_cells", "parse_factor", "sprt_bounds", "sprt_llr"]

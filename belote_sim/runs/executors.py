@@ -76,6 +76,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
             np.asarray(task.cells, dtype=np.int64), np.asarray(task.cell_seeds, dtype=np.int64),
             same_players(*bid, task.play_policy, task.play_param),
             np.asarray(task.slots, dtype=np.int64), task.start, task.count, blocks,
+            task.unit == "matches", L.MAX_MATCH_DEALS,
         )
         if errors:
             raise RuntimeError(f"{errors} deal(s) of chunk {task.index} had an illegal policy "
