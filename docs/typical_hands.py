@@ -1,7 +1,7 @@
 """Ten typical hands of classic and of coinche under every play model: the table of
 ``docs/typical_hands.md``, which the README quotes.
 
-Run with ``python docs/typical_hands.py`` (about 20 minutes on 2 cores, the kernels
+Run with ``python docs/typical_hands.py`` (about 35 minutes on 2 cores, the kernels
 compiled). Each hand is the first hand's decision (seat 0, dealer 3): in classic round 1
 with the retourne shown, in coinche the opening call. Every model plays the same worlds
 (seed 1): heuristic play in 10,000, ``fastpimc:20`` and ``dd`` in fewer (the solver

@@ -179,9 +179,9 @@ def factorial_cells(preset: str, base: dict[str, Any],
     the first levels first: the full factorial design.
 
     >>> cells = factorial_cells("classic", {}, [("undertrump", ["forced", "free"]),
-    ...                                         ("king_value", ["4", "3"])])
+    ...                                         ("king_value", ["4", "10"])])
     >>> [c.label for c in cells][:2]
-    ['undertrump=forced king_value=4', 'undertrump=forced king_value=3']
+    ['undertrump=forced king_value=4', 'undertrump=forced king_value=10']
 
     :raises BeloteError: a factor that repeats an option (or one of ``base``), an
         unknown option or value, a cell the rules refuse.
