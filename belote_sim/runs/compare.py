@@ -64,7 +64,7 @@ from belote_sim.runs.runner import (
     check_run_args,
     execute,
 )
-from belote_sim.runs.stats import summary_table
+from belote_sim.runs.stats import Z95, summary_table
 
 #: Deals per chunk (one progress step, one SPRT look) of the fast players.
 CHUNK_FAST = 10_000
@@ -116,7 +116,6 @@ SLOTS: tuple[int, ...] = tuple(dict.fromkeys(
     [L.C_DEALS, L.C_THROWN_IN]
     + [slot for _, _, slot, _ in PAIRED + PAIRED_MATCHES if slot != TAKEN]
 ))
-_Z95 = 1.959963984540054
 _SEED_MIX = 0x9E3779B97F4A7C15
 
 
@@ -332,7 +331,7 @@ def contrast(mo: Moments, slot: int, den: str, coef: dict[int, float],
             test = "mcnemar"
             p = 1.0 if only_a + only_b == 0 else float(
                 stats.binomtest(only_b, only_a + only_b, 0.5).pvalue)
-    return Difference(d, d - _Z95 * se, d + _Z95 * se, p, test, vr, paired)
+    return Difference(d, d - Z95 * se, d + Z95 * se, p, test, vr, paired)
 
 
 def holm(p: Sequence[float]) -> list[float]:
