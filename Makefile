@@ -56,7 +56,8 @@ docs: $(STAMP)
 
 ## The bid atlases the package ships (belote_sim/data/: classic and coinche, fixed deals and
 ## seeds, belote_sim.runs.atlas.SHIPPED) and the table bidder's lookups derived from them.
-## About 3 minutes on 2 cores; the kernels recompile afterwards (the lookups are compiled in).
+## About 3 minutes on 2 cores (the kernels compiled). The lookups reach the kernels as arrays:
+## nothing recompiles afterwards.
 atlas: $(STAMP)
 	$(BIN)/python -c "from belote_sim.runs.atlas import ship_atlases; ship_atlases()"
 

@@ -3,8 +3,8 @@
 Numba's own cache checks only the timestamp of the file that defines a function, so a
 change in a jitted helper imported from *another* module would leave stale machine code
 behind. Every kernel of belote_sim is therefore cached under a directory named after a
-hash of the package sources below the runs layer and of the data compiled into kernels:
-any edit there gives a fresh cache directory.
+hash of the package sources below the runs layer: any edit there gives a fresh cache
+directory.
 
 The base directory is ``$BELOTE_SIM_CACHE_DIR``, else ``$NUMBA_CACHE_DIR``, else
 ``~/.cache/belote_sim``; the kernels live in ``<base>/numba-<source hash>``. Old
@@ -36,16 +36,12 @@ DISABLE_JIT = bool(numba.config.DISABLE_JIT)
 ABOVE_KERNELS = ("runs/", "cli.py", "__main__.py", "__init__.py")
 
 
-#: Data files compiled into the kernels as constants (the ``table`` bidder's lookups).
-KERNEL_DATA = "data/*.npz"
-
-
 def source_hash(package_dir: Path = PACKAGE_DIR) -> str:
     """Hash of every ``.py`` file of the package that kernels may depend on (names and
-    contents): all but :data:`ABOVE_KERNELS`; and of the :data:`KERNEL_DATA` files."""
+    contents): all but :data:`ABOVE_KERNELS`. No data file is compiled into a kernel (the
+    ``table`` bidder's lookups reach them as arrays), so none is hashed."""
     h = hashlib.sha256()
-    files = [*package_dir.rglob("*.py"), *package_dir.glob(KERNEL_DATA)]
-    for path in sorted(files):
+    for path in sorted(package_dir.rglob("*.py")):
         name = path.relative_to(package_dir).as_posix()
         if name.startswith(ABOVE_KERNELS):
             continue

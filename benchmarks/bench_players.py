@@ -49,6 +49,7 @@ from belote_sim.players import (
 )
 from belote_sim.players.seating import same_players  # noqa: E402
 from belote_sim.players.spec import PolicySpec  # noqa: E402
+from belote_sim.players.table_bidder import lookup_for  # noqa: E402
 from belote_sim.runs.arena import arena  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,7 +74,8 @@ def bid_deals(n: int, seed: int) -> list[tuple[np.ndarray, int, int, int]]:
     bid = PolicySpec.parse("threshold", "bid")
     play = PolicySpec.parse("random", "play")
     recs = simulate_records(
-        Rules().to_array(), same_players(bid.id, bid.value, play.id, play.value), seed, 0,
+        Rules().to_array(),
+        same_players(bid.id, bid.value, play.id, play.value, *lookup_for(bid.id)), seed, 0,
         8 * n,
     )
     out = []

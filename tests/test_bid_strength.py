@@ -21,6 +21,7 @@ from belote_sim.kernels import layout as L
 from belote_sim.kernels.deal import complete_pack
 from belote_sim.kernels.rng import seed_stream
 from belote_sim.players import BID_THRESHOLD, PLAY_DD
+from belote_sim.players.seating import no_lookup
 from belote_sim.rules import Rules
 from belote_sim.runs.deallog import format_call
 from belote_sim.runs.io import read_provenance
@@ -221,8 +222,8 @@ def test_the_dd_model_solves_what_dd_play_plays():
     openings, strains = _openings(dec)
     table = np.array([[BID_THRESHOLD, 50.0, PLAY_DD, 0.0]])
     world = (dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen)
-    args = (dec.rules.to_array(), table, world, openings, strains, dec.seat, dec.dealer, 7, 0,
-            12, 2)
+    args = (dec.rules.to_array(), table, *no_lookup(), world, openings, strains, dec.seat,
+            dec.dealer, 7, 0, 12, 2)
     solved, _ = K.strength_chunk(*args, True)
     played, _ = K.strength_chunk(*args, False)
     assert solved[0, :, K.SC_TAKERS].sum() > 12  # contracts were played

@@ -18,7 +18,7 @@ from belote_sim import kernels as K
 from belote_sim._jit import PACKAGE_DIR, source_hash
 from belote_sim.errors import BeloteError
 from belote_sim.game import chunks, deals
-from belote_sim.players.seating import same_players
+from belote_sim.players.seating import no_lookup, same_players
 from belote_sim.runs.runner import play_match, simulated_deals
 
 
@@ -76,7 +76,7 @@ def test_counts_identical_for_any_thread_count_and_split():
     two = simulate(rules, 20_000, seed=11, threads=2).counters
     assert one == two
     arr = rules.to_array()
-    args = (arr, same_players(0, 0.25, 0, 0.0))
+    args = (arr, same_players(0, 0.25, 0, 0.0, *no_lookup()))
     whole, _, _ = chunks.simulate_chunk(*args, 11, 0, 20_000, 7, False)
     first, _, _ = chunks.simulate_chunk(*args, 11, 0, 12_345, 3, False)
     rest, _, _ = chunks.simulate_chunk(*args, 11, 12_345, 20_000 - 12_345, 64, False)

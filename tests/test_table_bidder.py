@@ -90,8 +90,13 @@ def test_shipped_lookups_are_derived_from_the_shipped_atlases():
         with np.load(T.lookup_path(preset)) as shipped:
             np.testing.assert_array_equal(shipped["keys"], keys)
             np.testing.assert_array_equal(shipped["gains"], gains)
-    np.testing.assert_array_equal(T.RETOURNE_KEYS, np.load(T.lookup_path("classic"))["keys"])
-    np.testing.assert_array_equal(T.COINCHE_GAINS, np.load(T.lookup_path("coinche"))["gains"])
+    # What the players carry: both lookups in one, coinche's keys offset.
+    keys, gains = T.shipped_lookup()
+    classic, coinche = np.load(T.lookup_path("classic")), np.load(T.lookup_path("coinche"))
+    np.testing.assert_array_equal(keys, np.concatenate(
+        [classic["keys"], coinche["keys"] + T.COINCHE_BASE]))
+    np.testing.assert_array_equal(gains, np.concatenate([classic["gains"], coinche["gains"]]))
+    assert classic["keys"].max() < T.COINCHE_BASE
 
 
 def test_make_atlas_writes_the_atlas_sums_and_the_lookup(tmp_path, monkeypatch):
@@ -154,7 +159,9 @@ def naive_table_call(table, min_gain, rnd, position, hand, retourne) -> str:
 
 @pytest.mark.parametrize("min_gain", [0.0, 15.0])
 def test_the_engine_makes_the_calls_a_naive_reading_of_the_lookup_makes(min_gain):
-    table = dict(zip(T.RETOURNE_KEYS.tolist(), T.RETOURNE_GAINS.tolist(), strict=True))
+    keys, gains = T.shipped_lookup()
+    retourne = keys < T.COINCHE_BASE
+    table = dict(zip(keys[retourne].tolist(), gains[retourne].tolist(), strict=True))
     rules = Rules()
     checked = 0
     for deal in simulated_deals(rules, 250, seed=3, bid_policy=f"table:{min_gain:g}"):

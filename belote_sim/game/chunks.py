@@ -84,21 +84,24 @@ def simulate_chunk(rules, players, seed, start, n, n_blocks, want_rows):
     errors = np.zeros(n_blocks, dtype=np.int64)
     rows = np.zeros((n if want_rows else 0, N_ROW), dtype=np.int64)
     seats = players_to_array(players)
+    # Arrays, not the players' tuple, enter the parallel loop.
+    table_keys, table_gains = players.table_keys, players.table_gains
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        errors[b] = _count_deals(rules, seats, seed, lo, hi, per_block[b], start, rows)
+        errors[b] = _count_deals(rules, seats, table_keys, table_gains, seed, lo, hi,
+                                 per_block[b], start, rows)
     return sum_blocks(per_block), errors.sum(), rows
 
 
 @jit
-def _count_deals(rules, seats, seed, lo, hi, counters, start, rows):
+def _count_deals(rules, seats, table_keys, table_gains, seed, lo, hi, counters, start, rows):
     """One block of :func:`simulate_chunk`: deals ``lo .. hi-1`` added to ``counters``
     (rows to ``rows[i - start]`` when it has any); returns the deals refused.
 
     The parallel kernels hand each block to a compiled function like this one: the body
     of a parallel loop goes through Numba's parallel passes, which once miscompiled the
     deal inlined there (the solver's knowledge, the arena's timing)."""
-    players = players_from_array(seats)
+    players = players_from_array(seats, table_keys, table_gains)
     ws = new_workspace(players, False, False, False)
     script = no_script()
     refused = 0
@@ -133,18 +136,21 @@ def compare_chunk(cells, cell_seeds, players, slots, start, n, n_blocks, matches
     per_block = np.zeros((n_blocks, size), dtype=np.int64)
     errors = np.zeros(n_blocks, dtype=np.int64)
     seats = players_to_array(players)
+    # Arrays, not the players' tuple, enter the parallel loop.
+    table_keys, table_gains = players.table_keys, players.table_gains
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        errors[b] = _compare_deals(cells, cell_seeds, seats, slots, lo, hi, per_block[b],
-                                   matches, max_deals)
+        errors[b] = _compare_deals(cells, cell_seeds, seats, table_keys, table_gains, slots,
+                                   lo, hi, per_block[b], matches, max_deals)
     return sum_blocks(per_block), errors.sum()
 
 
 @jit
-def _compare_deals(cells, cell_seeds, seats, slots, lo, hi, flat, matches, max_deals):
+def _compare_deals(cells, cell_seeds, seats, table_keys, table_gains, slots, lo, hi, flat,
+                   matches, max_deals):
     """One block of :func:`compare_chunk`: deals (matches) ``lo .. hi-1`` added to
     ``flat``."""
-    players = players_from_array(seats)
+    players = players_from_array(seats, table_keys, table_gains)
     ws = new_workspace(players, False, False, False)
     script = no_script()
     k, q = cells.shape[0], slots.shape[0]
@@ -200,16 +206,18 @@ def simulate_records(rules, players, seed, start, n):
     out = np.zeros((n, REC_SIZE), dtype=np.int64)
     n_blocks = min(n, 64)
     seats = players_to_array(players)
+    # Arrays, not the players' tuple, enter the parallel loop.
+    table_keys, table_gains = players.table_keys, players.table_gains
     for b in prange(n_blocks):
         lo, hi = (n * b) // n_blocks, (n * (b + 1)) // n_blocks
-        _record_deals(rules, seats, seed, start, lo, hi, out)
+        _record_deals(rules, seats, table_keys, table_gains, seed, start, lo, hi, out)
     return out
 
 
 @jit
-def _record_deals(rules, seats, seed, start, lo, hi, out):
+def _record_deals(rules, seats, table_keys, table_gains, seed, start, lo, hi, out):
     """One block of :func:`simulate_records`: deals ``start + lo .. start + hi - 1``."""
-    players = players_from_array(seats)
+    players = players_from_array(seats, table_keys, table_gains)
     ws = new_workspace(players, False, False, False)
     script = no_script()
     for j in range(lo, hi):
@@ -344,16 +352,19 @@ def simulate_matches(rules, players, seed, start, n, n_blocks, max_deals):
     """Counters of matches ``start .. start+n-1`` (their deals and their results)."""
     per_block = np.zeros((n_blocks, N_COUNTERS), dtype=np.int64)
     seats = players_to_array(players)
+    # Arrays, not the players' tuple, enter the parallel loop.
+    table_keys, table_gains = players.table_keys, players.table_gains
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        _count_matches(rules, seats, seed, lo, hi, max_deals, per_block[b])
+        _count_matches(rules, seats, table_keys, table_gains, seed, lo, hi, max_deals,
+                       per_block[b])
     return sum_blocks(per_block)
 
 
 @jit
-def _count_matches(rules, seats, seed, lo, hi, max_deals, counters):
+def _count_matches(rules, seats, table_keys, table_gains, seed, lo, hi, max_deals, counters):
     """One block of :func:`simulate_matches`: matches ``lo .. hi-1``."""
-    players = players_from_array(seats)
+    players = players_from_array(seats, table_keys, table_gains)
     ws = new_workspace(players, False, False, False)
     script = no_script()
     none = np.zeros((0, REC_SIZE), dtype=np.int64)
@@ -375,16 +386,20 @@ def arena_chunk(rules, ab, ba, seed, start, n, n_blocks, matches):
     Kernel of :func:`belote_sim.runs.arena.arena`."""
     per_block = np.zeros((n_blocks, N_ARENA_COUNTERS), dtype=np.int64)
     seats_ab, seats_ba = players_to_array(ab), players_to_array(ba)
+    table_keys, table_gains = ab.table_keys, ab.table_gains
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        _arena_block(rules, seats_ab, seats_ba, seed, lo, hi, matches, per_block[b])
+        _arena_block(rules, seats_ab, seats_ba, table_keys, table_gains, seed, lo, hi,
+                     matches, per_block[b])
     return sum_blocks(per_block)
 
 
 @jit
-def _arena_block(rules, seats_ab, seats_ba, seed, lo, hi, matches, c):
+def _arena_block(rules, seats_ab, seats_ba, table_keys, table_gains, seed, lo, hi, matches,
+                 c):
     """One block of :func:`arena_chunk`: deals (or matches) ``lo .. hi-1``."""
-    ab, ba = players_from_array(seats_ab), players_from_array(seats_ba)
+    ab = players_from_array(seats_ab, table_keys, table_gains)
+    ba = players_from_array(seats_ba, table_keys, table_gains)
     ws = new_workspace(ab, True, False, False)
     script = no_script()
     no_counters = np.zeros(0, dtype=np.int64)

@@ -49,7 +49,7 @@ from belote_sim.kernels.layout import (
 from belote_sim.kernels.scoring import score_no_contract, score_three_player, score_two_sides
 from belote_sim.kernels.trick import seat_after, side_of
 from belote_sim.players.knowledge import KNOW_HELD, reset_knowledge
-from belote_sim.players.seating import same_players
+from belote_sim.players.seating import no_lookup, same_players
 from belote_sim.players.solver_kit import STAT_CYCLES, STAT_DECISIONS
 from belote_sim.rules import (
     CONTRACT_COINCHE,
@@ -200,7 +200,8 @@ def replay_deal(rules, pack, dealer, pot_before, redeals_before, calls, plays, a
     ``i = len(plays)`` after the last card given), ``values[1, i]`` the same after play
     ``i`` was made; ``NO_VALUE`` where the solver does not apply (the stock game's free
     tricks)."""
-    players = same_players(0, 0.0, 0, 0.0)  # never asked: the script plays every seat
+    # Never asked: the script plays every seat.
+    players = same_players(0, 0.0, 0, 0.0, *no_lookup())
     ws = new_workspace(players, False, analyse, False)
     ws.pack[:] = pack
     status = play_deal(rules, players, script_of(calls, plays), ws, dealer, pot_before,

@@ -90,7 +90,8 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
                     call = dd_call(rules, ws.kit, players.bid_param[seat], rnd, hands[seat],
                                    retourne, seat, fh, n, rng)
                 elif policy == BID_TABLE:
-                    call = table_call(players.bid_param[seat], rnd, i, hands[seat], retourne,
+                    call = table_call(players.table_keys, players.table_gains,
+                                      players.bid_param[seat], rnd, i, hands[seat], retourne,
                                       any_suit)
                 else:
                     call = choose_call(policy, players.bid_param[seat], rnd, hands[seat],

@@ -143,13 +143,14 @@ def side_scores(rec, seat, n):
 
 
 @jit_parallel
-def strength_chunk(rules, players_table, world, openings, probe_strain, seat, dealer, seed,
-                   start, n, n_blocks, solve_dd):
+def strength_chunk(rules, players_table, table_keys, table_gains, world, openings,
+                   probe_strain, seat, dealer, seed, start, n, n_blocks, solve_dd):
     """Counters of worlds ``start .. start+n-1`` (``int64[M, C, N_SC]`` per play model
     and opening, and reach ``int64[M, N_STRAINS, N_REACH]``).
 
     ``players_table`` is ``float64[M, 4]``: per model the bidding policy and parameter
-    (every later call) and the play policy and parameter (every card). ``world`` is
+    (every later call) and the play policy and parameter (every card); ``table_keys``
+    and ``table_gains`` the table bidder's lookup. ``world`` is
     ``(fixed_pos, fixed_cards, free_pos, unseen)`` (:func:`complete_pack`).
     ``openings[o]`` holds the call codes of opening ``o`` (-1 padded); row 0 is the
     pass, against which gains are taken. ``probe_strain[o]`` is -1 for a candidate
@@ -167,18 +168,18 @@ def strength_chunk(rules, players_table, world, openings, probe_strain, seat, de
     fixed_pos, fixed_cards, free_pos, unseen = world
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        _strength_block(rules, players_table, fixed_pos, fixed_cards, free_pos, unseen,
-                        openings, probe_strain, seat, dealer, seed, lo, hi, per_block[b],
-                        reach_block[b], solve_dd)
+        _strength_block(rules, players_table, table_keys, table_gains, fixed_pos,
+                        fixed_cards, free_pos, unseen, openings, probe_strain, seat, dealer,
+                        seed, lo, hi, per_block[b], reach_block[b], solve_dd)
     counters = sum_blocks(per_block).reshape((n_models, n_open, N_SC))
     reach = sum_blocks(reach_block).reshape((n_models, N_STRAINS, N_REACH))
     return counters, reach
 
 
 @jit
-def _strength_block(rules, players_table, fixed_pos, fixed_cards, free_pos, unseen,
-                    openings, probe_strain, seat, dealer, seed, lo, hi, flat, reach_flat,
-                    solve_dd):
+def _strength_block(rules, players_table, table_keys, table_gains, fixed_pos, fixed_cards,
+                    free_pos, unseen, openings, probe_strain, seat, dealer, seed, lo, hi, flat,
+                    reach_flat, solve_dd):
     """One block of :func:`strength_chunk`: worlds ``lo .. hi-1``."""
     n = rules[R_PLAYERS]
     n_models = players_table.shape[0]
@@ -188,7 +189,8 @@ def _strength_block(rules, players_table, fixed_pos, fixed_cards, free_pos, unse
     diff2 = np.zeros(n_open, dtype=np.int64)
     for m in range(n_models):
         row = players_table[m]
-        players = same_players(np.int64(row[0]), row[1], np.int64(row[2]), row[3])
+        players = same_players(np.int64(row[0]), row[1], np.int64(row[2]), row[3],
+                               table_keys, table_gains)
         # The dd model settles the tricks by one solve per contract and world.
         solve = solve_dd and np.int64(row[2]) == PLAY_DD
         ws = new_workspace(players, False, False, solve)
@@ -329,7 +331,8 @@ def call_strain(call, retourne):
 
 
 @jit_parallel
-def atlas_chunk(rules, players_table, seed, start, n, n_blocks, solve_dd):
+def atlas_chunk(rules, players_table, table_keys, table_gains, seed, start, n, n_blocks,
+                solve_dd):
     """Atlas rows (``int64[n * ROWS_PER_DEAL * M, N_AF]``, unused rows with
     ``AF_DEAL = -1``) of deals ``start .. start+n-1``, and the deals refused (0 unless a
     policy is broken).
@@ -349,13 +352,14 @@ def atlas_chunk(rules, players_table, seed, start, n, n_blocks, solve_dd):
     refused = np.zeros(n_blocks, dtype=np.int64)
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        refused[b] = _atlas_block(rules, players_table, seed, lo, hi, start, per_deal, rows,
-                                  solve_dd)
+        refused[b] = _atlas_block(rules, players_table, table_keys, table_gains, seed, lo, hi,
+                                  start, per_deal, rows, solve_dd)
     return rows, refused.sum()
 
 
 @jit
-def _atlas_block(rules, players_table, seed, lo, hi, start, per_deal, rows, solve_dd):
+def _atlas_block(rules, players_table, table_keys, table_gains, seed, lo, hi, start, per_deal,
+                 rows, solve_dd):
     """One block of :func:`atlas_chunk`: deals ``lo .. hi-1``."""
     n = rules[R_PLAYERS]
     n_models = players_table.shape[0]
@@ -363,7 +367,8 @@ def _atlas_block(rules, players_table, seed, lo, hi, start, per_deal, rows, solv
     players_of = []
     for m in range(n_models):
         row = players_table[m]
-        players = same_players(np.int64(row[0]), row[1], np.int64(row[2]), row[3])
+        players = same_players(np.int64(row[0]), row[1], np.int64(row[2]), row[3],
+                               table_keys, table_gains)
         players_of.append(players)
         workspaces.append(
             new_workspace(players, False, False, solve_dd and np.int64(row[2]) == PLAY_DD)
@@ -467,7 +472,8 @@ KEY_SWAPS = 2
 
 
 @jit_parallel
-def card_values_chunk(rules, players_table, seed, start, n, n_blocks):
+def card_values_chunk(rules, players_table, table_keys, table_gains, seed, start, n,
+                      n_blocks):
     """Card-value counters (``int64[M, N_ROLES, N_CV]``) of deals ``start .. start+n-1``
     and the deals refused.
 
@@ -487,12 +493,13 @@ def card_values_chunk(rules, players_table, seed, start, n, n_blocks):
     refused = np.zeros(n_blocks, dtype=np.int64)
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        refused[b] = _card_values_block(rules, players_table, seed, lo, hi, per_block[b])
+        refused[b] = _card_values_block(rules, players_table, table_keys, table_gains, seed,
+                                        lo, hi, per_block[b])
     return sum_blocks(per_block).reshape((n_models, N_ROLES, N_CV)), refused.sum()
 
 
 @jit
-def _card_values_block(rules, players_table, seed, lo, hi, flat):
+def _card_values_block(rules, players_table, table_keys, table_gains, seed, lo, hi, flat):
     """One block of :func:`card_values_chunk`: deals ``lo .. hi-1``."""
     n = rules[R_PLAYERS]
     n_models = players_table.shape[0]
@@ -501,7 +508,8 @@ def _card_values_block(rules, players_table, seed, lo, hi, flat):
     players_of = []
     for m in range(n_models):
         row = players_table[m]
-        players = same_players(np.int64(row[0]), row[1], np.int64(row[2]), row[3])
+        players = same_players(np.int64(row[0]), row[1], np.int64(row[2]), row[3],
+                               table_keys, table_gains)
         players_of.append(players)
         workspaces.append(new_workspace(players, False, False, False))
     pack = np.zeros(32, dtype=np.int64)

@@ -70,9 +70,8 @@ from belote_sim.kernels.calls import (
 )
 from belote_sim.kernels.layout import CALL_COINCHE, CALL_PASS, CALL_SURCOINCHE
 from belote_sim.kernels.rng import rand_below, rand_float
-from belote_sim.players import BID_RANDOM, BID_TABLE, BID_THRESHOLD
+from belote_sim.players import BID_RANDOM, BID_THRESHOLD
 from belote_sim.players.bidding import all_trumps_value, hand_value, no_trumps_value
-from belote_sim.players.table_bidder import table_coinche_call
 
 #: ``threshold``: points of estimate per point of hand value.
 SLOPE = 1.3
@@ -194,6 +193,4 @@ def choose_coinche_call(policy, param, seat, hand, calls, n_calls, fh, high, hig
         return _threshold_call(
             param, seat, hand, calls, n_calls, fh, high, high_seat, coinched, allow_at_nt
         )
-    if policy == BID_TABLE:
-        return table_coinche_call(param, (seat - fh) & 3, hand, high, coinched, allow_at_nt)
-    return CALL_PASS
+    return CALL_PASS  # the table bidder is asked by the engine, with its lookup

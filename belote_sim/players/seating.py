@@ -4,10 +4,13 @@ Every seat has its bidding policy and its card-play policy (ids of the registry,
 :data:`belote_sim.players.POLICIES`), each with its parameter. A run seats the same
 players everywhere (:func:`same_players`); the arena seats player A on one side and B
 on the other (:func:`sided_players`), each side with its own bidding and card play.
+The players also carry the ``table`` bidder's lookup (``table_keys``, ``table_gains``:
+:func:`belote_sim.players.table_bidder.shipped_lookup`, or :func:`no_lookup` where no
+seat bids by table), as arrays the kernels receive rather than compile in.
 
 >>> from belote_sim.players import BID_THRESHOLD, PLAY_HEURISTIC, PLAY_RANDOM
 >>> p = sided_players(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0,
-...                   BID_THRESHOLD, 60.0, PLAY_RANDOM, 0.0, 4)
+...                   BID_THRESHOLD, 60.0, PLAY_RANDOM, 0.0, 4, *no_lookup())
 >>> [int(x) for x in p.play], [float(x) for x in p.bid_param]
 ([1, 0, 1, 0], [50.0, 60.0, 50.0, 60.0])
 """
@@ -25,7 +28,10 @@ from belote_sim.kernels.layout import MAX_SEATS
 #: policy id and parameter. Each field is a tuple of four numbers, not an array: the
 #: engine reads ``players.play[seat]`` at every card from every thread, and a tuple is a
 #: value, with none of the reference counting an array shared between threads costs.
-Players = namedtuple("Players", ["bid", "bid_param", "play", "play_param"])
+#: ``table_keys`` and ``table_gains`` are the ``table`` bidder's lookup, read once per
+#: call of a seat that bids by table.
+Players = namedtuple("Players", ["bid", "bid_param", "play", "play_param", "table_keys",
+                                 "table_gains"])
 
 
 @jit
@@ -38,9 +44,16 @@ def table_side(seat, n):
 
 
 @jit
-def same_players(bid, bid_param, play, play_param):
+def no_lookup():
+    """An empty ``table`` bidder lookup, for players none of whom bids by table."""
+    return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+
+
+@jit
+def same_players(bid, bid_param, play, play_param, table_keys, table_gains):
     """Every seat bids with ``bid`` (parameter ``bid_param``) and plays with ``play``
-    (``play_param``)."""
+    (``play_param``); ``table_keys`` and ``table_gains`` are the table bidder's
+    lookup."""
     bid, play = np.int64(bid), np.int64(play)
     bid_param, play_param = np.float64(bid_param), np.float64(play_param)
     return Players(
@@ -48,20 +61,25 @@ def same_players(bid, bid_param, play, play_param):
         (bid_param, bid_param, bid_param, bid_param),
         (play, play, play, play),
         (play_param, play_param, play_param, play_param),
+        table_keys,
+        table_gains,
     )
 
 
 @jit
 def sided_players(bid_a, bid_param_a, play_a, param_a, bid_b, bid_param_b, play_b, param_b,
-                  n):
+                  n, table_keys, table_gains):
     """The seats of side 0 (:func:`table_side`) bid with ``bid_a`` (``bid_param_a``) and
-    play with ``play_a`` (``param_a``), the others with ``bid_b`` and ``play_b``."""
+    play with ``play_a`` (``param_a``), the others with ``bid_b`` and ``play_b``; the
+    table bidder's lookup as in :func:`same_players`."""
     ba, bb, a, b = np.int64(bid_a), np.int64(bid_b), np.int64(play_a), np.int64(play_b)
     qa, qb = np.float64(bid_param_a), np.float64(bid_param_b)
     pa, pb = np.float64(param_a), np.float64(param_b)
     if n == 4:
-        return Players((ba, bb, ba, bb), (qa, qb, qa, qb), (a, b, a, b), (pa, pb, pa, pb))
-    return Players((ba, bb, bb, bb), (qa, qb, qb, qb), (a, b, b, b), (pa, pb, pb, pb))
+        return Players((ba, bb, ba, bb), (qa, qb, qa, qb), (a, b, a, b), (pa, pb, pa, pb),
+                       table_keys, table_gains)
+    return Players((ba, bb, bb, bb), (qa, qb, qb, qb), (a, b, b, b), (pa, pb, pb, pb),
+                   table_keys, table_gains)
 
 
 @jit
@@ -79,11 +97,14 @@ def players_to_array(players):
 
 
 @jit
-def players_from_array(a):
-    """The :class:`Players` of :func:`players_to_array`'s array."""
+def players_from_array(a, table_keys, table_gains):
+    """The :class:`Players` of :func:`players_to_array`'s array (the lookup arrays
+    enter a parallel loop as they are)."""
     return Players(
         (np.int64(a[0, 0]), np.int64(a[0, 1]), np.int64(a[0, 2]), np.int64(a[0, 3])),
         (a[1, 0], a[1, 1], a[1, 2], a[1, 3]),
         (np.int64(a[2, 0]), np.int64(a[2, 1]), np.int64(a[2, 2]), np.int64(a[2, 3])),
         (a[3, 0], a[3, 1], a[3, 2], a[3, 3]),
+        table_keys,
+        table_gains,
     )

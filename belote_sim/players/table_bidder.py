@@ -20,12 +20,16 @@ decisions' worth of the parent), so a class seen a few times says little beyond 
 parent. :func:`belote_sim.runs.atlas.bidder_lookup` builds this lookup from an atlas;
 ``make atlas`` writes the shipped ones (``belote_sim/data/``) from fixed seeds.
 
-The lookup tables are module constants: Numba compiles them into the kernels, and the
-kernel cache is keyed on the data files too (:func:`belote_sim._jit.source_hash`).
+The lookups reach the kernels as arrays of the players (``table_keys`` and
+``table_gains`` of :class:`~belote_sim.players.seating.Players`, from
+:func:`shipped_lookup`), not as module constants: Numba would compile a constant array
+into every kernel that can reach the bidder, which made each cached kernel three times
+larger and every start-up slower.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +45,7 @@ from belote_sim.kernels.calls import (
     round_two_suits,
 )
 from belote_sim.kernels.layout import CALL_AT, CALL_NT, CALL_PASS, CALL_SUIT, CALL_TAKE
+from belote_sim.players import BID_TABLE
 
 #: Holding bits of :func:`hand_features`: the strain's jack, nine, ace, ten, and belote
 #: (its king and queen).
@@ -72,6 +77,11 @@ _RADIX = np.array(RADIX, dtype=np.int64)
 PRIOR_DECISIONS = 30.0
 #: The gain of a call no level of the lookup has: never made.
 NO_GAIN = -1.0e9
+#: Every key of one atlas is below this: the coinche lookup's keys are offset by it,
+#: so that the two atlases make one sorted lookup.
+KEY_SPAN = N_LEVELS * int(np.prod(RADIX))
+#: The key offset of each atlas preset's classes in :func:`shipped_lookup`.
+RETOURNE_BASE, COINCHE_BASE = 0, KEY_SPAN
 
 #: The shipped lookups: ``belote_sim/data/bidder-<preset>.npz`` (sorted ``keys``,
 #: ``gains``), per atlas preset.
@@ -92,8 +102,35 @@ def _load(preset: str) -> tuple[np.ndarray, np.ndarray]:
         return data["keys"].astype(np.int64), data["gains"].astype(np.float64)
 
 
-RETOURNE_KEYS, RETOURNE_GAINS = _load("classic")
-COINCHE_KEYS, COINCHE_GAINS = _load("coinche")
+@cache
+def shipped_lookup() -> tuple[np.ndarray, np.ndarray]:
+    """The shipped lookups of every atlas preset as one sorted ``(keys, gains)`` pair:
+    the retourne games' (``classic``) keys as they are, coinche's offset by
+    :data:`COINCHE_BASE`. The arrays every :class:`~belote_sim.players.seating.Players`
+    carries (shared by every run of the process: never written).
+
+    >>> keys, gains = shipped_lookup()
+    >>> bool((keys[1:] > keys[:-1]).all()) and keys.size == gains.size
+    True
+    """
+    parts = [(_load(preset), base) for preset, base in
+             (("classic", RETOURNE_BASE), ("coinche", COINCHE_BASE))]
+    keys = np.concatenate([k + base for (k, _), base in parts])
+    gains = np.concatenate([g for (_, g), _ in parts])
+    return keys, gains
+
+
+def lookup_for(*bid_policies: int) -> tuple[np.ndarray, np.ndarray]:
+    """The lookup players with these bidding policy ids need: :func:`shipped_lookup`
+    when one of them is the table bidder, else an empty one (nothing is loaded).
+
+    >>> from belote_sim.players import BID_TABLE, BID_THRESHOLD
+    >>> lookup_for(BID_THRESHOLD)[0].size, lookup_for(BID_THRESHOLD, BID_TABLE)[0].size > 0
+    (0, True)
+    """
+    if BID_TABLE in bid_policies:
+        return shipped_lookup()
+    return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
 
 
 @jit
@@ -155,16 +192,16 @@ def class_key(level, rnd, position, kind, value, retourne, holding, trumps, side
 
 
 @jit
-def class_gain(keys, gains, rnd, position, strain, value, retourne, hand):
+def class_gain(keys, gains, base, rnd, position, strain, value, retourne, hand):
     """The lookup's gain over passing of a call in ``strain`` (0..5) by a seat holding
-    ``hand`` (``NO_GAIN`` when no level has its class). ``retourne`` is the turned
-    card (-1: none)."""
+    ``hand`` (``NO_GAIN`` when no level has its class), in the atlas whose keys start
+    at ``base``. ``retourne`` is the turned card (-1: none)."""
     holding, trumps, aces, tens, voids = hand_features(hand, strain)
     kind = strain_kind(strain)
     turned = retourne & 7 if retourne >= 0 else -1
     for level in range(N_LEVELS):
-        key = class_key(level, rnd, position, kind, value, turned + 1, holding, trumps, aces,
-                        tens, voids)
+        key = base + class_key(level, rnd, position, kind, value, turned + 1, holding,
+                               trumps, aces, tens, voids)
         i = np.searchsorted(keys, key)
         if i < keys.size and keys[i] == key:
             return gains[i]
@@ -172,27 +209,28 @@ def class_gain(keys, gains, rnd, position, strain, value, retourne, hand):
 
 
 @jit
-def table_call(min_gain, rnd, position, hand, retourne, any_suit):
+def table_call(keys, gains, min_gain, rnd, position, hand, retourne, any_suit):
     """The ``table`` bidder's call in round ``rnd`` of the retourne bidding, from
-    ``position`` (0 = first hand) with ``hand`` (its five cards) and the ``retourne``."""
-    keys, gains = RETOURNE_KEYS, RETOURNE_GAINS
+    ``position`` (0 = first hand) with ``hand`` (its five cards) and the ``retourne``;
+    ``keys`` and ``gains`` are :func:`shipped_lookup`'s."""
+    base = RETOURNE_BASE
     turned = retourne >> 3
     best = NO_GAIN
     call = CALL_PASS
     if rnd == 1:
-        best = class_gain(keys, gains, 1, position, turned, 0, retourne, hand)
+        best = class_gain(keys, gains, base, 1, position, turned, 0, retourne, hand)
         call = CALL_TAKE
     elif rnd == 2:
         allowed = round_two_suits(turned, any_suit)
         for suit in range(4):
             if (allowed >> suit) & 1:
-                g = class_gain(keys, gains, 2, position, suit, 0, retourne, hand)
+                g = class_gain(keys, gains, base, 2, position, suit, 0, retourne, hand)
                 if g > best:
                     best = g
                     call = CALL_SUIT + suit
     else:
         for strain, c in ((ALL_TRUMPS, CALL_AT), (NO_TRUMPS, CALL_NT)):
-            g = class_gain(keys, gains, 3, position, strain, 0, retourne, hand)
+            g = class_gain(keys, gains, base, 3, position, strain, 0, retourne, hand)
             if g > best:
                 best = g
                 call = c
@@ -200,7 +238,7 @@ def table_call(min_gain, rnd, position, hand, retourne, any_suit):
 
 
 @jit
-def table_coinche_call(min_gain, position, hand, high, coinched, allow_at_nt):
+def table_coinche_call(keys, gains, min_gain, position, hand, high, coinched, allow_at_nt):
     """The ``table`` bidder's call in the coinche auction: the lowest legal bid in the
     strain whose lookup gain is best, when it reaches ``min_gain``; else pass (also
     after a coinche: it never coinches or surcoinches). ``high`` is the current bid
@@ -213,7 +251,7 @@ def table_coinche_call(min_gain, position, hand, high, coinched, allow_at_nt):
     best = NO_GAIN
     best_strain = -1
     for strain in range(N_STRAINS if allow_at_nt else 4):
-        g = class_gain(COINCHE_KEYS, COINCHE_GAINS, 0, position, strain, vi, -1, hand)
+        g = class_gain(keys, gains, COINCHE_BASE, 0, position, strain, vi, -1, hand)
         if g > best:
             best = g
             best_strain = strain

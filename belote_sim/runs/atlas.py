@@ -40,6 +40,7 @@ from belote_sim.errors import BeloteError
 from belote_sim.game import strength as K
 from belote_sim.players import table_bidder as T
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
+from belote_sim.players.table_bidder import lookup_for
 from belote_sim.rules import Rules
 from belote_sim.runs.io import read_provenance, write_parquet
 from belote_sim.runs.stats import Z95
@@ -156,11 +157,12 @@ def bid_table(
     out_dir = check_out_dir(out)
     coinche = rules.contract == "coinche"
     table = players_table(bid, specs)
+    lookup = lookup_for(bid.id)
     rules_arr = rules.to_array()
     parts: list[pd.DataFrame] = []
 
     def play(start: int, count: int, n_blocks: int) -> None:
-        rows, refused = K.atlas_chunk(rules_arr, table, seed, start, count, n_blocks,
+        rows, refused = K.atlas_chunk(rules_arr, table, *lookup, seed, start, count, n_blocks,
                                       rules.players == 4)
         check_refused(int(refused))
         parts.append(_totals(_rows_frame(rows, coinche)))

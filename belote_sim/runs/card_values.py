@@ -29,6 +29,7 @@ import pandas as pd
 from belote_sim.cards import RANKS
 from belote_sim.game import strength as K
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
+from belote_sim.players.table_bidder import lookup_for
 from belote_sim.rules import Rules
 from belote_sim.runs.io import summary_frame, write_parquet
 from belote_sim.runs.stats import mean_interval, wilson_interval
@@ -80,11 +81,12 @@ def card_values(
     specs = play_models(models)
     out_dir = check_out_dir(out)
     table = players_table(bid, specs)
+    lookup = lookup_for(bid.id)
     rules_arr = rules.to_array()
     counters = np.zeros((len(specs), K.N_ROLES, K.N_CV), dtype=np.int64)
 
     def play(start: int, count: int, n_blocks: int) -> None:
-        c, refused = K.card_values_chunk(rules_arr, table, seed, start, count, n_blocks)
+        c, refused = K.card_values_chunk(rules_arr, table, *lookup, seed, start, count, n_blocks)
         check_refused(int(refused))
         counters[:] += c
 

@@ -64,6 +64,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     from belote_sim.game import chunks as S
     from belote_sim.kernels import layout as L
     from belote_sim.players.seating import same_players, sided_players
+    from belote_sim.players.table_bidder import lookup_for
     from belote_sim.rules import R_PLAYERS
 
     if task.threads is not None:
@@ -71,10 +72,11 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     rules = np.asarray(task.rules, dtype=np.int64)
     blocks = min(BLOCKS_PER_CHUNK, task.count)
     bid = (task.bid_policy, task.bid_param)
+    lookup = lookup_for(task.bid_policy, task.versus_bid_policy)
     if task.cells:  # a comparison: every deal under each cell's rules
         counters, errors = S.compare_chunk(
             np.asarray(task.cells, dtype=np.int64), np.asarray(task.cell_seeds, dtype=np.int64),
-            same_players(*bid, task.play_policy, task.play_param),
+            same_players(*bid, task.play_policy, task.play_param, *lookup),
             np.asarray(task.slots, dtype=np.int64), task.start, task.count, blocks,
             task.unit == "matches", L.MAX_MATCH_DEALS,
         )
@@ -88,11 +90,11 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
              task.versus_param)
         n = int(rules[R_PLAYERS])
         counters = S.arena_chunk(
-            rules, sided_players(*a, *b, n), sided_players(*b, *a, n), task.seed,
+            rules, sided_players(*a, *b, n, *lookup), sided_players(*b, *a, n, *lookup), task.seed,
             task.start, task.count, blocks, task.unit == "matches",
         )
         return ChunkResult(task.index, counters)
-    players = same_players(*bid, task.play_policy, task.play_param)
+    players = same_players(*bid, task.play_policy, task.play_param, *lookup)
     if task.unit == "matches":
         counters = S.simulate_matches(
             rules, players, task.seed, task.start, task.count, blocks, L.MAX_MATCH_DEALS

@@ -32,6 +32,7 @@ from belote_sim.game import chunks
 from belote_sim.kernels import layout as L
 from belote_sim.players.seating import Players, same_players
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
+from belote_sim.players.table_bidder import lookup_for
 from belote_sim.rules import Rules
 from belote_sim.runs.deallog import dumps, record_to_deal
 from belote_sim.runs.executors import ChunkTask, LocalExecutor
@@ -496,7 +497,7 @@ def write_deal_logs(path: Path, rules: Rules, k: int, seed: int, bid: PolicySpec
 
 
 def _players(bid: PolicySpec, play: PolicySpec) -> Players:
-    return same_players(bid.id, bid.value, play.id, play.value)
+    return same_players(bid.id, bid.value, play.id, play.value, *lookup_for(bid.id))
 
 
 def simulated_deals(

@@ -63,6 +63,7 @@ from belote_sim.kernels import layout as L
 from belote_sim.kernels.calls import BID_VALUES, N_STRAINS, bid_strain
 from belote_sim.kernels.calls import is_bid as _is_bid
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
+from belote_sim.players.table_bidder import lookup_for
 from belote_sim.rules import Rules
 from belote_sim.runs.deallog import CALL_NAMES, format_call, parse_call
 from belote_sim.runs.io import summary_frame, write_parquet
@@ -512,13 +513,14 @@ def bid_strength(
     out_dir = check_out_dir(out)
     openings, probe_strain = _openings(dec)
     table = players_table(bid, specs)
+    lookup = lookup_for(bid.id)
     world = (dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen)
     rules_arr = dec.rules.to_array()
     counters = np.zeros((len(specs), len(openings), K.N_SC), dtype=np.int64)
     reach = np.zeros((len(specs), N_STRAINS, K.N_REACH), dtype=np.int64)
 
     def play(start: int, count: int, n_blocks: int) -> None:
-        c, r = K.strength_chunk(rules_arr, table, world, openings, probe_strain, dec.seat,
+        c, r = K.strength_chunk(rules_arr, table, *lookup, world, openings, probe_strain, dec.seat,
                                 dec.dealer, seed, start, count, n_blocks, dec.players == 4)
         counters[:] += c
         reach[:] += r
