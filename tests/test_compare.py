@@ -147,8 +147,17 @@ def test_a_factorial_gives_main_effects_and_interactions_from_the_cells():
     assert main["undertrump=free vs forced"] == pytest.approx((v10 + v11 - v00 - v01) / 2)
     assert main["overtrump_partner=off vs on"] == pytest.approx((v01 + v11 - v00 - v10) / 2)
     inter = made[made.kind == "interaction"].iloc[0]
-    assert inter["diff"] == pytest.approx(v11 - v10 - v01 + v00)
+    assert inter["diff"] == pytest.approx(v11 - v10 - v01 + v00, abs=1e-15)
+    points = rows(df, "mean_taker_card_points")
+    inter = points[points.kind == "interaction"].iloc[0]
     assert inter.diff_ci_low < inter["diff"] < inter.diff_ci_high
+    # Play options cannot change the bidding: every effect on the take rate is exactly
+    # nothing (not a round-off residue with p = 0).
+    take = rows(df, "take_rate")
+    effects = take[take["diff"].notna()]  # each cell against the base, and the effects
+    assert len(effects) == 6
+    assert (effects["diff"] == 0).all() and (effects.p_value == 1).all()
+    assert (effects.diff_ci_low == 0).all() and (effects.diff_ci_high == 0).all()
 
 
 def test_matches_are_paired_match_by_match():

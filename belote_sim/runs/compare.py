@@ -288,6 +288,31 @@ def ratio(mo: Moments, cell: int, slot: int, den: str) -> Ratio:
     return Ratio(r, (u - r * v) / (d / mo.n))
 
 
+#: A contrast, or its paired variance, this small against the size of its terms is
+#: floating-point round-off (the metric is the same in the cells on every deal: a factor
+#: that cannot change it), not a difference: it is set to exactly 0.
+ROUND_OFF = 1e-9
+
+
+def settle_rounding(d: float, var_paired: float, parts: dict[int, Ratio],
+                    coef: dict[int, float], var_unpaired: float) -> tuple[float, float]:
+    """``(d, var_paired)`` with round-off set to exactly 0 (:data:`ROUND_OFF`): a
+    contrast of equal values over many cells (an interaction of two factors that cannot
+    change a metric) sums to 1e-17, not 0, and its paired variance is a cancellation's
+    residue; left as they are they give p = 0 for nothing.
+
+    >>> r = Ratio(0.3, np.zeros(1))
+    >>> settle_rounding(5.5e-17, 1e-33, {0: r, 1: r}, {0: 1.0, 1: -1.0}, 0.2)
+    (0.0, 0.0)
+    """
+    scale = sum(abs(coef[c] * parts[c].value) for c in coef)
+    if abs(d) <= ROUND_OFF * scale:
+        d = 0.0
+    if var_paired <= ROUND_OFF * var_unpaired:
+        var_paired = 0.0
+    return d, var_paired
+
+
 @dataclass
 class Difference:
     """A contrast ``sum_c a_c R_c`` of one metric with its interval and test."""
@@ -312,8 +337,8 @@ def contrast(mo: Moments, slot: int, den: str, coef: dict[int, float],
         return Difference(math.nan, math.nan, math.nan, math.nan, "", math.nan, paired)
     d = sum(coef[c] * parts[c].value for c in coef)
     lin = sum(coef[c] * parts[c].linear for c in coef)
-    var_paired = mo.variance(lin)
     var_unpaired = sum(coef[c] ** 2 * mo.variance(parts[c].linear) for c in coef)
+    d, var_paired = settle_rounding(d, mo.variance(lin), parts, coef, var_unpaired)
     var = var_paired if paired else var_unpaired
     se = math.sqrt(var / mo.n) if mo.n > 1 else math.nan
     vr = var_unpaired / var_paired if paired and var_paired > 0 else math.nan
@@ -421,10 +446,12 @@ def _sprt(mo: Moments, until: Until, paired: bool) -> SprtResult:
     lower, upper = sprt_bounds(until.alpha, until.beta)
     if any(math.isnan(p.value) for p in parts.values()):
         return SprtResult(0.0, lower, upper, "undecided", mo.n)
+    coef = {0: -1.0, last: 1.0}
     d = parts[last].value - parts[0].value
-    lin = parts[last].linear - parts[0].linear
-    var = mo.variance(lin) if paired else (mo.variance(parts[0].linear)
-                                           + mo.variance(parts[last].linear))
+    var_unpaired = mo.variance(parts[0].linear) + mo.variance(parts[last].linear)
+    d, var_paired = settle_rounding(d, mo.variance(parts[last].linear - parts[0].linear),
+                                    parts, coef, var_unpaired)
+    var = var_paired if paired else var_unpaired
     llr = sprt_llr(d, var, mo.n, until.delta)
     decision = "H1" if llr >= upper else "H0" if llr <= lower else "undecided"
     return SprtResult(llr, lower, upper, decision, mo.n)
