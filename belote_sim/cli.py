@@ -22,12 +22,49 @@ from belote_sim.rules import (
     option_names,
 )
 
+#: The command's name, whichever way it is started (``belote-sim`` or ``python -m
+#: belote_sim``).
+PROG = "belote-sim"
+
 app = typer.Typer(
-    add_completion=False,
+    # Click's plain help: paragraphs rewrapped to the terminal, no "<bool>" on flags.
+    rich_markup_mode=None,
     no_args_is_help=True,
     help="Monte Carlo simulator of belote and its variants (RULES.md).",
     pretty_exceptions_enable=False,
 )
+
+
+def version_line() -> str:
+    """The package's version and those of the libraries its numbers depend on.
+
+    >>> version_line().startswith("belote-sim ")
+    True
+    """
+    import platform
+
+    import numba
+    import numpy
+
+    from belote_sim import __version__
+
+    return (f"{PROG} {__version__} (Numba {numba.__version__}, NumPy {numpy.__version__}, "
+            f"Python {platform.python_version()})")
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(version_line())
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the versions of belote-sim, Numba, NumPy and Python, and exit.")] = False,
+) -> None:
+    """Monte Carlo simulator of belote and its variants (RULES.md)."""
 
 
 def _fail(message: str) -> None:
@@ -741,7 +778,7 @@ def main() -> None:
 
     if hasattr(signal, "SIGPIPE"):  # `belote-sim replay log | head` ends quietly
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    app()
+    app(prog_name=PROG)
 
 
 if __name__ == "__main__":

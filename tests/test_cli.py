@@ -196,3 +196,37 @@ def test_odds_writes_summary_parquet(tmp_path):
     assert read_provenance(tmp_path / "odds" / "summary.parquet")["method"] == "exact"
     p = run("odds", "--samples", "0")
     assert p.returncode == 2 and "samples" in p.stderr
+
+
+def test_version_names_the_package_numba_and_numpy():
+    import numba
+    import numpy
+
+    p = run("--version")
+    assert p.returncode == 0, p.stderr
+    line = p.stdout.strip()
+    assert line.startswith(f"belote-sim {belote_sim.__version__} ")
+    assert f"Numba {numba.__version__}" in line and f"NumPy {numpy.__version__}" in line
+
+
+def test_python_m_belote_sim_is_the_same_command():
+    p = subprocess.run([sys.executable, "-m", "belote_sim", "--version"], capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == run("--version").stdout
+    p = subprocess.run([sys.executable, "-m", "belote_sim", "rules"], capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0 and "classic" in p.stdout
+
+
+def test_help_pages_read_cleanly():
+    """Flags show no type, shell completion is offered, the usage line names the
+    command whichever way it was started."""
+    top = run("--help").stdout
+    assert "--install-completion" in top and "--version" in top
+    page = run("simulate", "--help").stdout
+    assert "Usage: belote-sim simulate" in page
+    assert "<bool>" not in page and "--resume" in page
+    p = subprocess.run([sys.executable, "-m", "belote_sim", "simulate", "--help"],
+                       capture_output=True, text=True, timeout=300)
+    assert "Usage: belote-sim simulate" in p.stdout
