@@ -67,6 +67,34 @@ def _root(
     """Monte Carlo simulator of belote and its variants (RULES.md)."""
 
 
+#: One example per command, shown at the end of its ``--help`` page: its lines, joined
+#: with shell continuations so that no line is wider than a terminal.
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "simulate": ("belote-sim simulate --rules classic --deals 1_000_000 --seed 1",
+                 "--bid-policy threshold --play-policy heuristic",
+                 "--out results/classic --log-deals 100"),
+    "summary": ("belote-sim summary results/classic",),
+    "odds": ("belote-sim odds --cards 8 --out results/odds",),
+    "replay": ("belote-sim replay results/classic/deals.jsonl",),
+    "analyse": ("belote-sim analyse results/classic/deals.jsonl",),
+    "arena": ("belote-sim arena --a heuristic --b random --deals 10_000",
+              "--out results/arena"),
+    "compare": ("belote-sim compare --a classic --b classic --b-set undertrump=free",
+                "--deals 200_000 --bid-policy threshold --play-policy heuristic"),
+    "bid-strength": ('belote-sim bid-strength --rules classic --hand "JH 9H AH 7D 8C"',
+                     "--retourne TH"),
+    "bid-table": ("belote-sim bid-table --rules classic --deals 100_000",
+                  "--out results/atlas"),
+    "card-values": ("belote-sim card-values --rules classic --deals 20_000",),
+    "rules": ("belote-sim rules",),
+}
+
+
+def _example(command: str) -> str:
+    # "\b" keeps Click from rewrapping the example into a paragraph.
+    return "\b\nExample:\n  " + " \\\n      ".join(EXAMPLES[command])
+
+
 def _fail(message: str) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(2)
@@ -127,7 +155,7 @@ WorkersOption = Annotated[
 ]
 
 
-@app.command()
+@app.command(epilog=_example("simulate"))
 def simulate(
     rules: RulesOption = "classic",
     set_: SetOption = None,
@@ -286,7 +314,7 @@ def _print_summary(result) -> None:
     _print_table(result.table())
 
 
-@app.command()
+@app.command(epilog=_example("summary"))
 def summary(
     run: Annotated[Path, typer.Argument(help="run directory written by simulate --out")],
     all_rows: Annotated[bool, typer.Option("--all", help="every metric and group")] = False,
@@ -318,7 +346,7 @@ def summary(
     _print_table(data.summary, wanted)
 
 
-@app.command()
+@app.command(epilog=_example("odds"))
 def odds(
     cards: Annotated[int, typer.Option(help="hand size: 8 or 9")] = 8,
     out: Annotated[Path | None, typer.Option(help="directory for summary.parquet")] = None,
@@ -381,7 +409,7 @@ def _each_deal(file: str, process) -> None:
         raise typer.Exit(2)
 
 
-@app.command()
+@app.command(epilog=_example("replay"))
 def replay(
     file: Annotated[str, typer.Argument(help="JSON Lines deal log ('-' for standard input)")],
 ) -> None:
@@ -391,7 +419,7 @@ def replay(
     _each_deal(file, replay_deal)
 
 
-@app.command()
+@app.command(epilog=_example("analyse"))
 def analyse(
     file: Annotated[str, typer.Argument(help="JSON Lines deal log ('-' for standard input)")],
 ) -> None:
@@ -403,7 +431,7 @@ def analyse(
     _each_deal(file, analyse_deal)
 
 
-@app.command()
+@app.command(epilog=_example("arena"))
 def arena(
     a: Annotated[
         str, typer.Option("--a", help=f"player A: {policy_usage('play')}")
@@ -462,7 +490,7 @@ def arena(
         typer.echo(f"wrote {out}", err=True)
 
 
-@app.command()
+@app.command(epilog=_example("compare"))
 def compare(
     a: Annotated[str | None, typer.Option("--a", help="the base cell's preset")] = None,
     a_set: Annotated[
@@ -546,7 +574,7 @@ def _cell_text(preset: str, sets: list[str] | None) -> str:
     return " ".join([preset, *(sets or [])])
 
 
-@app.command("bid-strength")
+@app.command("bid-strength", epilog=_example("bid-strength"))
 def bid_strength(
     hand: Annotated[
         str, typer.Option(help='the seat\'s cards before the bidding, e.g. "JH 9H AS 7D 8C"')
@@ -634,7 +662,7 @@ def _print_strength(table) -> None:
             typer.echo(f"  {model:<14}{strain:<7}" + "".join(f"{x:>7.3f}" for x in r))
 
 
-@app.command("bid-table")
+@app.command("bid-table", epilog=_example("bid-table"))
 def bid_table(
     rules: RulesOption = "classic",
     set_: SetOption = None,
@@ -697,7 +725,7 @@ def _print_atlas(atlas, top: int) -> None:
         typer.echo(line)
 
 
-@app.command("card-values")
+@app.command("card-values", epilog=_example("card-values"))
 def card_values(
     rules: RulesOption = "classic",
     set_: SetOption = None,
@@ -744,7 +772,7 @@ def card_values(
         typer.echo(f"wrote {out}/summary.parquet", err=True)
 
 
-@app.command("rules")
+@app.command("rules", epilog=_example("rules"))
 def list_rules() -> None:
     """List the presets and every option with its values and meaning."""
     from belote_sim.rules import CHOICES

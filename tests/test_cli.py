@@ -230,3 +230,19 @@ def test_help_pages_read_cleanly():
     p = subprocess.run([sys.executable, "-m", "belote_sim", "simulate", "--help"],
                        capture_output=True, text=True, timeout=300)
     assert "Usage: belote-sim simulate" in p.stdout
+
+
+def test_every_command_has_an_example_and_fits_a_laptop_terminal():
+    import os
+
+    from belote_sim.cli import EXAMPLES, app
+
+    names = {c.name or c.callback.__name__ for c in app.registered_commands}
+    assert names == set(EXAMPLES)
+    env = {**os.environ, "COLUMNS": "80"}
+    for name in sorted(names):
+        p = subprocess.run([EXE, name, "--help"], capture_output=True, text=True, env=env,
+                           timeout=300)
+        assert p.returncode == 0, p.stderr
+        assert "Example:" in p.stdout and f"belote-sim {name}" in p.stdout, name
+        assert max(len(line) for line in p.stdout.splitlines()) <= 80, name
