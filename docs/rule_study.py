@@ -36,17 +36,35 @@ from pathlib import Path
 
 import pandas as pd
 
+from belote_sim.rules import BOOL_OPTIONS, CHOICES, Rules
 from belote_sim.runs.compare import compare, factorial_cells
 
 OUT = Path(__file__).resolve().parent / "rule_study.md"
 SEED = 15
 PLAYERS = {"bid_policy": "threshold", "play_policy": "heuristic"}
-#: Each option with classic's value first (the base of its main effect).
-PLAY = [("must_trump", ["on", "off"]), ("partner_exemption", ["on", "off"]),
-        ("overtrump_partner", ["on", "off"]), ("undertrump", ["forced", "free"])]
-SCORING = [("declarations", ["on", "off"]), ("belote", ["on", "off"]),
-           ("split_long_runs", ["off", "on"]), ("declaration_tie", ["none", "first"]),
-           ("king_value", ["4", "10"])]
+PRESET = "classic"
+PLAY_OPTIONS = ("must_trump", "partner_exemption", "overtrump_partner", "undertrump")
+SCORING_OPTIONS = ("declarations", "belote", "split_long_runs", "declaration_tie",
+                   "king_value")
+
+
+def _word(value) -> str:
+    return ("on" if value else "off") if isinstance(value, bool) else str(value)
+
+
+def factor(name: str) -> tuple[str, list[str]]:
+    """A two-valued option as a factor, the preset's value first (the base of its main
+    effect), its values as ``belote_sim.rules`` declares them."""
+    values = (True, False) if name in BOOL_OPTIONS else CHOICES[name]
+    base = getattr(Rules.from_preset(PRESET), name)
+    others = [v for v in values if v != base]
+    if len(others) != 1:
+        raise ValueError(f"{name} is not a two-valued option: {values}")
+    return name, [_word(base), _word(others[0])]
+
+
+PLAY = [factor(name) for name in PLAY_OPTIONS]
+SCORING = [factor(name) for name in SCORING_OPTIONS]
 #: (metric, group, heading, format) of the deal comparisons, then of the matches.
 DEAL_METRICS = [
     ("take_rate", "", "take", "rate"),
@@ -125,7 +143,7 @@ def run(deals: int, matches: int) -> tuple[list[str], dict[str, float]]:
     body: list[str] = []
     times: dict[str, float] = {}
     for title, factors in (("Play options", PLAY), ("Scoring options", SCORING)):
-        cells = factorial_cells("classic", {}, factors)
+        cells = factorial_cells(PRESET, {}, factors)
         t0 = time.perf_counter()
         by_deal = compare(cells, deals, seed=SEED, factors=factors, **PLAYERS)
         times[f"{title}, {deals:,} deals"] = time.perf_counter() - t0
