@@ -16,9 +16,11 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 install: $(STAMP)
 
-## The main job: a classic simulation of 1,000,000 deals, random play, summary printed.
+## The main job: 1,000,000 classic deals between realistic players (threshold bidding,
+## heuristic play): the headline figures printed, the run directory and its report
+## (results/classic/report.html, plots in results/classic/plots/) written.
 run: $(STAMP)
-	$(BIN)/belote-sim simulate --rules classic --deals 1000000 --seed 1 --out results/classic-default
+	$(BIN)/belote-sim simulate --rules classic --deals 1000000 --seed 1 --out results/classic --report
 
 ## The whole test suite (ruff and the import layers first: either failing fails the build),
 ## then the kernels' plain-Python mode.

@@ -21,6 +21,7 @@ from belote_sim.rules import (
     Rules,
     option_names,
 )
+from belote_sim.runs.runner import DEFAULT_BID_POLICY, DEFAULT_PLAY_POLICY
 
 #: The command's name, whichever way it is started (``belote-sim`` or ``python -m
 #: belote_sim``).
@@ -86,6 +87,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "bid-table": ("belote-sim bid-table --rules classic --deals 100_000",
                   "--out results/atlas"),
     "card-values": ("belote-sim card-values --rules classic --deals 20_000",),
+    "report": ("belote-sim report results/classic",),
     "rules": ("belote-sim rules",),
 }
 
@@ -98,6 +100,23 @@ def _example(command: str) -> str:
 def _fail(message: str) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(2)
+
+
+def _check_report(report: bool, out: Path | None) -> None:
+    """Refuse ``--report`` without ``--out`` before anything is played."""
+    if report and out is None:
+        _fail("--report writes into the output directory: give --out DIR too")
+
+
+def _report(report: bool, out: Path | None) -> None:
+    """Write the report of the finished run in ``out`` when ``--report`` asked for it."""
+    if report and out is not None:
+        from belote_sim.report import write_report
+
+        try:
+            typer.echo(f"report: {write_report(out)}", err=True)
+        except BeloteError as e:
+            _fail(str(e))
 
 
 def parse_sets(pairs: list[str] | None) -> dict[str, str]:
@@ -143,6 +162,9 @@ SetOption = Annotated[
     typer.Option("--set", help="override one option: option=value (repeatable)"),
 ]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
+ReportOption = Annotated[
+    bool, typer.Option("--report", help="also write OUT/report.html and OUT/plots/ at the end")
+]
 ResumeOption = Annotated[
     bool, typer.Option("--resume", help="continue the interrupted run in OUT")
 ]
@@ -169,11 +191,11 @@ def simulate(
     bid_policy: Annotated[
         str,
         typer.Option(help=policy_usage("bid")),
-    ] = "random",
+    ] = DEFAULT_BID_POLICY,
     play_policy: Annotated[
         str,
         typer.Option(help=f"{policy_usage('play')} (see README)"),
-    ] = "random",
+    ] = DEFAULT_PLAY_POLICY,
     threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
     out: Annotated[
         Path | None,
@@ -195,10 +217,12 @@ def simulate(
     scheduler: SchedulerOption = None,
     workers: WorkersOption = None,
     quiet: QuietOption = False,
+    report: ReportOption = False,
 ) -> None:
     """Play deals (or matches), print the headline figures and write the run directory."""
     from belote_sim.runs.runner import simulate as run_simulation
 
+    _check_report(report, out)
     if deals is not None and matches is not None:
         _fail("give --deals or --matches, not both")
     if deals is None and matches is None:
@@ -216,6 +240,7 @@ def simulate(
     _print_summary(result)
     if out is not None:
         typer.echo(f"wrote {out}", err=True)
+    _report(report, out)
 
 
 def _run(start, unit: str, quiet: bool):
@@ -354,12 +379,14 @@ def odds(
         int | None, typer.Option(help="estimate from N random hands instead of enumerating")
     ] = None,
     seed: Annotated[int, typer.Option(help="random seed for --samples")] = 0,
+    report: ReportOption = False,
 ) -> None:
     """Odds that one random hand holds each declaration (exact enumeration in Numba, or
     Monte Carlo with --samples)."""
-    import belote_sim
+    from belote_sim.runs.io import software
     from belote_sim.runs.odds import exact_odds, sampled_odds, write_odds
 
+    _check_report(report, out)
     t0 = time.perf_counter()
     try:
         table = exact_odds(cards) if samples is None else sampled_odds(cards, samples, seed)
@@ -367,7 +394,7 @@ def odds(
             prov = {
                 "command": "odds", "cards": cards, "method": "exact" if samples is None else
                 "monte carlo", "samples": samples, "seed": seed if samples else None,
-                "version": belote_sim.__version__, "wall_seconds": time.perf_counter() - t0,
+                **software(), "wall_seconds": time.perf_counter() - t0,
             }  # fmt: skip
             write_odds(table, out, prov)
     except BeloteError as e:
@@ -380,6 +407,7 @@ def odds(
         typer.echo(f"{row.metric:<32}{row.value:>12.6f}  [{row.ci_low:.6f}, {row.ci_high:.6f}]")
     if out is not None:
         typer.echo(f"wrote {out}/summary.parquet", err=True)
+    _report(report, out)
 
 
 def _each_deal(file: str, process) -> None:
@@ -468,6 +496,7 @@ def arena(
     scheduler: SchedulerOption = None,
     workers: WorkersOption = None,
     quiet: QuietOption = False,
+    report: ReportOption = False,
 ) -> None:
     """Play A against B on the same cards, sides swapped; print the mean score
     difference per deal with its 95% interval, A's match win rate and the time per
@@ -476,6 +505,7 @@ def arena(
     --a-bid table --b-bid threshold)."""
     from belote_sim.runs.arena import arena as run_arena
 
+    _check_report(report, out)
     result = _run(
         lambda **run: run_arena(
             a, b, rules=_rules_from(rules, set_), deals=deals, matches=matches, seed=seed,
@@ -488,6 +518,7 @@ def arena(
     typer.echo(result.report())
     if out is not None:
         typer.echo(f"wrote {out}", err=True)
+    _report(report, out)
 
 
 @app.command(epilog=_example("compare"))
@@ -533,12 +564,15 @@ def compare(
     scheduler: SchedulerOption = None,
     workers: WorkersOption = None,
     quiet: QuietOption = False,
+    report: ReportOption = False,
 ) -> None:
     """Compare rule variants on the same deals: --a classic --b litige (with --a-set and
     --b-set), or a full factorial: --rules classic --factor undertrump=forced,free
     --factor partner_exemption=on,off. Prints each metric's paired differences with
     their 95% intervals and p-values (* = significant after Holm's adjustment)."""
     from belote_sim.runs import compare as C
+
+    _check_report(report, out)
 
     def start(**run):
         if factor and (a or b):
@@ -568,6 +602,7 @@ def compare(
     typer.echo(C.compare_report(table))
     if out is not None:
         typer.echo(f"wrote {out}", err=True)
+    _report(report, out)
 
 
 def _cell_text(preset: str, sets: list[str] | None) -> str:
@@ -606,6 +641,7 @@ def bid_strength(
     threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
     out: Annotated[Path | None, typer.Option(help="directory for summary.parquet")] = None,
     quiet: QuietOption = False,
+    report: ReportOption = False,
 ) -> None:
     """How good is this hand: every call the seat may make at one bidding decision,
     each played out in the same worlds (completions of the unseen cards), with its
@@ -613,6 +649,7 @@ def bid_strength(
     passing (95% intervals); the best call is marked."""
     from belote_sim.runs.strength import bid_strength as run_strength
 
+    _check_report(report, out)
     table = _run(
         lambda **run: run_strength(
             _rules_from(rules, set_), hand, retourne=retourne, seat=seat, dealer=dealer,
@@ -624,6 +661,7 @@ def bid_strength(
     _print_strength(table)
     if out is not None:
         typer.echo(f"wrote {out}/summary.parquet", err=True)
+    _report(report, out)
 
 
 def _print_strength(table) -> None:
@@ -680,6 +718,7 @@ def bid_table(
     threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
     out: Annotated[Path | None, typer.Option(help="directory for atlas.parquet")] = None,
     quiet: QuietOption = False,
+    report: ReportOption = False,
 ) -> None:
     """The bid atlas: every bidding decision met in simulated deals, its call and the
     pass both played out on the same deal, tabulated by hand class (holding in the
@@ -687,6 +726,7 @@ def bid_table(
     value): take, make and capot rates and the gain over passing per play model."""
     from belote_sim.runs.atlas import bid_table as run_atlas
 
+    _check_report(report, out)
     atlas = _run(
         lambda **run: run_atlas(
             _rules_from(rules, set_), deals, seed=seed, bid_policy=bid_policy, models=models,
@@ -697,6 +737,7 @@ def bid_table(
     _print_atlas(atlas, top)
     if out is not None:
         typer.echo(f"wrote {out}/atlas.parquet", err=True)
+    _report(report, out)
 
 
 def _print_atlas(atlas, top: int) -> None:
@@ -740,6 +781,7 @@ def card_values(
     threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
     out: Annotated[Path | None, typer.Option(help="directory for summary.parquet")] = None,
     quiet: QuietOption = False,
+    report: ReportOption = False,
 ) -> None:
     """What holding a card is worth to the taker's side: each of the taker's cards
     swapped with a random defender's card on the same deal, the deal played again; the
@@ -747,6 +789,7 @@ def card_values(
     from belote_sim.runs.card_values import card_values as run_values
     from belote_sim.runs.card_values import value_table
 
+    _check_report(report, out)
     table = _run(
         lambda **run: run_values(
             _rules_from(rules, set_), deals, seed=seed, bid_policy=bid_policy, models=models,
@@ -770,6 +813,18 @@ def card_values(
         typer.echo(f"  {card:<9}{cells}")
     if out is not None:
         typer.echo(f"wrote {out}/summary.parquet", err=True)
+    _report(report, out)
+
+
+@app.command("report", epilog=_example("report"))
+def report_command(
+    directory: Annotated[Path, typer.Argument(help="an output directory (the --out of "
+                                              "simulate, compare, arena, odds, "
+                                              "bid-strength, bid-table or card-values)")],
+) -> None:
+    """Write DIRECTORY/report.html (one self-contained page: plots, every figure with its
+    95% interval, how the run was made) and the plots as PNG in DIRECTORY/plots/."""
+    _report(True, directory)
 
 
 @app.command("rules", epilog=_example("rules"))

@@ -18,7 +18,7 @@ README = ROOT / "README.md"
 BEGIN = "<!-- layers:begin"
 END = "<!-- layers:end -->"
 #: The contract's layers, top first, as the picture names them.
-LABELS = ("cli", "runs", "game engine", "players", "rule kernels", "facts")
+LABELS = ("cli", "reports", "runs", "game engine", "players", "rule kernels", "facts")
 WIDTH = 88
 
 

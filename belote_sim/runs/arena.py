@@ -37,7 +37,7 @@ from belote_sim.kernels import layout as L
 from belote_sim.kernels.clock import cycles
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
-from belote_sim.runs.io import summary_frame, write_parquet, write_text_atomic
+from belote_sim.runs.io import software, summary_frame, write_parquet, write_text_atomic
 from belote_sim.runs.runner import (
     CHUNK_SOLVER,
     RunSettings,
@@ -128,7 +128,7 @@ class ArenaResult:
             "seed": self.seed,
             "deals": self.deals,
             "matches": self.matches,
-            "version": belote_sim.__version__,
+            **software(),
             **self.executor,
             "wall_seconds": self.seconds,
         }

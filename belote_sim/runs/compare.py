@@ -55,7 +55,7 @@ from belote_sim.errors import BeloteError
 from belote_sim.kernels import layout as L
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
-from belote_sim.runs.io import write_parquet, write_text_atomic
+from belote_sim.runs.io import software, write_parquet, write_text_atomic
 from belote_sim.runs.runner import (
     CHUNK_SOLVER,
     RunSettings,
@@ -539,7 +539,7 @@ def compare(
     table = _table(mo, cells, paired, factors, unit)
     prov = {**settings.to_json(), "labels": [c.label for c in cells],
             "factors": [[n, list(v)] for n, v in factors], "played": mo.n,
-            "executor": run.executor, "wall_seconds": run.wall_seconds,
+            **software(), "executor": run.executor, "wall_seconds": run.wall_seconds,
             "started": run.started, "finished": run.finished}
     if until is not None:
         last = sprt[-1]

@@ -15,6 +15,7 @@ long table, :data:`SUMMARY_COLUMNS`), ``histograms.parquet`` (``histogram``, ``v
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import tempfile
@@ -31,6 +32,42 @@ from belote_sim.kernels import layout as L
 
 SUMMARY_COLUMNS = ("metric", "group", "n", "k", "value", "ci_low", "ci_high")
 METADATA_KEY = b"belote_sim"
+
+
+def software() -> dict[str, Any]:
+    """The versions a run's numbers depend on, for its provenance: the package, Numba,
+    NumPy and, when the package runs from a git checkout, its commit (:func:`git_commit`).
+
+    >>> sorted(software())[:3]
+    ['git_commit', 'numba', 'numpy']
+    """
+    import numba
+
+    import belote_sim
+
+    return {"version": belote_sim.__version__, "numba": numba.__version__,
+            "numpy": np.__version__, "git_commit": git_commit()}
+
+
+@functools.cache
+def git_commit() -> str | None:
+    """The commit of the git checkout the package runs from (``+dirty`` when tracked files
+    differ from it), or None: installed from a wheel, or git missing."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    if not (root / ".git").exists() or not (root / "pyproject.toml").is_file():
+        return None
+    try:
+        def git(*args: str) -> str:
+            return subprocess.run(["git", "-C", str(root), *args], capture_output=True,
+                                  text=True, timeout=5, check=True).stdout.strip()
+
+        commit = git("rev-parse", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return commit + ("+dirty" if dirty else "")
 
 
 def summary_frame(rows: Iterable[tuple]) -> pd.DataFrame:
@@ -60,6 +97,18 @@ def write_text_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file, then rename it over ``path``."""
+    fd, tmp = atomic_path(path)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

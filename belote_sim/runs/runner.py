@@ -36,12 +36,18 @@ from belote_sim.players.table_bidder import lookup_for
 from belote_sim.rules import Rules
 from belote_sim.runs.deallog import dumps, record_to_deal
 from belote_sim.runs.executors import ChunkTask, LocalExecutor
-from belote_sim.runs.io import RunDir, write_parquet, write_text_atomic
+from belote_sim.runs.io import RunDir, software, write_parquet, write_text_atomic
 from belote_sim.runs.stats import counters_to_dict, histogram_table, summary_table
 
 #: Default chunk sizes: deals per chunk, matches per chunk, deals per chunk with records;
 #: deals (or matches) per chunk of the solver players (seconds per deal: small chunks,
 #: so that progress shows and Ctrl-C is answered quickly).
+#: The players of ``simulate`` (and ``play_match``, ``simulated_deals``) unless told
+#: otherwise: realistic belote, threshold bidding and heuristic card play; ``random``
+#: stays available for both.
+DEFAULT_BID_POLICY = "threshold"
+DEFAULT_PLAY_POLICY = "heuristic"
+
 CHUNK_DEALS = 1_000_000
 CHUNK_MATCHES = 20_000
 CHUNK_RECORDS = 250_000
@@ -375,15 +381,12 @@ class SimulationResult:
 
     def provenance(self) -> dict[str, Any]:
         """Everything needed to reproduce the run, and how it went."""
-        import belote_sim
 
         deals = int(self.raw_counters[L.C_DEALS])
         return {
             **self.settings.to_json(),
             "deals": deals,
-            "version": belote_sim.__version__,
-            "numba": numba.__version__,
-            "numpy": np.__version__,
+            **software(),
             **self.executor,
             "started": self.started,
             "finished": self.finished,
@@ -398,8 +401,8 @@ def simulate(
     seed: int = 0,
     *,
     matches: int | None = None,
-    bid_policy: str | PolicySpec = "random",
-    play_policy: str | PolicySpec = "random",
+    bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
+    play_policy: str | PolicySpec = DEFAULT_PLAY_POLICY,
     threads: int | None = None,
     out: str | Path | None = None,
     records: bool = False,
@@ -505,8 +508,8 @@ def simulated_deals(
     deals: int,
     seed: int = 0,
     *,
-    bid_policy: str | PolicySpec = "random",
-    play_policy: str | PolicySpec = "random",
+    bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
+    play_policy: str | PolicySpec = DEFAULT_PLAY_POLICY,
     start: int = 0,
 ) -> list[dict]:
     """Deal-log objects (DEAL_LOG.md, result fields included) of deals
@@ -530,8 +533,8 @@ def play_match(
     seed: int = 0,
     match: int = 0,
     *,
-    bid_policy: str | PolicySpec = "random",
-    play_policy: str | PolicySpec = "random",
+    bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
+    play_policy: str | PolicySpec = DEFAULT_PLAY_POLICY,
     max_deals: int = L.MAX_MATCH_DEALS,
 ) -> dict[str, Any]:
     """Play match ``match`` of the run ``seed`` to the target (RULES.md section 8,

@@ -66,7 +66,7 @@ from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.players.table_bidder import lookup_for
 from belote_sim.rules import Rules
 from belote_sim.runs.deallog import CALL_NAMES, format_call, parse_call
-from belote_sim.runs.io import summary_frame, write_parquet
+from belote_sim.runs.io import software, summary_frame, write_parquet
 from belote_sim.runs.replay import explain
 from belote_sim.runs.runner import RunInterrupted
 from belote_sim.runs.stats import mean_interval, wilson_interval
@@ -426,7 +426,6 @@ def check_refused(refused: int) -> None:
 def provenance(command: str, head: dict[str, Any], seed: int, bid: PolicySpec,
                specs: list[PolicySpec], run: Chunked, unit: str, count: int) -> dict[str, Any]:
     """What reproduces a chunked run (``head``: its rules or decision), and how it went."""
-    import belote_sim
 
     return {
         "command": command,
@@ -435,9 +434,7 @@ def provenance(command: str, head: dict[str, Any], seed: int, bid: PolicySpec,
         "seed": seed,
         "bid_policy": str(bid),
         "models": [str(s) for s in specs],
-        "version": belote_sim.__version__,
-        "numba": numba.__version__,
-        "numpy": np.__version__,
+        **software(),
         "threads": run.threads,
         "started": run.started,
         "seconds": float(f"{run.seconds:.3f}"),
