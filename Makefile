@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-plain bench lint docs atlas install clean
+.PHONY: run test test-plain bench lint docs atlas study install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,11 @@ docs: $(STAMP)
 ## nothing recompiles afterwards.
 atlas: $(STAMP)
 	$(BIN)/python -c "from belote_sim.runs.atlas import ship_atlases; ship_atlases()"
+
+## The published study (results/README.md, results/plots/, results/tables/): every part
+## from fixed seeds, about 25 minutes on 2 cores (belote_sim/report/study.py).
+study: $(STAMP)
+	$(BIN)/belote-sim study --out results
 
 lint: $(STAMP)
 	$(BIN)/ruff check belote_sim tests benchmarks

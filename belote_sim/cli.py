@@ -88,6 +88,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
                   "--out results/atlas"),
     "card-values": ("belote-sim card-values --rules classic --deals 20_000",),
     "report": ("belote-sim report results/classic",),
+    "study": ("belote-sim study --out results",),
     "rules": ("belote-sim rules",),
 }
 
@@ -825,6 +826,37 @@ def report_command(
     """Write DIRECTORY/report.html (one self-contained page: plots, every figure with its
     95% interval, how the run was made) and the plots as PNG in DIRECTORY/plots/."""
     _report(True, directory)
+
+
+@app.command("study", epilog=_example("study"))
+def study(
+    out: Annotated[Path, typer.Option(help="where README.md, plots/ and tables/ go")] = Path(
+        "results"),
+    quick: Annotated[bool, typer.Option("--quick", help="a few deals per part (a test of "
+                                        "the pipeline; the figures mean nothing)")] = False,
+    render_only: Annotated[bool, typer.Option(
+        "--render-only", help="write README.md and plots/ again from OUT/tables/ "
+        "without playing")] = False,
+) -> None:
+    """The published study (make study): every preset between realistic players,
+    declaration odds, the bid atlases, card values, the rule-option factorials and the
+    players' strengths, from fixed seeds, as OUT/tables/*.parquet, then OUT/README.md and
+    OUT/plots/ written from those tables. About 25 minutes on 2 cores."""
+    from belote_sim.report.study import run_study, write_study
+
+    try:
+        if render_only:
+            path = write_study(out)
+        else:
+            run_study(out, quick=quick, say=lambda line: typer.echo(line, err=True))
+            path = out / "README.md"
+    except BeloteError as e:
+        _fail(str(e))
+        return
+    except KeyboardInterrupt:
+        typer.echo("interrupted: the study's tables were not written", err=True)
+        raise typer.Exit(130) from None
+    typer.echo(f"wrote {path}")
 
 
 @app.command("rules", epilog=_example("rules"))

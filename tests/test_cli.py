@@ -40,7 +40,8 @@ def test_simulate_writes_run_json_with_provenance(run_dir):
     assert prov["count"] == 20_000 and prov["unit"] == "deals" and prov["seed"] == 7
     assert prov["rules"]["preset"] == "classic"
     assert prov["rules"]["options"]["tie_rule"] == "takers"
-    assert prov["bid_policy"] == "random:0.25" and prov["play_policy"] == "random"
+    # the defaults: realistic belote (threshold bidding, heuristic play)
+    assert prov["bid_policy"] == "threshold:50" and prov["play_policy"] == "heuristic"
     for key in ("version", "numba", "numpy", "started", "finished", "wall_seconds"):
         assert key in prov
     assert run_json["counters"]["deals"] == 20_000

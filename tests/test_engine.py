@@ -185,7 +185,7 @@ def broken(legal, rng):  # the neighbour of the lowest legal card: often not leg
 
 tricks.random_card = broken
 try:
-    simulate(Rules(), deals=3, seed=1)
+    simulate(Rules(), deals=3, seed=1, bid_policy="random", play_policy="random")
 except RuntimeError as e:
     print("refused:", e)
 """

@@ -344,7 +344,8 @@ def test_matches_end_at_the_target_and_the_higher_total_wins():
 @cache
 def _deals(options: tuple, seed: int, bid_policy: str, n: int) -> tuple[dict, ...]:
     rules = Rules.from_preset("no-contract-4p", **dict(options))
-    return tuple(simulated_deals(rules, n, seed=seed, bid_policy=bid_policy))
+    return tuple(simulated_deals(rules, n, seed=seed, bid_policy=bid_policy,
+                                 play_policy="random"))
 
 
 BATCHES = [
@@ -416,7 +417,7 @@ def test_simulated_deal_scores_are_each_sides_own():
 
 def test_simulate_counters_agree_with_the_simulated_deals():
     deals = _deals((), 41, "random", 500)
-    c = simulate(NC, deals=500, seed=41).counters
+    c = simulate(NC, deals=500, seed=41, bid_policy="random", play_policy="random").counters
     played = [d for d in deals if not d["thrown_in"]]
     assert c["deals"] == 500
     assert c["thrown_in"] == 500 - len(played)

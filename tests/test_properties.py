@@ -763,7 +763,7 @@ def test_litige_match_scan():
     events = {"collected": 0, "carried_thrown_in": 0, "repeated_litige": 0, "lost": 0}
     draws = 0
     for seed in range(400):
-        m = play_match(LITIGE, seed=seed)
+        m = play_match(LITIGE, seed=seed, bid_policy="random", play_policy="random")
         for k, v in check_match(m, LITIGE, naive=False).items():
             events[k] += v
         draws += m["winner"] == "draw"

@@ -75,7 +75,7 @@ def test_resume_refuses_different_settings_naming_them(tmp_path):
     with pytest.raises(BeloteError, match="different rules"):
         simulate(Rules.from_preset("classic"), deals=2_000, seed=5, out=out)
     with pytest.raises(BeloteError, match="different bid_policy"):
-        simulate(LITIGE, deals=2_000, seed=5, out=out, bid_policy="threshold")
+        simulate(LITIGE, deals=2_000, seed=5, out=out, bid_policy="random")
     # the same settings again: nothing to redo, same numbers
     again = simulate(LITIGE, deals=2_000, seed=5, out=out)
     assert again.counters["deals"] == 2_000

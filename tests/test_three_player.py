@@ -360,7 +360,8 @@ def test_three_player_match_scores_every_seat(seed):
 @cache
 def _deals(options: tuple, seed: int, bid_policy: str, n: int) -> tuple[dict, ...]:
     rules = Rules.from_preset("three-player", **dict(options))
-    return tuple(simulated_deals(rules, n, seed=seed, bid_policy=bid_policy))
+    return tuple(simulated_deals(rules, n, seed=seed, bid_policy=bid_policy,
+                                 play_policy="random"))
 
 
 BATCHES = [
@@ -465,7 +466,7 @@ def test_simulated_belote_per_seat():
 
 def test_simulate_counters_agree_with_the_simulated_deals():
     deals = _deals((), 31, "random", 500)
-    c = simulate(THREE, deals=500, seed=31).counters
+    c = simulate(THREE, deals=500, seed=31, bid_policy="random", play_policy="random").counters
     played = [d for d in deals if not d["thrown_in"]]
     assert c["deals"] == 500
     assert c["thrown_in"] == 500 - len(played)

@@ -431,7 +431,7 @@ def test_litige_matches_carry_the_pot():
     """Whole matches: the pot of each litige waits for the next deal without a tie."""
     litiges = 0
     for seed in range(12):
-        m = play_match(TOUT, seed=seed)
+        m = play_match(TOUT, seed=seed, bid_policy="random", play_policy="random")
         pot = 0
         totals = [0, 0]
         for deal in m["deals"]:
@@ -458,7 +458,8 @@ def test_litige_matches_carry_the_pot():
 def _deals(rules_spec: str | tuple, seed: int, bid_policy: str, n: int) -> tuple[dict, ...]:
     rules = (Rules.from_preset(rules_spec) if isinstance(rules_spec, str)
              else Rules.from_preset("tout-atout", **dict(rules_spec)))
-    return tuple(simulated_deals(rules, n, seed=seed, bid_policy=bid_policy))
+    return tuple(simulated_deals(rules, n, seed=seed, bid_policy=bid_policy,
+                                 play_policy="random"))
 
 
 BATCHES = [
@@ -572,7 +573,7 @@ def test_simulated_deals_cover_round_3_and_capots():
 
 def test_simulate_counters_agree_with_the_simulated_deals():
     deals = _deals("tout-atout", 21, "random", 400)
-    c = simulate(TOUT, deals=400, seed=21).counters
+    c = simulate(TOUT, deals=400, seed=21, bid_policy="random", play_policy="random").counters
     played = [d for d in deals if not d["thrown_in"]]
     assert c["deals"] == 400
     assert c["thrown_in"] == 400 - len(played)
@@ -590,7 +591,7 @@ def test_simulate_counters_agree_with_the_simulated_deals():
     assert c["sum_taker_card_points"] == sum(d["card_points"][d["taker"] % 2] for d in played)
     assert c["sum_taker_score"] == sum(d["deal_score"][d["taker"] % 2] for d in played)
     assert c["sum_defender_score"] == sum(d["deal_score"][1 - d["taker"] % 2] for d in played)
-    t = simulate(TOUT, deals=400, seed=21).table()
+    t = simulate(TOUT, deals=400, seed=21, bid_policy="random", play_policy="random").table()
     row = t[(t.metric == "take_rate") & (t.group == "round=3")].iloc[0]
     assert (row.n, row.k) == (400, c["taken_round_3"])
 

@@ -97,7 +97,7 @@ def pct(value: float, low: float = math.nan, high: float = math.nan) -> str:
     >>> pct(0.58725, 0.580411, 0.594056)
     '58.7% [58.0, 59.4]'
     >>> pct(0.00177, 0.001528, 0.00205)
-    '0.177% [0.153, 0.205]'
+    '0.18% [0.15, 0.21]'
     """
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
@@ -656,6 +656,37 @@ def _pooled(atlas: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return with_rates(atlas.groupby(["model", *keys], sort=False)[sums].sum().reset_index())
 
 
+#: The two heat maps of an atlas: (column, title, cell format, centre of the scale).
+HEAT_MAPS = (("made_rate", "contract made", "{:.0%}", None),
+             ("gain", "gain over passing", "{:+.0f}", 0.0))
+
+
+def _heat(ax, pooled: pd.DataFrame, holdings: list[str], aces: list[int], metric: str,
+          title: str, fmt: str, centre: float | None) -> None:
+    part = pooled[pooled.n >= HEAT_MIN_N].set_index(["holding", "side_aces"])[metric]
+    matrix = [[float(part.get((h, a), math.nan)) for a in aces] for h in holdings]
+    P.draw_heatmap(ax, matrix, holdings, [str(a) for a in aces], fmt=fmt, centre=centre,
+                   vmin=0.0 if centre is None else None, vmax=1.0 if centre is None else None,
+                   title=title, xlabel="side aces", ylabel="trump holding (J 9 A T, +KQ)")
+
+
+def _holdings(pooled: pd.DataFrame) -> list[str]:
+    """The most frequent holdings, at most :data:`HEAT_ROWS`."""
+    n = pooled.groupby("holding", sort=False).n.sum()
+    return list(n.sort_values(ascending=False, kind="stable").index[:HEAT_ROWS])
+
+
+def atlas_grid_figure(atlas: pd.DataFrame) -> P.Figure:
+    """One play model's atlas (class sums) as two heat maps side by side: make rate and
+    gain over passing by trump holding and side aces."""
+    pooled = _pooled(atlas, ["holding", "side_aces"])
+    holdings, aces = _holdings(pooled), sorted(set(pooled.side_aces))
+    fig, axes = P.figure(1, 2, height=0.9 + 0.32 * len(holdings))
+    for ax, (metric, title, fmt, centre) in zip(axes, HEAT_MAPS, strict=True):
+        _heat(ax, pooled, holdings, aces, metric, title, fmt, centre)
+    return fig
+
+
 def atlas_page(src: Source) -> Page:
     from belote_sim.runs.atlas import model_gap
     from belote_sim.runs.stats import wilson_interval
@@ -663,22 +694,14 @@ def atlas_page(src: Source) -> Page:
     atlas, prov = src.table, src.provenance
     models = list(dict.fromkeys(atlas.model))
     pooled = _pooled(atlas, ["holding", "side_aces"])
-    first = pooled[pooled.model == models[0]].groupby("holding").n.sum()
-    holdings = list(first.sort_values(ascending=False, kind="stable").index[:HEAT_ROWS])
+    holdings = _holdings(pooled[pooled.model == models[0]])
     aces = sorted(set(pooled.side_aces))
     sections = []
-    for metric, title, fmt, centre in (("made_rate", "contract made", "{:.0%}", None),
-                                       ("gain", "gain over passing", "{:+.0f}", 0.0)):
+    for metric, title, fmt, centre in HEAT_MAPS:
         fig, axes = P.figure(1, len(models), height=0.9 + 0.32 * len(holdings))
         for ax, m in zip(axes, models, strict=True):
-            part = pooled[(pooled.model == m) & (pooled.n >= HEAT_MIN_N)]
-            part = part.set_index(["holding", "side_aces"])[metric]
-            matrix = [[float(part.get((h, a), math.nan)) for a in aces] for h in holdings]
-            P.draw_heatmap(ax, matrix, holdings, [str(a) for a in aces], fmt=fmt,
-                           centre=centre, vmin=0.0 if centre is None else None,
-                           vmax=1.0 if centre is None else None,
-                           title=f"{title}: {m}", xlabel="side aces",
-                           ylabel="trump holding (J 9 A T, +KQ)")
+            _heat(ax, pooled[pooled.model == m], holdings, aces, metric, f"{title}: {m}",
+                  fmt, centre)
         sections.append(Section(
             f"When the call is made: {title}",
             "Every bidding decision of the simulated deals, the call played out beside the "

@@ -1,0 +1,707 @@
+"""The published study: ``make study`` (``belote-sim study``) plays every part from fixed
+seeds, keeps its figures as small Parquet tables in ``results/tables/`` and writes
+``results/README.md`` and its plots (``results/plots/``) from those tables alone.
+
+Parts (each a function of :class:`Sizes` returning tables):
+
+- every preset between realistic players (threshold bidding, heuristic play): take,
+  made, dedans, capot, tie and litige rates, mean scores, over single deals and over
+  whole matches;
+- declaration odds of one hand, exact and sampled, and what ``shuffle=cut`` does to the
+  declarations dealt (whole matches, the two rules on the same seeds);
+- the bid atlases the package ships (classic and coinche) summarised, and the gap
+  between double-dummy and heuristic play on the same decisions;
+- card values under heuristic and double-dummy play;
+- the rule-option factorials of classic (play options, scoring options), over deals and
+  over matches;
+- the players' strengths against each other (the arena) and their time per decision.
+
+:func:`render` is a pure function of the tables: the test suite renders the committed
+tables again and requires the committed README, so no figure in it can be stale.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pandas as pd
+
+from belote_sim.errors import BeloteError
+from belote_sim.report import plots as P
+from belote_sim.report.pages import atlas_grid_figure, pct
+from belote_sim.rules import BOOL_OPTIONS, CHOICES, PRESETS, Rules
+from belote_sim.runs.io import read_provenance, software, write_bytes_atomic, write_parquet
+from belote_sim.runs.io import write_text_atomic as _write_text
+
+#: The seed of every part (one per part, so that a part can be rerun alone).
+SEEDS = {"presets": 16, "odds": 16, "shuffle": 16, "atlas_gap": 16, "card_values": 16,
+         "factorial": 15, "arena": 16}
+#: The players of every part but the arena: realistic belote.
+PLAYERS = {"bid_policy": "threshold", "play_policy": "heuristic"}
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How much each part plays."""
+
+    preset_deals: int
+    preset_matches: int
+    odds_samples: int
+    shuffle_matches: int
+    gap_deals: dict[str, int]
+    card_deals: int
+    card_dd_deals: int
+    factorial_deals: int
+    factorial_matches: int
+    #: (A, B, A's bidding, B's bidding, deals, matches)
+    arena: tuple[tuple[str, str, str, str, int, int], ...] = field(default=())
+
+
+FULL = Sizes(
+    preset_deals=1_000_000, preset_matches=20_000, odds_samples=2_000_000,
+    shuffle_matches=50_000, gap_deals={"classic": 1_500, "coinche": 300}, card_deals=50_000,
+    card_dd_deals=200, factorial_deals=2_000_000, factorial_matches=50_000,
+    arena=(("heuristic", "random", "threshold", "threshold", 100_000, 10_000),
+           ("heuristic", "heuristic", "table", "threshold", 100_000, 10_000),
+           ("fastpimc:20", "heuristic", "threshold", "threshold", 2_000, 0)),
+)
+QUICK = Sizes(
+    preset_deals=2_000, preset_matches=20, odds_samples=20_000, shuffle_matches=20,
+    gap_deals={"classic": 4, "coinche": 2}, card_deals=300, card_dd_deals=2,
+    factorial_deals=500, factorial_matches=10,
+    arena=(("heuristic", "random", "threshold", "threshold", 300, 4),),
+)
+
+#: The tables of the study, each written to ``tables/NAME.parquet``.
+TABLES = ("about", "presets", "odds", "shuffle", "atlas", "atlas_gap", "card_values",
+          "factorial", "arena")
+
+# -- The parts --------------------------------------------------------------------------
+
+
+def _tidy(df: pd.DataFrame, **columns) -> pd.DataFrame:
+    return df.assign(**columns)[[*columns, *df.columns]]
+
+
+def presets_part(s: Sizes) -> dict[str, pd.DataFrame]:
+    from belote_sim.runs.runner import simulate
+
+    parts = []
+    for name in PRESETS:
+        rules = Rules.from_preset(name)
+        for unit, count in (("deals", s.preset_deals), ("matches", s.preset_matches)):
+            if unit == "deals" and rules.shuffle == "cut":
+                continue  # a cut pack depends on the deal before: whole matches only
+            kw = {"deals": count} if unit == "deals" else {"matches": count}
+            run = simulate(rules, seed=SEEDS["presets"], **kw, **PLAYERS)
+            parts.append(_tidy(run.table(), preset=name, unit=unit))
+    return {"presets": pd.concat(parts, ignore_index=True)}
+
+
+def odds_part(s: Sizes) -> dict[str, pd.DataFrame]:
+    from belote_sim.runs.odds import exact_odds, sampled_odds
+
+    parts = [_tidy(exact_odds(c), cards=c, method="exact") for c in (8, 9)]
+    parts.append(_tidy(sampled_odds(8, s.odds_samples, SEEDS["odds"]), cards=8,
+                       method="sampled"))
+    return {"odds": pd.concat(parts, ignore_index=True)}
+
+
+def shuffle_part(s: Sizes) -> dict[str, pd.DataFrame]:
+    from belote_sim.runs.compare import compare, named_cells
+
+    cells = named_cells([("shuffle=full", "classic", {}),
+                         ("shuffle=cut", "classic", {"shuffle": "cut"})])
+    table = compare(cells, matches=s.shuffle_matches, seed=SEEDS["shuffle"], **PLAYERS)
+    return {"shuffle": pd.DataFrame(table)}
+
+
+#: The atlases the study summarises (the shipped ones) and the classes it shows.
+ATLAS_PRESETS = ("classic", "coinche")
+ATLAS_SUMS = ("n", "policy_calls", "takers", "made", "dedans", "capot", "gain2", "gain2_sq")
+
+
+def atlas_part(s: Sizes) -> dict[str, pd.DataFrame]:
+    from belote_sim.runs.atlas import bid_table, model_gap, shipped_atlas
+
+    grids, gaps = [], []
+    for preset in ATLAS_PRESETS:
+        atlas = shipped_atlas(preset)
+        grid = atlas.groupby(["model", "holding", "side_aces"], sort=False)[
+            list(ATLAS_SUMS)].sum().reset_index()
+        grids.append(_tidy(grid, preset=preset,
+                           deals=int(atlas.attrs["provenance"]["deals"])))
+        both = bid_table(preset, s.gap_deals[preset], seed=SEEDS["atlas_gap"],
+                         models="heuristic,dd", bid_policy=PLAYERS["bid_policy"])
+        by = "round" if "round" in both.columns else "strain"
+        for key in (by, "trumps", "holding"):
+            gap = model_gap(both, "heuristic", by=[key]).sort_values(key, kind="stable")
+            gap = gap.rename(columns={key: "level"})
+            gaps.append(_tidy(gap.astype({"level": "string"}), preset=preset, by=key))
+    return {"atlas": pd.concat(grids, ignore_index=True),
+            "atlas_gap": pd.concat(gaps, ignore_index=True)}
+
+
+def card_values_part(s: Sizes) -> dict[str, pd.DataFrame]:
+    from belote_sim.runs.card_values import card_values
+
+    parts = [card_values("classic", s.card_deals, seed=SEEDS["card_values"],
+                         models="heuristic"),
+             card_values("classic", s.card_dd_deals, seed=SEEDS["card_values"],
+                         models="dd")]
+    return {"card_values": pd.concat([pd.DataFrame(p) for p in parts], ignore_index=True)}
+
+
+PRESET = "classic"
+PLAY_OPTIONS = ("must_trump", "partner_exemption", "overtrump_partner", "undertrump")
+SCORING_OPTIONS = ("declarations", "belote", "split_long_runs", "declaration_tie",
+                   "king_value")
+
+
+def _word(value) -> str:
+    return ("on" if value else "off") if isinstance(value, bool) else str(value)
+
+
+def factor(name: str) -> tuple[str, list[str]]:
+    """A two-valued option as a factor, classic's value first (the base of its main
+    effect), its values as :mod:`belote_sim.rules` declares them."""
+    values = (True, False) if name in BOOL_OPTIONS else CHOICES[name]
+    base = getattr(Rules.from_preset(PRESET), name)
+    others = [v for v in values if v != base]
+    if len(others) != 1:
+        raise BeloteError(f"{name} is not a two-valued option: {values}")
+    return name, [_word(base), _word(others[0])]
+
+
+#: Interactions listed per factorial (the smallest Holm p-values).
+MAX_INTERACTIONS = 10
+#: The two factorials: their names and factors.
+FACTORIALS = {"play options": [factor(n) for n in PLAY_OPTIONS],
+              "scoring options": [factor(n) for n in SCORING_OPTIONS]}
+
+
+def factorial_part(s: Sizes) -> dict[str, pd.DataFrame]:
+    from belote_sim.runs.compare import compare, factorial_cells
+
+    parts = []
+    for name, factors in FACTORIALS.items():
+        cells = factorial_cells(PRESET, {}, factors)
+        for unit, kw in (("deals", {"deals": s.factorial_deals}),
+                         ("matches", {"matches": s.factorial_matches})):
+            table = compare(cells, seed=SEEDS["factorial"], factors=factors, **kw, **PLAYERS)
+            parts.append(_tidy(pd.DataFrame(table), study=name, unit=unit))
+    return {"factorial": pd.concat(parts, ignore_index=True)}
+
+
+def arena_part(s: Sizes) -> dict[str, pd.DataFrame]:
+    from belote_sim.runs.arena import arena
+
+    rows = []
+    for a, b, a_bid, b_bid, deals, matches in s.arena:
+        r = arena(a, b, deals=deals, matches=matches, seed=SEEDS["arena"], a_bid=a_bid,
+                  b_bid=b_bid)
+        decided = r.games - r.match_unfinished
+        rows.append({
+            "a": a, "b": b, "a_bid": a_bid, "b_bid": b_bid, "deals": deals,
+            "matches": matches, "mean_score_diff": r.mean_score_diff,
+            "diff_low": r.diff_low, "diff_high": r.diff_high, "games": decided,
+            "a_match_wins": r.match_wins, "a_seconds_per_decision": r.seconds_per_decision[0],
+            "b_seconds_per_decision": r.seconds_per_decision[1],
+        })
+    return {"arena": pd.DataFrame(rows)}
+
+
+#: The parts in the order they run.
+PARTS: dict[str, Callable[[Sizes], dict[str, pd.DataFrame]]] = {
+    "presets": presets_part, "odds": odds_part, "shuffle": shuffle_part,
+    "atlas": atlas_part, "card values": card_values_part, "factorial": factorial_part,
+    "arena": arena_part,
+}
+
+
+def run_study(out: str | Path, quick: bool = False,
+              say: Callable[[str], None] = print) -> dict[str, pd.DataFrame]:
+    """Play every part, write ``OUT/tables/*.parquet``, then ``OUT/README.md`` and
+    ``OUT/plots/`` from them (:func:`write_study`); return the tables.
+
+    ``quick`` plays a few deals of each part (for the test suite): the figures mean
+    nothing, the files are those of the full study.
+    """
+    sizes = QUICK if quick else FULL
+    out = Path(out)
+    tables: dict[str, pd.DataFrame] = {}
+    timings = []
+    started = datetime.now(timezone.utc)
+    for name, part in PARTS.items():
+        say(f"study: {name} ...")
+        t0 = time.perf_counter()
+        tables.update(part(sizes))
+        timings.append((name, time.perf_counter() - t0))
+        say(f"study: {name} done in {timings[-1][1]:.0f} s")
+    soft = software()
+    about = [("quick", str(quick)), ("version", soft["version"]),
+             ("git_commit", str(soft["git_commit"])), ("numba", soft["numba"]),
+             ("numpy", soft["numpy"]), ("started", started.isoformat(timespec="seconds")),
+             ("seconds", f"{sum(t for _, t in timings):.0f}")]
+    about += [(f"seconds: {n}", f"{t:.0f}") for n, t in timings]
+    for k, v in asdict(sizes).items():
+        if isinstance(v, dict):
+            about += [(f"size: {k} {key}", str(x)) for key, x in v.items()]
+        else:
+            about.append((f"size: {k}", str(v)))
+    about += [(f"seed: {k}", str(v)) for k, v in SEEDS.items()]
+    tables["about"] = pd.DataFrame(about, columns=["key", "value"])
+    table_dir = out / "tables"
+    table_dir.mkdir(parents=True, exist_ok=True)
+    for name in TABLES:
+        write_parquet(tables[name].reset_index(drop=True), table_dir / f"{name}.parquet",
+                      {"command": "study", "table": name, **soft})
+    write_study(out)
+    return tables
+
+
+def load_tables(out: str | Path) -> dict[str, pd.DataFrame]:
+    """The study's tables as committed in ``OUT/tables/``.
+
+    :raises BeloteError: a table is missing or was not written by the study.
+    """
+    tables = {}
+    for name in TABLES:
+        path = Path(out) / "tables" / f"{name}.parquet"
+        if not path.is_file() or read_provenance(path).get("command") != "study":
+            raise BeloteError(f"{str(path)!r} is not a table of the study (run make study)")
+        tables[name] = pd.read_parquet(path)
+    return tables
+
+
+def write_study(out: str | Path) -> Path:
+    """``OUT/README.md`` and ``OUT/plots/*.png`` from ``OUT/tables/``; the README's path."""
+    out = Path(out)
+    tables = load_tables(out)
+    (out / "plots").mkdir(exist_ok=True)
+    for name, fig in figures(tables).items():
+        write_bytes_atomic(out / "plots" / f"{name}.png", P.png_bytes(fig))
+    readme = out / "README.md"
+    _write_text(readme, render(tables))
+    return readme
+
+
+# -- Figures and text -------------------------------------------------------------------
+
+
+def _about(tables) -> dict[str, str]:
+    return dict(zip(tables["about"].key, tables["about"].value, strict=True))
+
+
+def _row(df: pd.DataFrame, **where) -> pd.Series | None:
+    mask = pd.Series(True, index=df.index)
+    for k, v in where.items():
+        mask &= df[k] == v
+    rows = df[mask]
+    return None if rows.empty else rows.iloc[0]
+
+
+def _p(r: pd.Series | None) -> str:
+    return "-" if r is None else pct(float(r.value), float(r.ci_low), float(r.ci_high))
+
+
+def _m(r: pd.Series | None, digits: int = 1) -> str:
+    if r is None:
+        return "-"
+    return f"{r.value:.{digits}f} [{r.ci_low:.{digits}f}, {r.ci_high:.{digits}f}]"
+
+
+def _d(value: float, low: float, high: float, scale: float = 1.0, digits: int = 2) -> str:
+    f = f"{{:+.{digits}f}}"
+    if math.isnan(value):
+        return "-"
+    if math.isnan(low) or math.isnan(high):
+        return f.format(scale * value) + " (one deal)"
+    return f"{f.format(scale * value)} [{f.format(scale * low)}, {f.format(scale * high)}]"
+
+
+def _md_table(columns: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out + [""]
+
+
+#: The rows of the presets table: (heading, unit, metric, group, kind).
+PRESET_COLUMNS = (
+    ("take", "deals", "take_rate", "", "rate"),
+    ("made", "deals", "made_rate", "", "rate"),
+    ("dedans", "deals", "dedans_rate", "", "rate"),
+    ("capot by the takers", "deals", "capot_rate", "side=takers", "rate"),
+    ("litige pot", "deals", "litige_rate", "", "rate"),
+    ("takers' score", "deals", "mean_taker_deal_score", "", "mean"),
+    ("defenders' score", "deals", "mean_defender_deal_score", "", "mean"),
+)
+MATCH_COLUMNS = (
+    ("deals per match", "matches", "mean_deals_per_match", "", "mean"),
+    ("drawn", "matches", "match_draw_rate", "", "rate"),
+    ("first dealer's side wins", "matches", "first_dealer_side_win_rate", "", "rate"),
+    ("first deal's winner wins", "matches", "first_deal_winner_win_rate", "", "rate"),
+)
+
+
+def _preset_rows(t: pd.DataFrame, columns) -> list[list[str]]:
+    rows = []
+    for name in dict.fromkeys(t.preset):
+        cells = [f"`{name}`"]
+        for _, unit, metric, group, kind in columns:
+            units = [unit] if unit == "matches" else ["deals", "matches"]
+            r = None
+            for u in units:  # a cut-pack preset has its deal figures from its matches
+                r = r if r is not None else _row(t, preset=name, unit=u, metric=metric,
+                                                 group=group)
+            cells.append(_p(r) if kind == "rate" else _m(r))
+        rows.append(cells)
+    return rows
+
+
+def figures(tables: dict[str, pd.DataFrame]) -> dict[str, object]:
+    """The study's plots, by file stem."""
+    out = {}
+    t = tables["presets"]
+    presets = list(dict.fromkeys(t.preset))
+    fig, axes = P.figure(1, 3, height=3.4)
+    for ax, (title, metric, group) in zip(axes, (
+            ("someone takes", "take_rate", ""), ("taker goes dedans", "dedans_rate", ""),
+            ("capot by the takers", "capot_rate", "side=takers")), strict=True):
+        rows = [_row(t, preset=p, unit="matches" if not (
+            (t.preset == p) & (t.unit == "deals")).any() else "deals", metric=metric,
+            group=group) for p in presets]
+        pairs = [(p, r) for p, r in zip(presets, rows, strict=True) if r is not None]
+        P.draw_interval_bars(ax, [p for p, _ in pairs], [("", [r.value for _, r in pairs],
+                             [r.ci_low for _, r in pairs], [r.ci_high for _, r in pairs])],
+                             percent=True, horizontal=True, title=title)
+        if ax is not axes[0]:
+            ax.set_yticklabels([])
+    out["presets"] = fig
+
+    o = tables["odds"]
+    exact = o[(o.method == "exact") & (o.cards == 8) & o.k.notna()]
+    sampled = o[(o.method == "sampled") & o.k.notna()].set_index("metric")
+    labels = [m.removeprefix("p_").replace("_", " ") for m in exact.metric]
+    fig, (ax,) = P.figure(height=3.6)
+    P.draw_interval_bars(ax, labels, [
+        ("exact", list(exact.value), list(exact.value), list(exact.value)),
+        ("sampled", [sampled.value[m] for m in exact.metric],
+         [sampled.ci_low[m] for m in exact.metric], [sampled.ci_high[m] for m in exact.metric]),
+    ], percent=True, horizontal=True, title="Declarations in one hand of 8 cards")
+    out["odds"] = fig
+
+    a = tables["atlas"]
+    for preset in dict.fromkeys(a.preset):
+        out[f"atlas-{preset}"] = atlas_grid_figure(
+            a[(a.preset == preset) & (a.model == "heuristic")].drop(columns=["preset", "deals"]))
+
+    cv = tables["card_values"]
+    from belote_sim.runs.card_values import value_table
+
+    wide = value_table(cv)
+    models = list(dict.fromkeys(m for m, _ in wide.columns))
+    fig, (ax,) = P.figure(height=1.0 + 0.3 * len(wide))
+    P.draw_interval_bars(ax, list(wide.index), [
+        (m, list(wide[(m, "value")]), list(wide[(m, "ci_low")]), list(wide[(m, "ci_high")]))
+        for m in models], horizontal=True, title="What a card is worth to the taker's side",
+        axis_label="points of deal-score difference")
+    out["card-values"] = fig
+
+    f = tables["factorial"]
+    fig, axes = P.figure(1, 2, height=3.6)
+    for ax, (metric, group, scale, title) in zip(axes, (
+            ("dedans_rate", "", 100.0, "dedans rate (percentage points)"),
+            ("mean_taker_deal_score", "", 1.0, "takers' deal score (points)")), strict=True):
+        part = f[(f.unit == "deals") & (f.metric == metric) & (f.group == group)
+                 & (f.kind == "main effect")]
+        P.draw_forest(ax, list(part.cell), list(scale * part["diff"]),
+                      list(scale * part.diff_ci_low), list(scale * part.diff_ci_high),
+                      marked=list(part.p_holm < 0.05), title=title)
+        if ax is not axes[0]:
+            ax.set_yticklabels([])
+    out["factorial"] = fig
+
+    ar = tables["arena"]
+    fig, (ax,) = P.figure(height=1.0 + 0.45 * len(ar))
+    P.draw_interval_bars(ax, [_matchup(r) for r in ar.itertuples()], [(
+        "", list(ar.mean_score_diff), list(ar.diff_low), list(ar.diff_high))],
+        horizontal=True, title="Score difference per deal, A - B",
+        axis_label="points per deal")
+    out["arena"] = fig
+    return out
+
+
+def _matchup(r) -> str:
+    if r.a == r.b:
+        return f"{r.a}: {r.a_bid} vs {r.b_bid} bidding"
+    return f"{r.a} vs {r.b}"
+
+
+def render(tables: dict[str, pd.DataFrame]) -> str:
+    """``results/README.md`` from the study's tables (a pure function of them)."""
+    about = _about(tables)
+    sizes = {k.removeprefix("size: "): v for k, v in about.items() if k.startswith("size: ")}
+    minutes = float(about["seconds"]) / 60
+    L: list[str] = [
+        "# The belote_sim study",
+        "",
+        "<!-- Generated by `make study` (belote_sim/report/study.py) from the tables in "
+        "tables/: edit the code, not this file. -->",
+        "",
+        "What realistic belote looks like in numbers: every rule preset, declaration odds, "
+        "what a hand and a card are worth, what each rule option changes, and how strong "
+        "the players are. Unless said otherwise every seat bids by threshold and plays the "
+        "heuristic card player; brackets are 95% intervals. "
+        f"Generated by `make study` in {minutes:.0f} minutes on a 2-core machine "
+        f"(belote-sim {about['version']}, commit {about['git_commit']}, Numba "
+        f"{about['numba']}, NumPy {about['numpy']}, {about['started']}). Every figure "
+        "below is read from the Parquet tables in [tables/](tables/); a test renders them "
+        "again and requires this file.",
+        "",
+    ]
+    if about["quick"] == "True":
+        L += ["**A quick run**: a few deals per part, for the test suite. The figures mean "
+              "nothing.", ""]
+    L += _findings(tables)
+    # Presets.
+    t = tables["presets"]
+    L += ["## Every preset", "",
+          f"{int(sizes['preset_deals']):,} deals per preset (seed "
+          f"{about['seed: presets']}), and {int(sizes['preset_matches']):,} whole matches to "
+          "the target. Take: of all deals; made, dedans, capot, litige pot: of the played "
+          "deals; scores: points per played deal.",
+          ""]
+    L += _md_table(["preset", *[c[0] for c in PRESET_COLUMNS]], _preset_rows(t, PRESET_COLUMNS))
+    L += _md_table(["preset", *[c[0] for c in MATCH_COLUMNS]], _preset_rows(t, MATCH_COLUMNS))
+    L += ["![take, dedans and capot rates by preset](plots/presets.png)", ""]
+    # Declarations.
+    o = tables["odds"]
+    sh = tables["shuffle"]
+    L += ["## Declarations: exact odds, sampled, and a cut pack", "",
+          "One hand of 8 (or 9) cards: exact, from every hand (C(32, 8) = 10,518,300); "
+          f"sampled: {int(sizes['odds_samples']):,} random hands of 8, which must agree. "
+          "Then the declarations dealt in a deal of `classic` (some hand of the four holds "
+          f"it), over {int(sizes['shuffle_matches']):,} matches with a shuffled pack and "
+          "with a pack only cut between deals (shuffle=cut, RULES.md section 4), and the "
+          "difference.", ""]
+    rows = []
+    for r in o[(o.method == "exact") & (o.cards == 8)].itertuples():
+        ex9 = _row(o, method="exact", cards=9, metric=r.metric)
+        sm = _row(o, method="sampled", cards=8, metric=r.metric)
+        rate = r.k is not pd.NA and not (isinstance(r.k, float) and math.isnan(r.k))
+        fmt = (lambda v: pct(float(v))) if rate else (lambda v: f"{float(v):.3f}")
+        rows.append([r.metric.removeprefix("p_").replace("_", " "), fmt(r.value),
+                     fmt(ex9.value), _p(sm) if rate else _m(sm, 3)])
+    L += _md_table(["in one hand", "exact, 8 cards", "exact, 9 cards", "sampled, 8 cards"],
+                   rows)
+    rows = []
+    for metric in ("p_any_declaration", "p_tierce", "p_quarte", "p_quinte_or_longer",
+                   "p_carre_jacks", "p_carre_nines", "p_carre_other", "p_belote_held",
+                   "take_rate", "dedans_rate"):
+        full = _row(sh, metric=metric, group="", kind="cell", cell="shuffle=full")
+        cut = _row(sh, metric=metric, group="", kind="cell", cell="shuffle=cut")
+        if full is None or cut is None:
+            continue
+        rows.append([metric.removeprefix("p_").replace("_", " "), _p(full), _p(cut),
+                     _d(cut["diff"], cut.diff_ci_low, cut.diff_ci_high, 100) + " pts"])
+    L += _md_table(["in a deal", "shuffle=full", "shuffle=cut", "cut - full"], rows)
+    L += ["![declaration odds, exact and sampled](plots/odds.png)", ""]
+    # Atlas.
+    L += _atlas_section(tables, about)
+    # Card values.
+    cv = tables["card_values"]
+    from belote_sim.runs.card_values import value_table
+
+    wide = value_table(cv)
+    models = list(dict.fromkeys(m for m, _ in wide.columns))
+    L += ["## What a card is worth", "",
+          f"`classic`, {int(sizes['card_deals']):,} deals under heuristic play and "
+          f"{int(sizes['card_dd_deals']):,} under double-dummy play (seed "
+          f"{about['seed: card_values']}): each card of the taker's hand swapped with a "
+          "random defender's card, the deal played again with the same calls; the points "
+          "of deal-score difference (own minus opponents') the card is worth. Trump Q and "
+          "K include the belote they complete; a low side card is worth less than nothing, "
+          "as the swap usually brings a better one.", ""]
+    L += _md_table(["card", *models], [
+        [card, *[_d(wide.loc[card, (m, "value")], wide.loc[card, (m, "ci_low")],
+                    wide.loc[card, (m, "ci_high")], digits=1) for m in models]]
+        for card in wide.index])
+    L += ["![card values](plots/card-values.png)", ""]
+    L += _factorial_section(tables, sizes, about)
+    L += _arena_section(tables, about)
+    L += ["## Time", "", "Minutes each part took: " + "; ".join(
+        f"{k.removeprefix('seconds: ')} {float(v) / 60:.1f}" for k, v in about.items()
+        if k.startswith("seconds: ")) + f"; in all {minutes:.1f}.", ""]
+    return "\n".join(L)
+
+
+def _findings(tables) -> list[str]:
+    """Three findings, each figure read from the tables."""
+    t = tables["presets"]
+    out = ["## Three findings", ""]
+    d2 = _row(t, preset="classic", unit="deals", metric="dedans_rate", group="taker_trumps=2")
+    d3 = _row(t, preset="classic", unit="deals", metric="dedans_rate", group="taker_trumps=3")
+    made = _row(t, preset="classic", unit="deals", metric="made_rate", group="")
+    if d2 is not None and d3 is not None and made is not None:
+        out.append(
+            f"- **A classic contract is made {pct(made.value, made.ci_low, made.ci_high)} "
+            f"of the time**, yet a taker left with only two trumps goes dedans "
+            f"{pct(d2.value, d2.ci_low, d2.ci_high)} of the time, against "
+            f"{pct(d3.value, d3.ci_low, d3.ci_high)} with three.")
+    first = _row(t, preset="classic", unit="matches", metric="first_deal_winner_win_rate",
+                 group="")
+    if first is not None:
+        out.append(
+            f"- **The first deal matters**: in matches to 1000 the side that scores more in "
+            f"the first played deal wins the match {pct(first.value, first.ci_low, first.ci_high)} "
+            "of the time.")
+    cv = tables["card_values"]
+    from belote_sim.runs.card_values import value_table
+
+    wide = value_table(cv)
+    if "heuristic" in {m for m, _ in wide.columns}:
+        ace = wide.loc["side A", ("heuristic", "value")]
+        ace_lo, ace_hi = (wide.loc["side A", ("heuristic", k)] for k in ("ci_low", "ci_high"))
+        ten = wide.loc["trump T", ("heuristic", "value")]
+        ten_lo, ten_hi = (wide.loc["trump T", ("heuristic", k)] for k in ("ci_low", "ci_high"))
+        ste = wide.loc["side T", ("heuristic", "value")]
+        ste_lo, ste_hi = (wide.loc["side T", ("heuristic", k)] for k in ("ci_low", "ci_high"))
+        out.append(
+            f"- **A side ten is worth about nothing to the taker**: "
+            f"{ste:+.1f} [{ste_lo:+.1f}, {ste_hi:+.1f}] points, against "
+            f"{ace:+.1f} [{ace_lo:+.1f}, {ace_hi:+.1f}] for a side ace and "
+            f"{ten:+.1f} [{ten_lo:+.1f}, {ten_hi:+.1f}] for the ten of trumps "
+            "(heuristic play).")
+    return out + [""]
+
+
+def atlas_summary(grid: pd.DataFrame, by: str) -> pd.DataFrame:
+    """An atlas grid pooled by ``by``, with its rates (:func:`runs.atlas.with_rates`)."""
+    from belote_sim.runs.atlas import with_rates
+
+    return with_rates(grid.groupby(by, sort=False)[list(ATLAS_SUMS)].sum().reset_index())
+
+
+def _atlas_section(tables, about) -> list[str]:
+    from belote_sim.runs.stats import wilson_interval
+
+    a, gap = tables["atlas"], tables["atlas_gap"]
+    L = ["## The bid atlas: what a holding is worth", ""]
+    for preset in dict.fromkeys(a.preset):
+        grid = a[(a.preset == preset) & (a.model == "heuristic")]
+        deals = int(grid.deals.iloc[0])
+        summ = atlas_summary(grid, "holding").sort_values("n", ascending=False, kind="stable")
+        L += [f"### `{preset}`", "",
+              f"The atlas the package ships ({deals:,} deals, seed 1): every bidding "
+              "decision, the call played out beside the pass on the same deal, by the "
+              "honours held in the strain ('-': none of J, 9, A, T; '+KQ': with the "
+              "belote). The 12 most frequent holdings:", ""]
+        rows = []
+        for r in summ.head(12).itertuples():
+            lo, hi = wilson_interval(int(r.made), int(r.n))
+            rows.append([f"`{r.holding}`", f"{int(r.n):,}", pct(r.take_rate),
+                         pct(r.made_rate, lo, hi), _d(r.gain, r.gain_low, r.gain_high,
+                                                      digits=1)])
+        L += _md_table(["holding", "decisions", "the bidder calls", "made if called",
+                        "gain over passing"], rows)
+        L += [f"![{preset} atlas](plots/atlas-{preset}.png)", ""]
+        g = gap[gap.preset == preset]
+        if not g.empty:
+            L += [f"Double-dummy against heuristic play on the same decisions "
+                  f"({int(about[f'size: gap_deals {preset}']):,} deals, seed "
+                  f"{about['seed: atlas_gap']}): the make rate when every seat plays "
+                  "perfectly, beside heuristic play.", ""]
+            rows = [[f"{r.by} {r.level}", f"{int(r.n):,}", pct(r.made_rate_dd),
+                     pct(r.made_rate_heuristic), f"{r.gap_points:+.1f}"]
+                    for r in g.itertuples() if r.by != "holding" or r.n >= 50]
+            L += _md_table(["class", "decisions", "made, dd", "made, heuristic",
+                            "gap (points)"], rows)
+    return L
+
+
+def _factorial_section(tables, sizes, about) -> list[str]:
+    f = tables["factorial"]
+    metrics = [("deals", "take_rate", "", "take", 100.0),
+               ("deals", "dedans_rate", "", "dedans", 100.0),
+               ("deals", "capot_rate", "side=takers", "capot by the takers", 100.0),
+               ("deals", "mean_taker_deal_score", "", "takers' score", 1.0),
+               ("deals", "mean_defender_deal_score", "", "defenders' score", 1.0),
+               ("matches", "match_win_rate", "side=0", "first dealer's side wins", 100.0)]
+    L = ["## What each rule option changes", "",
+         f"Two full factorials over `classic` (seed {about['seed: factorial']}): "
+         f"{int(sizes['factorial_deals']):,} deals and {int(sizes['factorial_matches']):,} "
+         "matches per cell, every cell on the same deals. Each option's main effect (its "
+         "other value against classic's, averaged over the other options) with its paired "
+         "95% interval; rates in percentage points, scores in points per deal; **bold**: "
+         "Holm-adjusted p below 0.05. Threshold bidding reads none of these options, so "
+         "the take rate cannot change.", ""]
+    for name, factors in FACTORIALS.items():
+        part = f[f.study == name]
+        L += [f"### {name.capitalize()}", ""]
+        rows = []
+        base = ["classic"]
+        for unit, metric, group, _, scale in metrics:
+            r = _row(part, unit=unit, metric=metric, group=group, kind="cell")
+            base.append("-" if r is None else
+                        f"{scale * r.value:.2f} [{scale * r.ci_low:.2f}, {scale * r.ci_high:.2f}]")
+        rows.append(base)
+        for option, values in factors:
+            label = f"{option}={values[1]} vs {values[0]}"
+            cells = [f"`{option}={values[1]}`"]
+            for unit, metric, group, _, scale in metrics:
+                r = _row(part, unit=unit, metric=metric, group=group, kind="main effect",
+                         cell=label)
+                if r is None:
+                    cells.append("-")
+                    continue
+                text = _d(r["diff"], r.diff_ci_low, r.diff_ci_high, scale)
+                cells.append(f"**{text}**" if r.p_holm < 0.05 else text)
+            rows.append(cells)
+        L += _md_table(["option", *[m[3] for m in metrics]], rows)
+        found = []
+        for unit, metric, group, heading, scale in metrics:
+            part_i = part[(part.unit == unit) & (part.metric == metric)
+                          & (part.group == group) & (part.kind == "interaction")
+                          & (part.p_holm < 0.05)]
+            for r in part_i.itertuples():
+                p = "< 1e-300" if r.p_holm == 0 else f"{r.p_holm:.2g}"  # 0: underflow
+                found.append((r.p_holm, f"- {heading}: `{r.cell}` "
+                              f"{_d(r.diff, r.diff_ci_low, r.diff_ci_high, scale)} "
+                              f"(Holm p {p})"))
+        found.sort(key=lambda item: item[0])
+        shown = found[:MAX_INTERACTIONS]
+        L.append(f"Two-way interactions with a Holm p-value below 0.05: {len(found)}"
+                 + (f", the {len(shown)} smallest p-values:" if len(found) > len(shown)
+                    else ":" if found else "."))
+        L += ([""] + [line for _, line in shown] if shown else []) + [""]
+    L += ["![main effects of the rule options](plots/factorial.png)", ""]
+    return L
+
+
+def _arena_section(tables, about) -> list[str]:
+    from belote_sim.runs.stats import wilson_interval
+
+    ar = tables["arena"]
+    L = ["## The players", "",
+         f"Each pair plays the same deals twice, sides swapped (seed {about['seed: arena']}); "
+         "the score difference per deal, A's share of matches won, and the time each "
+         "player takes per decision on this machine (one core per deal).", ""]
+    rows = []
+    for r in ar.itertuples():
+        wins = "-"
+        if r.games:
+            lo, hi = wilson_interval(int(r.a_match_wins), int(r.games))
+            wins = pct(r.a_match_wins / r.games, lo, hi)
+        rows.append([_matchup(r), f"{int(r.deals):,}", _d(r.mean_score_diff, r.diff_low,
+                     r.diff_high), wins, f"{1e6 * r.a_seconds_per_decision:.3g}",
+                     f"{1e6 * r.b_seconds_per_decision:.3g}"])
+    L += _md_table(["A against B", "deals", "A - B per deal", "A wins the match",
+                    "µs per decision, A", "µs per decision, B"], rows)
+    L += ["![arena](plots/arena.png)", ""]
+    return L
