@@ -590,20 +590,24 @@ def strength_page(src: Source) -> Page:
         "score difference (whiskers: 95% intervals)."
     )]
     for m in models:
-        rows = []
         part = calls[calls.model == m]
+        chances, scores = [], []
         for call in shown[m]:
             c = part[part.call == call].set_index("metric")
-            cells = [pct(float(c.value[p]), _nan(c.ci_low[p]), _nan(c.ci_high[p]))
-                     for p, _ in PROPORTIONS if p in c.index and p != "p_thrown_in"]
-            cells += [num(float(c.value[x]), _nan(c.ci_low[x]), _nan(c.ci_high[x]),
-                          sign=x in ("gain_over_pass", "mean_difference"))
-                      for x in MEANS if x in c.index]
-            rows.append([call, *cells])
-        cols = ["call", *[p.replace("p_", "P(") + ")" for p, _ in PROPORTIONS
-                          if p != "p_thrown_in"], "own score", "opponents' score",
-                "difference", "gain over pass"]
-        blocks.append(Table(cols, rows, f"play model {m}"))
+
+            def cell(x: str, rate: bool, c=c) -> str:
+                v, lo, hi = float(c.value[x]), _nan(c.ci_low[x]), _nan(c.ci_high[x])
+                return pct(v, lo, hi) if rate else num(v, lo, hi, sign=x == "gain_over_pass")
+
+            chances.append([call, *[cell(p, True) for p, _ in PROPORTIONS
+                                    if p in c.index and p != "p_thrown_in"]])
+            scores.append([call, *[cell(x, False) for x in MEANS
+                                   if x in c.index and x != "mean_difference"]])
+        blocks.append(Table(["call", *[p.replace("p_", "P(") + ")" for p, _ in PROPORTIONS
+                                       if p != "p_thrown_in"]], chances,
+                            f"play model {m}: the chances"))
+        blocks.append(Table(["call", "own score", "opponents' score", "gain over pass"],
+                            scores, f"play model {m}: points per deal"))
     where = (f"round {prov['round']}" if prov.get("round")
              else "calls so far: " + (" ".join(prov.get("calls", [])) or "none"))
     retourne = f", retourne {prov['retourne']}" if prov.get("retourne") else ""
@@ -781,6 +785,8 @@ def card_values_page(src: Source) -> Page:
 
 
 def arena_page(src: Source) -> Page:
+    from belote_sim.runs.arena import format_seconds
+
     t, prov = src.table, src.provenance
     idx = {r.metric: r for r in t.itertuples()}
     d = idx["mean_score_diff"]
@@ -813,7 +819,7 @@ def arena_page(src: Source) -> Page:
         r = idx.get(f"{who}_seconds_per_decision")
         if r is not None:
             rows.append([f"time per decision, {who.upper()} ({prov.get(who)})",
-                         f"{1e6 * float(r.value):.2f} µs over {count(r.n)} decisions"])
+                         f"{format_seconds(float(r.value))} over {count(r.n)} decisions"])
     blocks.append(Table(["", "value [95%]"], rows))
     bidding = (prov.get("a_bid") if prov.get("a_bid") == prov.get("b_bid")
                else f"A {prov.get('a_bid')}, B {prov.get('b_bid')}")

@@ -401,10 +401,7 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, object]:
         out[f"atlas-{preset}"] = atlas_grid_figure(
             a[(a.preset == preset) & (a.model == "heuristic")].drop(columns=["preset", "deals"]))
 
-    cv = tables["card_values"]
-    from belote_sim.runs.card_values import value_table
-
-    wide = value_table(cv)
+    wide = _values(tables)
     models = list(dict.fromkeys(m for m, _ in wide.columns))
     fig, (ax,) = P.figure(height=1.0 + 0.3 * len(wide))
     P.draw_interval_bars(ax, list(wide.index), [
@@ -515,10 +512,7 @@ def render(tables: dict[str, pd.DataFrame]) -> str:
     # Atlas.
     L += _atlas_section(tables, about)
     # Card values.
-    cv = tables["card_values"]
-    from belote_sim.runs.card_values import value_table
-
-    wide = value_table(cv)
+    wide = _values(tables)
     models = list(dict.fromkeys(m for m, _ in wide.columns))
     L += ["## What a card is worth", "",
           f"`classic`, {int(sizes['card_deals']):,} deals under heuristic play and "
@@ -542,43 +536,46 @@ def render(tables: dict[str, pd.DataFrame]) -> str:
 
 
 def _findings(tables) -> list[str]:
-    """Three findings, each figure read from the tables."""
-    t = tables["presets"]
+    """Three findings a belote player may not expect, each figure read from the tables."""
     out = ["## Three findings", ""]
-    d2 = _row(t, preset="classic", unit="deals", metric="dedans_rate", group="taker_trumps=2")
-    d3 = _row(t, preset="classic", unit="deals", metric="dedans_rate", group="taker_trumps=3")
-    made = _row(t, preset="classic", unit="deals", metric="made_rate", group="")
-    if d2 is not None and d3 is not None and made is not None:
-        out.append(
-            f"- **A classic contract is made {pct(made.value, made.ci_low, made.ci_high)} "
-            f"of the time**, yet a taker left with only two trumps goes dedans "
-            f"{pct(d2.value, d2.ci_low, d2.ci_high)} of the time, against "
-            f"{pct(d3.value, d3.ci_low, d3.ci_high)} with three.")
-    first = _row(t, preset="classic", unit="matches", metric="first_deal_winner_win_rate",
-                 group="")
+    first = _row(tables["presets"], preset="classic", unit="matches",
+                 metric="first_dealer_side_win_rate", group="")
     if first is not None:
         out.append(
-            f"- **The first deal matters**: in matches to 1000 the side that scores more in "
-            f"the first played deal wins the match {pct(first.value, first.ci_low, first.ci_high)} "
-            "of the time.")
-    cv = tables["card_values"]
+            "- **Dealing first is a handicap**: the first dealer's side wins "
+            f"{_p(first)} of classic matches to 1000 (its opponents speak and lead first "
+            "in the first deal).")
+    sh = tables["shuffle"]
+    take = _row(sh, metric="take_rate", group="", kind="cell", cell="shuffle=cut")
+    decl = _row(sh, metric="p_any_declaration", group="", kind="cell", cell="shuffle=cut")
+    if take is not None and decl is not None:
+        out.append(
+            "- **A pack only cut between deals makes stronger hands**: against a shuffled "
+            "pack, the take rate rises by "
+            f"{_d(take['diff'], take.diff_ci_low, take.diff_ci_high, 100)} points and the "
+            "chance that a deal holds some declaration by "
+            f"{_d(decl['diff'], decl.diff_ci_low, decl.diff_ci_high, 100)} points: the "
+            "cards of the last deal's tricks stay together.")
+    wide = _values(tables)
+    if "heuristic" in {m for m, _ in wide.columns}:
+        def value(card: str) -> str:
+            return _d(*(wide.loc[card, ("heuristic", k)] for k in ("value", "ci_low",
+                                                                 "ci_high")), digits=1)
+
+        out.append(
+            f"- **A side ten is worth nothing to the taker**: {value('side T')} points, "
+            f"against {value('side A')} for a side ace and {value('trump T')} for the ten "
+            "of trumps (heuristic play; a card against a random defender's card).")
+    return out + [""]
+
+
+def _values(tables) -> pd.DataFrame:
+    """The card-value table, heuristic play first."""
     from belote_sim.runs.card_values import value_table
 
-    wide = value_table(cv)
-    if "heuristic" in {m for m, _ in wide.columns}:
-        ace = wide.loc["side A", ("heuristic", "value")]
-        ace_lo, ace_hi = (wide.loc["side A", ("heuristic", k)] for k in ("ci_low", "ci_high"))
-        ten = wide.loc["trump T", ("heuristic", "value")]
-        ten_lo, ten_hi = (wide.loc["trump T", ("heuristic", k)] for k in ("ci_low", "ci_high"))
-        ste = wide.loc["side T", ("heuristic", "value")]
-        ste_lo, ste_hi = (wide.loc["side T", ("heuristic", k)] for k in ("ci_low", "ci_high"))
-        out.append(
-            f"- **A side ten is worth about nothing to the taker**: "
-            f"{ste:+.1f} [{ste_lo:+.1f}, {ste_hi:+.1f}] points, against "
-            f"{ace:+.1f} [{ace_lo:+.1f}, {ace_hi:+.1f}] for a side ace and "
-            f"{ten:+.1f} [{ten_lo:+.1f}, {ten_hi:+.1f}] for the ten of trumps "
-            "(heuristic play).")
-    return out + [""]
+    wide = value_table(tables["card_values"])
+    models = sorted(dict.fromkeys(m for m, _ in wide.columns), key=lambda m: m == "dd")
+    return wide[[c for m in models for c in wide[m].columns.map(lambda x, m=m: (m, x))]]
 
 
 def atlas_summary(grid: pd.DataFrame, by: str) -> pd.DataFrame:
@@ -685,6 +682,7 @@ def _factorial_section(tables, sizes, about) -> list[str]:
 
 
 def _arena_section(tables, about) -> list[str]:
+    from belote_sim.runs.arena import format_seconds
     from belote_sim.runs.stats import wilson_interval
 
     ar = tables["arena"]
@@ -699,9 +697,9 @@ def _arena_section(tables, about) -> list[str]:
             lo, hi = wilson_interval(int(r.a_match_wins), int(r.games))
             wins = pct(r.a_match_wins / r.games, lo, hi)
         rows.append([_matchup(r), f"{int(r.deals):,}", _d(r.mean_score_diff, r.diff_low,
-                     r.diff_high), wins, f"{1e6 * r.a_seconds_per_decision:.3g}",
-                     f"{1e6 * r.b_seconds_per_decision:.3g}"])
+                     r.diff_high), wins, format_seconds(r.a_seconds_per_decision),
+                     format_seconds(r.b_seconds_per_decision)])
     L += _md_table(["A against B", "deals", "A - B per deal", "A wins the match",
-                    "µs per decision, A", "µs per decision, B"], rows)
+                    "time per decision, A", "time per decision, B"], rows)
     L += ["![arena](plots/arena.png)", ""]
     return L

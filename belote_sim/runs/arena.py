@@ -160,19 +160,26 @@ class ArenaResult:
         for who, name, n_dec, sec in zip("AB", (self.a, self.b), self.decisions,
                                          self.seconds_per_decision, strict=True):
             lines.append(
-                f"time per decision, {who} ({name}): {_fmt_seconds(sec)} over {n_dec:,} "
+                f"time per decision, {who} ({name}): {format_seconds(sec)} over {n_dec:,} "
                 "decisions"
             )
         lines.append(f"wall time: {self.seconds:.1f} s")
         return "\n".join(lines)
 
 
-def _fmt_seconds(sec: float) -> str:
+def format_seconds(sec: float) -> str:
+    """A time per decision for people.
+
+    >>> format_seconds(0.00315), format_seconds(4.9e-8)
+    ('3.15 ms', '49 ns')
+    """
     if not math.isfinite(sec):
         return "n/a"
     if sec >= 1e-3:
         return f"{sec * 1e3:.2f} ms"
-    return f"{sec * 1e6:.2f} µs"
+    if sec >= 1e-6:
+        return f"{sec * 1e6:.2f} µs"
+    return f"{sec * 1e9:.0f} ns"
 
 
 def arena(
