@@ -389,7 +389,8 @@ def simulate_page(src: Source) -> Page:
     unit = prov.get("unit", "deals")
     return Page(
         f"belote-sim simulate: {rules.get('preset', '?')}",
-        f"{count(prov.get('count', 0))} {unit} ({count(prov.get('deals', 0))} deals), "
+        f"{count(prov.get('count', 0))} {unit}"
+        + (f" ({count(prov.get('deals', 0))} deals)" if unit != "deals" else "") + ", "
         f"bidding {prov.get('bid_policy')}, card play {prov.get('play_policy')}, "
         f"seed {prov.get('seed')}",
         sections, provenance_block("simulate", prov),
