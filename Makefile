@@ -64,7 +64,7 @@ atlas: $(STAMP)
 	$(BIN)/python -c "from belote_sim.runs.atlas import ship_atlases; ship_atlases()"
 
 ## The published study (results/README.md, results/plots/, results/tables/): every part
-## from fixed seeds, about 25 minutes on 2 cores (belote_sim/report/study.py).
+## from fixed seeds, about 17 minutes on 2 cores (belote_sim/report/study.py).
 study: $(STAMP)
 	$(BIN)/belote-sim study --out results
 

@@ -841,7 +841,7 @@ def study(
     """The published study (make study): every preset between realistic players,
     declaration odds, the bid atlases, card values, the rule-option factorials and the
     players' strengths, from fixed seeds, as OUT/tables/*.parquet, then OUT/README.md and
-    OUT/plots/ written from those tables. About 25 minutes on 2 cores."""
+    OUT/plots/ written from those tables. About 17 minutes on 2 cores."""
     from belote_sim.report.study import run_study, write_study
 
     try:

@@ -66,6 +66,7 @@ class _Pipe:
 
         self.proc = subprocess.Popen(
             [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--disable-dev-shm-usage",
              "--remote-debugging-pipe", f"--user-data-dir={profile}",
              f"--window-size={LAPTOP[0]},{LAPTOP[1]}", "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
