@@ -149,13 +149,13 @@ def test_source_hash_changes_with_any_source_file(tmp_path):
 
 
 def test_source_hash_leaves_out_the_layers_above_the_kernels(tmp_path):
-    """Editing the runs layer or the CLI keeps the compiled kernels: no kernel can
+    """Editing the runs or report layer or the CLI keeps the compiled kernels: no kernel can
     depend on them (they hold none, and the import contract forbids importing them)."""
     from belote_sim._jit import ABOVE_KERNELS
 
     copy = tmp_path / "belote_sim"
     shutil.copytree(PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("runs/runner.py", "cli.py"):
+    for name in ("runs/runner.py", "report/pages.py", "cli.py"):
         (copy / name).write_text((copy / name).read_text() + "\n# edited\n")
     assert source_hash(copy) == source_hash(PACKAGE_DIR)
     above = [p for p in PACKAGE_DIR.rglob("*.py")

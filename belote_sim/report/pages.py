@@ -547,10 +547,10 @@ def compare_page(src: Source) -> Page:
 
 
 def _cell_of(metric: str, v, lo, hi) -> str:
-    from belote_sim.runs.compare import YES_NO
-
-    rate = any(m == metric for m, _ in YES_NO) or not metric.startswith("mean_")
-    return pct(float(v), _nan(lo), _nan(hi)) if rate else num(float(v), _nan(lo), _nan(hi))
+    # compare's metrics are rates but for the means (mean_*, points per deal)
+    if metric.startswith("mean_"):
+        return num(float(v), _nan(lo), _nan(hi))
+    return pct(float(v), _nan(lo), _nan(hi))
 
 
 def _diff_of(metric: str, r) -> str:
