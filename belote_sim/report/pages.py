@@ -655,10 +655,10 @@ HEAT_MIN_N = 20
 
 
 def _pooled(atlas: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    from belote_sim.runs.atlas import with_rates
+    from belote_sim.runs.atlas import SUMS, with_rates
 
-    sums = ["n", "policy_calls", "takers", "made", "dedans", "capot", "gain2", "gain2_sq"]
-    return with_rates(atlas.groupby(["model", *keys], sort=False)[sums].sum().reset_index())
+    pooled = atlas.groupby(["model", *keys], sort=False)[list(SUMS)].sum()
+    return with_rates(pooled.reset_index())
 
 
 #: The two heat maps of an atlas: (column, title, cell format, centre of the scale).

@@ -35,6 +35,7 @@ from belote_sim.errors import BeloteError
 from belote_sim.report import plots as P
 from belote_sim.report.pages import atlas_grid_figure, pct
 from belote_sim.rules import BOOL_OPTIONS, CHOICES, PRESETS, Rules
+from belote_sim.runs.atlas import SHIPPED, SUMS
 from belote_sim.runs.io import read_provenance, software, write_bytes_atomic, write_parquet
 from belote_sim.runs.io import write_text_atomic as _write_text
 
@@ -121,9 +122,8 @@ def shuffle_part(s: Sizes) -> dict[str, pd.DataFrame]:
     return {"shuffle": pd.DataFrame(table)}
 
 
-#: The atlases the study summarises (the shipped ones) and the classes it shows.
-ATLAS_PRESETS = ("classic", "coinche")
-ATLAS_SUMS = ("n", "policy_calls", "takers", "made", "dedans", "capot", "gain2", "gain2_sq")
+#: The atlases the study summarises: the ones the package ships.
+ATLAS_PRESETS = tuple(SHIPPED)
 
 
 def atlas_part(s: Sizes) -> dict[str, pd.DataFrame]:
@@ -133,7 +133,7 @@ def atlas_part(s: Sizes) -> dict[str, pd.DataFrame]:
     for preset in ATLAS_PRESETS:
         atlas = shipped_atlas(preset)
         grid = atlas.groupby(["model", "holding", "side_aces"], sort=False)[
-            list(ATLAS_SUMS)].sum().reset_index()
+            list(SUMS)].sum().reset_index()
         grids.append(_tidy(grid, preset=preset,
                            deals=int(atlas.attrs["provenance"]["deals"])))
         both = bid_table(preset, s.gap_deals[preset], seed=SEEDS["atlas_gap"],
@@ -582,7 +582,7 @@ def atlas_summary(grid: pd.DataFrame, by: str) -> pd.DataFrame:
     """An atlas grid pooled by ``by``, with its rates (:func:`runs.atlas.with_rates`)."""
     from belote_sim.runs.atlas import with_rates
 
-    return with_rates(grid.groupby(by, sort=False)[list(ATLAS_SUMS)].sum().reset_index())
+    return with_rates(grid.groupby(by, sort=False)[list(SUMS)].sum().reset_index())
 
 
 def _atlas_section(tables, about) -> list[str]:

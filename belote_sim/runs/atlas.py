@@ -62,7 +62,9 @@ CLASS_COLUMNS = ("round", "position", "strain", "value", "retourne", "holding", 
 #: Deals per chunk (one progress step) for the fast models and the solver models.
 CHUNK_FAST = 2_000
 CHUNK_SOLVER = 4
-_SUMS = ("n", "policy_calls", "takers", "made", "dedans", "capot", "gain2", "gain2_sq")
+#: The integer sums of an atlas class, from which :func:`with_rates` derives its rates
+#: (pooling classes is summing these).
+SUMS = ("n", "policy_calls", "takers", "made", "dedans", "capot", "gain2", "gain2_sq")
 
 
 def holding_text(bits: int) -> str:
@@ -116,7 +118,7 @@ def _rows_frame(rows: np.ndarray, coinche: bool) -> pd.DataFrame:
 def _totals(frame: pd.DataFrame) -> pd.DataFrame:
     """Integer sums per class and model."""
     keys = ["model", *CLASS_COLUMNS]
-    return frame.groupby(keys, sort=True, observed=True)[list(_SUMS)].sum()
+    return frame.groupby(keys, sort=True, observed=True)[list(SUMS)].sum()
 
 
 def _fold(parts: list[pd.DataFrame]) -> pd.DataFrame:
