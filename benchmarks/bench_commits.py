@@ -27,7 +27,8 @@ PROBE = f"""
 import json, statistics, time
 from belote_sim import Rules, simulate
 out = {{}}
-for name, kw in (("random", {{}}), ("heuristic", {{"play_policy": "heuristic"}}),
+for name, kw in (("random", {{"bid_policy": "random", "play_policy": "random"}}),
+                 ("heuristic", {{"bid_policy": "random", "play_policy": "heuristic"}}),
                  ("threshold+heuristic", {{"bid_policy": "threshold",
                                            "play_policy": "heuristic"}})):
     simulate(Rules(), deals=20_000, seed=1, **kw)  # compile or load

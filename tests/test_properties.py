@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
+import numpy as np
 import pytest
 from hand_built import (
     check_plays_legal,
@@ -36,6 +37,7 @@ from reference.rules_ref import (
 
 from belote_sim import Rules, replay
 from belote_sim.cards import format_card, parse_card
+from belote_sim.kernels.declarations import may_declare
 from belote_sim.runs.engine import declarations, legal_cards, score_deal, trick_winner
 from belote_sim.runs.runner import play_match, simulated_deals
 
@@ -214,6 +216,9 @@ def test_declarations_match_naive(hand, split):
     got = declarations(hand, split)
     want = naive_declarations(hand, split)
     assert sorted_declarations(got) == sorted_declarations(want), sorted(map(format_card, hand))
+    # The deal's shortcut past hands that hold nothing agrees with the full listing.
+    mask = sum(1 << c for c in hand)
+    assert bool(may_declare(np.int64(mask))) == bool(want), sorted(map(format_card, hand))
 
 
 def test_naive_declarations_examples():

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from belote_sim._jit import jit, jit_parallel
+from belote_sim._jit import jit, jit_no_refcount, jit_parallel
 from belote_sim.game.deals import play_deal
 from belote_sim.game.state import new_workspace, no_script
 from belote_sim.kernels.counting import accumulate, accumulate_match, fill_row, sum_blocks
@@ -103,7 +103,15 @@ def _count_deals(rules, seats, table_keys, table_gains, seed, lo, hi, counters, 
     deal inlined there (the solver's knowledge, the arena's timing)."""
     players = players_from_array(seats, table_keys, table_gains)
     ws = new_workspace(players, False, False, False)
-    script = no_script()
+    return _count_deal_range(rules, players, no_script(), seed, lo, hi, ws, counters, start,
+                             rows)
+
+
+@jit_no_refcount
+def _count_deal_range(rules, players, script, seed, lo, hi, ws, counters, start, rows):
+    """The loop of :func:`_count_deals`, compiled without reference counting: in a
+    function that keeps them, taking the record or the stream out of the workspace at
+    every deal cost an atomic increment and decrement each (7% of a random deal)."""
     refused = 0
     for i in range(lo, hi):
         if simulate_deal(rules, players, script, seed, i, ws) != 0:

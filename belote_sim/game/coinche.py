@@ -65,6 +65,7 @@ from belote_sim.kernels.layout import (
 from belote_sim.kernels.trick import seat_after
 from belote_sim.players import BID_TABLE
 from belote_sim.players.coinche_bidding import choose_coinche_call
+from belote_sim.players.seating import at_seat
 from belote_sim.players.table_bidder import table_coinche_call
 from belote_sim.rules import R_ALL_NO_TRUMPS_ROUND, R_NT_VALUES, R_ROUND_TO_TEN
 
@@ -127,13 +128,13 @@ def _next_call(rules, players, script, ws, n_calls, seat, high, high_seat, coinc
         call = scripted_call(script, n_calls)
         if call == MISSING and not script.open_end:
             return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, 0, 0), -1
-    if call == MISSING and players.bid[seat] == BID_TABLE:
+    if call == MISSING and at_seat(players.bid, seat) == BID_TABLE:
         call = table_coinche_call(players.table_keys, players.table_gains,
-                                  players.bid_param[seat], (seat - rec[FIRST_HAND]) & 3,
+                                  at_seat(players.bid_param, seat), (seat - rec[FIRST_HAND]) & 3,
                                   ws.hands[seat], high, coinched, allow_at_nt)
     elif call == MISSING:
         call = choose_coinche_call(
-            players.bid[seat], players.bid_param[seat], seat, ws.hands[seat],
+            at_seat(players.bid, seat), at_seat(players.bid_param, seat), seat, ws.hands[seat],
             rec[CALLS : CALLS + n_calls], n_calls, rec[FIRST_HAND], high, high_seat,
             coinched, allow_at_nt, ws.rng,
         )

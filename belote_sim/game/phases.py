@@ -13,6 +13,7 @@ from belote_sim.kernels.declarations import (
     best_key,
     declaration_contest,
     list_declarations,
+    may_declare,
     summarise_declarations,
 )
 from belote_sim.kernels.layout import (
@@ -47,6 +48,7 @@ from belote_sim.players import BID_DD, BID_TABLE
 from belote_sim.players.bidding import choose_call, forced_call
 from belote_sim.players.dd_bidder import dd_call
 from belote_sim.players.knowledge import show_declarations
+from belote_sim.players.seating import at_seat
 from belote_sim.players.table_bidder import table_call
 from belote_sim.rules import (
     R_BELOTE,
@@ -85,16 +87,16 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
                 if call == MISSING and not script.open_end:
                     return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, rnd, 0), -1, -1
             if call == MISSING:
-                policy = players.bid[seat]
+                policy = at_seat(players.bid, seat)
+                param = at_seat(players.bid_param, seat)
                 if policy == BID_DD:
-                    call = dd_call(rules, ws.kit, players.bid_param[seat], rnd, hands[seat],
-                                   retourne, seat, fh, n, rng)
+                    call = dd_call(rules, ws.kit, param, rnd, hands[seat], retourne, seat, fh, n,
+                                   rng)
                 elif policy == BID_TABLE:
-                    call = table_call(players.table_keys, players.table_gains,
-                                      players.bid_param[seat], rnd, i, hands[seat], retourne,
-                                      any_suit)
+                    call = table_call(players.table_keys, players.table_gains, param, rnd, i,
+                                      hands[seat], retourne, any_suit)
                 else:
-                    call = choose_call(policy, players.bid_param[seat], rnd, hands[seat],
+                    call = choose_call(policy, param, rnd, hands[seat],
                                        retourne, any_suit, rng)
                 if call == CALL_PASS and rnd == 2 and seat == forced_seat:
                     call = forced_call(hands[seat], retourne, any_suit)
@@ -153,18 +155,21 @@ def declarations_at_first_trick(rules, rec, hands, sides, decl, per_seat, belote
     n = rules[R_PLAYERS]
     fh = rec[FIRST_HAND]
     trump = rec[TRUMP]
+    declared = False
     for s in range(n):
-        nd = list_declarations(hands[s], rules[R_SPLIT_LONG_RUNS], decl)
-        pts, kinds = summarise_declarations(decl, nd)
-        rec[DECL_KEY + s] = best_key(decl, nd, trump)
-        rec[DECL_HELD + s] = pts
-        rec[DECL_KINDS + s] = kinds
+        if may_declare(hands[s]):  # most hands hold nothing: their slots stay 0
+            declared = True
+            nd = list_declarations(hands[s], rules[R_SPLIT_LONG_RUNS], decl)
+            pts, kinds = summarise_declarations(decl, nd)
+            rec[DECL_KEY + s] = best_key(decl, nd, trump)
+            rec[DECL_HELD + s] = pts
+            rec[DECL_KINDS + s] = kinds
         pairs = belote_pairs(hands[s], trump) if belote_at_start else 0
         if pairs > 0:
             rec[BELOTE_SEAT] = s
             if rules[R_BELOTE] != 0:
                 rec[BELOTE + (s if per_seat else sides[s])] += BELOTE_POINTS * pairs
-    if rules[R_DECLARATIONS] != 0:
+    if declared and rules[R_DECLARATIONS] != 0:
         w_side, w_seat = declaration_contest(
             rec[DECL_KEY : DECL_KEY + MAX_SEATS], fh, n, sides, rules[R_DECLARATION_TIE]
         )

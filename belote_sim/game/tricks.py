@@ -48,7 +48,7 @@ from belote_sim.players import PLAY_HEURISTIC, PLAY_RANDOM
 from belote_sim.players.knowledge import learn_from_card
 from belote_sim.players.pimc import analyse_position, deal_value
 from belote_sim.players.play import choose_card, heuristic_choice, random_card
-from belote_sim.players.seating import table_side
+from belote_sim.players.seating import at_seat, table_side
 from belote_sim.players.solver_kit import NO_VALUE, STAT_CYCLES, STAT_DECISIONS
 from belote_sim.rules import R_BELOTE, R_NT_VALUES, R_PLAYERS
 
@@ -141,7 +141,7 @@ def play_tricks(rules, players, script, ws, plan):
                         rules, ws.kit, hands, trick, k, leader, trump, taker, cap, legal
                     )
             # Choose: the script's card, or the seat's policy.
-            policy = players.play[seat]
+            policy = at_seat(players.play, seat)
             start = cycles() if watch.timing else 0
             card = MISSING
             if script.on:
@@ -158,7 +158,7 @@ def play_tricks(rules, players, script, ws, plan):
             else:
                 cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
                 card = choose_card(
-                    policy, players.play_param[seat], rules, legal, hands, seat, trick, k,
+                    policy, at_seat(players.play_param, seat), rules, legal, hands, seat, trick, k,
                     leader, played, trump, taker, n, rng, ws.kit, cap, t < free_tricks,
                 )
             if watch.timing:

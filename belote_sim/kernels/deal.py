@@ -16,7 +16,7 @@ from belote_sim.kernels.layout import (
     THROWN_IN,
     TRUMP,
 )
-from belote_sim.kernels.rng import rand_below
+from belote_sim.kernels.rng import below_from, rand_below
 from belote_sim.kernels.trick import seat_after
 
 
@@ -26,11 +26,13 @@ def shuffle_pack(pack, rng):
     (Fisher-Yates on the stream ``rng``); top card first."""
     for i in range(32):
         pack[i] = i
+    z = rng[0]  # the stream's state in a register for the 31 draws
     for i in range(31, 0, -1):
-        j = rand_below(rng, i + 1)
+        j, z = below_from(z, i + 1)
         tmp = pack[i]
         pack[i] = pack[j]
         pack[j] = tmp
+    rng[0] = z
 
 
 @jit

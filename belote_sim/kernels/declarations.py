@@ -28,6 +28,20 @@ CARRE_ORDER = np.array([0, 0, 5, 3, 6, 1, 2, 4], dtype=np.int64)
 _CARRE_BASE = 10000  # any carré key beats any run key (runs stay below 1000)
 
 
+@jit(inline="always")
+def may_declare(hand):
+    """False when ``hand`` holds neither three cards in sequence of a suit nor four
+    cards of a rank from nine up: then it has no declaration, and
+    :func:`list_declarations` would find none (whole-hand bit tests, no loop).
+
+    >>> may_declare(0b111), may_declare(0b1011), may_declare(0x04040404)
+    (True, False, True)
+    """
+    runs = hand & (hand >> 1) & (hand >> 2) & 0x3F3F3F3F  # bit: a run of 3 starts here
+    quads = hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 0xFC  # ranks 9..A, 4 suits
+    return (runs | quads) != 0
+
+
 @jit
 def list_declarations(hand, split_long_runs, out):
     """Write every declaration of ``hand`` into ``out`` (``int64[MAX_DECLS, 4]``: room for

@@ -60,16 +60,32 @@ def next_u64(state):
 @jit(inline="always")
 def rand_below(state, n):
     """Uniform integer in ``0..n-1`` (``1 <= n < 2**31``), exactly unbiased (Lemire)."""
-    x = np.int64(next_u64(state) >> _S32)
+    value, z = below_from(state[0], n)
+    state[0] = z
+    return value
+
+
+@jit(inline="always")
+def below_from(z, n):
+    """:func:`rand_below` of a stream whose state ``z`` a loop holds in a local (the
+    shuffle): ``(value, next state)``.
+
+    ``n = 1`` (a forced card) skips the scramble: the answer is 0 whatever the bits, and
+    stepping the counter consumes the draw exactly as drawing it would."""
+    z += _GOLDEN
+    if n == 1:
+        return np.int64(0), z
+    x = np.int64(mix64(z) >> _S32)
     m = x * n
     low = m & _LOW32
     if low < n:
         t = ((1 << 32) - n) % n
         while low < t:
-            x = np.int64(next_u64(state) >> _S32)
+            z += _GOLDEN
+            x = np.int64(mix64(z) >> _S32)
             m = x * n
             low = m & _LOW32
-    return m >> 32
+    return m >> 32, z
 
 
 @jit

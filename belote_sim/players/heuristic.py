@@ -31,7 +31,7 @@ from belote_sim.cards import (
     POINTS,
     TRUMP_ABOVE,
 )
-from belote_sim.kernels.bits import nth_bit
+from belote_sim.kernels.bits import ctz
 from belote_sim.kernels.legal import legal_given_winner
 from belote_sim.kernels.trick import (
     are_partners,
@@ -65,7 +65,7 @@ def _cheapest(cards, trump):
     best_key = 1 << 30
     m = cards
     while m != 0:
-        c = nth_bit(m, 0)
+        c = ctz(m)
         m &= m - 1
         key = POINTS[0, 0, trump, c] * 1000 + (500 if _is_trump(c, trump) else 0)
         key += card_power(c, c >> 3, trump)
@@ -82,7 +82,7 @@ def _richest(cards, trump):
     best_key = -(1 << 30)
     m = cards
     while m != 0:
-        c = nth_bit(m, 0)
+        c = ctz(m)
         m &= m - 1
         key = POINTS[0, 0, trump, c] * 100 - card_power(c, c >> 3, trump)
         if _is_trump(c, trump) and ((c & 7) == JACK or (c & 7) == NINE):
@@ -106,7 +106,7 @@ def heuristic_card(legal, hand, trick, k, leader, played, trump, taker, n):
                 top_power = -1
                 m = mine
                 while m != 0:
-                    c = nth_bit(m, 0)
+                    c = ctz(m)
                     m &= m - 1
                     if card_power(c, trump, trump) > top_power:
                         top_power = card_power(c, trump, trump)
@@ -116,7 +116,7 @@ def heuristic_card(legal, hand, trick, k, leader, played, trump, taker, n):
         masters = 0
         m = legal
         while m != 0:
-            c = nth_bit(m, 0)
+            c = ctz(m)
             m &= m - 1
             if not _is_trump(c, trump) and _is_master(c, unseen, trump):
                 masters |= 1 << c
@@ -133,7 +133,7 @@ def heuristic_card(legal, hand, trick, k, leader, played, trump, taker, n):
     winners = 0
     m = legal
     while m != 0:
-        c = nth_bit(m, 0)
+        c = ctz(m)
         m &= m - 1
         if card_power(c, led, trump) > w_power:
             winners |= 1 << c
@@ -142,7 +142,7 @@ def heuristic_card(legal, hand, trick, k, leader, played, trump, taker, n):
         best_power = 1 << 30
         m = winners
         while m != 0:
-            c = nth_bit(m, 0)
+            c = ctz(m)
             m &= m - 1
             p = card_power(c, led, trump)
             if p < best_power:

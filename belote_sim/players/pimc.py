@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from belote_sim._jit import jit, jit_refcounted
-from belote_sim.kernels.bits import nth_bit, popcount
+from belote_sim.kernels.bits import ctz, popcount
 from belote_sim.players import dd
 from belote_sim.players.heuristic import heuristic_playout
 from belote_sim.players.solver_kit import use_context
@@ -54,14 +54,14 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
     their double-dummy values are equal, and the heuristic's whims between them are
     not worth a playout each."""
     if popcount(legal) == 1:
-        return nth_bit(legal, 0)
+        return ctz(legal)
     cx, tt, dws, know = kit.context, kit.table, kit.search, kit.know
     use_context(cx, rules, trump, taker)
     unseen, n_suit, allowed, need, holders, held, table = prepare_worlds(
         hands, seat, played, n, know
     )
     if table[0, need[0], need[1], need[2]] <= 0.0:  # inconsistent knowledge: cannot happen
-        return nth_bit(legal, 0)
+        return ctz(legal)
     world = np.zeros(4, dtype=np.int64)
     total = np.zeros(32, dtype=np.int64)
     in_play = 0xFFFFFFFF & ~played
@@ -79,7 +79,7 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
             dd.new_generation(cx)  # another world: the last one's entries would only crowd
         m = moves
         while m != 0:
-            c = nth_bit(m, 0)
+            c = ctz(m)
             m &= m - 1
             if exact:
                 # exact (one full-window search: no first guess needed)
@@ -96,14 +96,14 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
     # share the value of the one searched.
     m = legal & ~moves
     while m != 0:
-        c = nth_bit(m, 0)
+        c = ctz(m)
         m &= m - 1
         total[c] = total[dd._representative(cx, c, moves)]
     maximize = cx[dd.CX_TAKERS + seat] == 1
     choice = -1
     m = legal
     while m != 0:
-        c = nth_bit(m, 0)
+        c = ctz(m)
         m &= m - 1
         if choice < 0 or (total[c] > total[choice] if maximize else total[c] < total[choice]):
             choice = c
@@ -114,7 +114,7 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
 def dd_card(rules, legal, hands, seat, trick, k, leader, trump, taker, kit, cap):
     """The ``dd`` card: the double-dummy best card, seeing every hand."""
     if popcount(legal) == 1:
-        return nth_bit(legal, 0)
+        return ctz(legal)
     cx, tt, dws = kit.context, kit.table, kit.search
     use_context(cx, rules, trump, taker)
     return dd.dd_best_card(rules, cx, tt, dws, hands.copy(), trick, k, leader, cap, legal, 81)[0]

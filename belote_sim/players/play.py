@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from belote_sim._jit import jit, jit_refcounted
-from belote_sim.kernels.bits import nth_bit, popcount
+from belote_sim.kernels.bits import ctz, nth_bit, popcount
 from belote_sim.kernels.rng import rand_below
 from belote_sim.players import (
     DEFAULT_WORLDS,
@@ -79,4 +79,4 @@ def _choose_card(policy, param, rules, legal, hands, seat, trick, k, leader, pla
         )
     if policy == PLAY_DD:
         return dd_card(rules, legal, hands, seat, trick, k, leader, trump, taker, kit, cap)
-    return nth_bit(legal, 0)
+    return ctz(legal)

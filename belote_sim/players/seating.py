@@ -26,12 +26,24 @@ from belote_sim.kernels.layout import MAX_SEATS
 
 #: The players of a deal, one entry per seat: bidding policy id and parameter, card-play
 #: policy id and parameter. Each field is a tuple of four numbers, not an array: the
-#: engine reads ``players.play[seat]`` at every card from every thread, and a tuple is a
+#: engine reads ``at_seat(players.play, seat)`` at every card from every thread, and a tuple is a
 #: value, with none of the reference counting an array shared between threads costs.
 #: ``table_keys`` and ``table_gains`` are the ``table`` bidder's lookup, read once per
 #: call of a seat that bids by table.
 Players = namedtuple("Players", ["bid", "bid_param", "play", "play_param", "table_keys",
                                  "table_gains"])
+
+
+@jit(inline="always")
+def at_seat(values, seat):
+    """``values[seat]`` of one of the players' four-entry tuples (``players.play``...).
+
+    By selects, not the jump table Numba makes of a tuple indexed at run time: the seat
+    to play changes with every trick's winner, and the mispredicted jump cost a fifth of
+    a random card."""
+    if seat == 0:
+        return values[0]
+    return values[1] if seat == 1 else (values[2] if seat == 2 else values[3])
 
 
 @jit

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from belote_sim._jit import jit
-from belote_sim.kernels.bits import nth_bit, popcount
+from belote_sim.kernels.bits import ctz, popcount
 from belote_sim.kernels.rng import rand_below, rand_float, seed_stream
 from belote_sim.kernels.trick import seat_after
 from belote_sim.players.knowledge import KNOW_HELD, KNOW_VOID
@@ -93,7 +93,7 @@ def _sample(n_suit, allowed, need, table, unseen, holders, held, world, rng):
         # Shuffle the suit's unseen cards and hand them out in that split.
         m = (unseen >> (8 * s)) & 0xFF
         for i in range(ns):
-            r = nth_bit(m, 0)
+            r = ctz(m)
             m &= m - 1
             cards[i] = 8 * s + r
         for i in range(ns - 1, 0, -1):

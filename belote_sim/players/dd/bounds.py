@@ -16,7 +16,7 @@ import numpy as np
 
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ALL_TRUMPS, PLAIN_ABOVE, TRUMP_ABOVE
-from belote_sim.kernels.bits import nth_bit, popcount
+from belote_sim.kernels.bits import ctz, popcount
 from belote_sim.players.dd.table import (
     CX_PTS,
     CX_TAKERS,
@@ -44,7 +44,7 @@ ABOVE_TOP_PLAIN = _above_top(PLAIN_DESC, PLAIN_ABOVE)
 def _mask_points(cx, m):
     pts = 0
     while m != 0:
-        pts += cx[CX_PTS + nth_bit(m, 0)]
+        pts += cx[CX_PTS + ctz(m)]
         m &= m - 1
     return pts
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import CAPOT_BONUS
-from belote_sim.kernels.bits import nth_bit
+from belote_sim.kernels.bits import ctz
 from belote_sim.kernels.legal import legal_given_top
 from belote_sim.kernels.trick import card_power, seat_after
 from belote_sim.players.dd.table import (
@@ -82,7 +82,7 @@ def _two_tricks(rules, cx, hands, tb, k, leader, cap, alpha, beta, fr, d):
                 tp2 = cx[CX_LAST_BONUS]
                 for i in range(n):
                     s = seat_after(w1, i, n)
-                    c = nth_bit(hands[s], 0)
+                    c = ctz(hands[s])
                     if i == 0:
                         led = c >> 3
                     p = card_power(c, led, trump)
@@ -136,7 +136,7 @@ def _two_tricks(rules, cx, hands, tb, k, leader, cap, alpha, beta, fr, d):
                 mode = 1
                 continue
             kk = k + j
-            c = nth_bit(fr[d, j], 0)
+            c = ctz(fr[d, j])
             fr[d, j] &= fr[d, j] - 1
             hands[seat_after(leader, kk, n)] ^= 1 << c
             tb[2, kk] = c

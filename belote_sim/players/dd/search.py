@@ -29,7 +29,7 @@ import numpy as np
 
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ALL_TRUMPS, CAPOT_BONUS
-from belote_sim.kernels.bits import nth_bit, popcount
+from belote_sim.kernels.bits import ctz, popcount
 from belote_sim.kernels.legal import legal_given_top
 from belote_sim.kernels.trick import card_power, seat_after
 from belote_sim.players.dd.bounds import _cash_bounds, _trump_bounds
@@ -155,7 +155,7 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
     pts = 0
     m = in_play
     while m != 0:
-        pts += cx[CX_PTS + nth_bit(m, 0)]
+        pts += cx[CX_PTS + ctz(m)]
         m &= m - 1
     for i in range(k):
         in_play |= 1 << tb[left0, i]
@@ -187,7 +187,7 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
             if left == 1:
                 # The last trick: every card left is forced.
                 for i in range(kk, n):
-                    tb[1, i] = nth_bit(hands[seat_after(ld, i, n)], 0)
+                    tb[1, i] = ctz(hands[seat_after(ld, i, n)])
                 winner, tp = _trick_end(cx, tb, 1, n, ld, trump, True)
                 v = tp + (CAPOT_BONUS if cp else 0) if cx[CX_TAKERS + winner] == 1 else 0
                 mode = M_RETURN
@@ -314,7 +314,7 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
             n_moves = 0
             m = moves
             while m != 0:
-                c = nth_bit(m, 0)
+                c = ctz(m)
                 m &= m - 1
                 sc = 0
                 if opts & OPT_ORDER:
@@ -505,7 +505,7 @@ def _exact(rules, cx, tt, ws, hands, k, leader, cap, guess):
     for s in range(n):
         m = hands[s]
         while m != 0:
-            pts += cx[CX_PTS + nth_bit(m, 0)]
+            pts += cx[CX_PTS + ctz(m)]
             m &= m - 1
     tb = ws[2]
     for i in range(k):
@@ -582,7 +582,7 @@ def dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out):
     guess = 0
     m = moves
     while m != 0:
-        c = nth_bit(m, 0)
+        c = ctz(m)
         m &= m - 1
         v = dd_card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, 0, 0, guess)
         out[c] = v
@@ -592,7 +592,7 @@ def dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out):
     # Equivalent cards share the value of the card searched for them.
     m = legal & ~moves
     while m != 0:
-        c = nth_bit(m, 0)
+        c = ctz(m)
         m &= m - 1
         out[c] = out[_representative(cx, c, moves)]
     return best
@@ -662,7 +662,7 @@ def dd_best_card(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, guess):
     best = 0
     m = moves
     while m != 0:
-        c = nth_bit(m, 0)
+        c = ctz(m)
         m &= m - 1
         if best_card < 0:
             best = dd_card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, 0, 0, guess)
