@@ -6,7 +6,7 @@ import numpy as np
 
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, KING, NO_TRUMPS, QUEEN
-from belote_sim.kernels.bits import ctz
+from belote_sim.kernels.bits import ctz, popcount
 from belote_sim.kernels.layout import (
     DK_CARRE,
     DK_QUARTE,
@@ -25,6 +25,7 @@ from belote_sim.kernels.trick import seat_after
 #                        7   8   9    T    J    Q    K    A
 CARRE_POINTS = np.array([0, 0, 150, 100, 200, 100, 100, 100], dtype=np.int64)
 CARRE_ORDER = np.array([0, 0, 5, 3, 6, 1, 2, 4], dtype=np.int64)
+_QUEENS = sum(1 << (8 * suit + QUEEN) for suit in range(4))
 _CARRE_BASE = 10000  # any carré key beats any run key (runs stay below 1000)
 
 
@@ -162,16 +163,17 @@ def declaration_contest(keys, first_hand, n_players, sides, decl_tie_first):
     return (0, seat0) if pos0 < pos1 else (1, seat1)
 
 
-@jit
+@jit(inline="always")
 def belote_pairs(hand, trump):
     """Number of belote pairs (K+Q of a trump suit) in ``hand``: 0 or 1 in a suit
-    contract, up to 4 in all-trumps, 0 in no-trumps."""
+    contract, up to 4 in all-trumps, 0 in no-trumps.
+
+    >>> int(belote_pairs(0x60606060, 4)), int(belote_pairs(0x60606060, 1))
+    (4, 1)
+    """
     if trump == NO_TRUMPS:
         return 0
-    count = 0
-    for suit in range(4):
-        if trump == ALL_TRUMPS or suit == trump:
-            pair = (1 << (8 * suit + KING)) | (1 << (8 * suit + QUEEN))
-            if hand & pair == pair:
-                count += 1
-    return count
+    pairs = hand & (hand >> (KING - QUEEN)) & _QUEENS  # each queen whose king is held
+    if trump != ALL_TRUMPS:
+        pairs &= 0xFF << (8 * trump)
+    return popcount(pairs)

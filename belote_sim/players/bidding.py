@@ -27,6 +27,8 @@ its hand values most among those it may name, whatever the policy.
 
 from __future__ import annotations
 
+import numpy as np
+
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ACE, ALL_TRUMPS, PLAIN_POINTS, TEN, TRUMP_POINTS
 from belote_sim.kernels.bits import nth_bit, popcount
@@ -37,24 +39,29 @@ from belote_sim.kernels.rng import rand_below, rand_float
 from belote_sim.players import BID_RANDOM, BID_THRESHOLD
 
 
+def _trump_points_of_bytes():
+    """``TRUMP_POINTS_OF_BYTE[b]``: the trump points of the ranks of byte ``b``."""
+    return np.array([sum(TRUMP_POINTS[r] for r in range(8) if b >> r & 1) for b in range(256)],
+                    dtype=np.int64)
+
+
+TRUMP_POINTS_OF_BYTE = _trump_points_of_bytes()
+_ACES = sum(1 << (8 * suit + ACE) for suit in range(4))
+
+
 @jit
 def hand_value(hand, trump):
-    """The ``threshold`` bidder's value of ``hand`` (with the retourne) for ``trump``."""
-    value = 0
+    """The ``threshold`` bidder's value of ``hand`` (with the retourne) for ``trump``.
+
+    >>> int(hand_value(0b11111100 << 8 | 0x88, 1))  # 9 T J Q K A of trumps, A T aside
+    143
+    """
     trumps = (hand >> (8 * trump)) & 0xFF
-    for rank in range(8):
-        if trumps >> rank & 1:
-            value += TRUMP_POINTS[rank]
-    n_trumps = popcount(trumps)
-    if n_trumps > 2:
-        value += 10 * (n_trumps - 2)
-    for suit in range(4):
-        if suit != trump:
-            b = (hand >> (8 * suit)) & 0xFF
-            if b >> ACE & 1:
-                value += 11
-                if b >> TEN & 1:
-                    value += 10
+    value = TRUMP_POINTS_OF_BYTE[trumps] + 10 * max(popcount(trumps) - 2, 0)
+    plain = hand & ~(0xFF << (8 * trump))
+    aces = plain & _ACES
+    tens_with_ace = plain & (aces >> (ACE - TEN))  # each ten whose ace is held
+    value += 11 * popcount(aces) + 10 * popcount(tens_with_ace)
     return value + 20 * belote_pairs(hand, trump)
 
 
@@ -101,7 +108,7 @@ def forced_call(hand, retourne, any_suit):
     return CALL_SUIT + _best_suit(hand | (1 << retourne), retourne >> 3, any_suit)[0]
 
 
-@jit_no_refcount
+@jit_no_refcount(inline="always")
 def choose_call(policy, param, rnd, hand, retourne, any_suit, rng):
     """The call of a seat holding ``hand`` in round ``rnd`` (1, 2 or 3) of the retourne
     bidding, by bidding policy ``policy`` with parameter ``param``; ``retourne`` is the
