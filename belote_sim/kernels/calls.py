@@ -46,7 +46,7 @@ def round_two_suits(turned_suit, any_suit):
     return 0xF if any_suit else 0xF ^ (1 << turned_suit)
 
 
-@jit
+@jit(inline="always")
 def call_is_legal(call, rnd, retourne, any_suit):
     """Whether ``call`` may be made in round ``rnd`` of the retourne bidding (RULES 7.1):
     take in round 1, a suit of :func:`round_two_suits` in round 2, all-trumps or

@@ -127,7 +127,7 @@ from belote_sim.kernels.layout import (
     THROWN_IN,
     TRUMP,
 )
-from belote_sim.kernels.trick import side_of
+from belote_sim.kernels.trick import seat_after, side_of
 from belote_sim.rules import CONTRACT_COINCHE, R_CONTRACT, R_PLAYERS, R_TIE_RULE, TIE_TAKERS
 
 
@@ -175,7 +175,7 @@ def accumulate(rules, rec, c):
         c[C_THROWN_IN] += 1
         return
     rnd = rec[BID_ROUND]
-    pos = (rec[TAKER] - rec[DEALER] - 1) % n
+    pos = seat_after(rec[TAKER], n - 1 - rec[DEALER], n)  # from the first hand; no division
     c[C_TAKEN_ROUND + rnd] += 1
     c[C_TAKEN_POS + pos] += 1
     if has_retourne:
@@ -202,7 +202,7 @@ def accumulate(rules, rec, c):
             c[C_MULTIPLIER_MADE + m] += 1
     if n == 3:
         for s in range(n):
-            p = (s - rec[DEALER] - 1) % n
+            p = seat_after(s, n - 1 - rec[DEALER], n)
             c[C_SUM_POSITION_SCORE + p] += rec[DEAL_SCORE + s]
             c[C_SQ_POSITION_SCORE + p] += rec[DEAL_SCORE + s] * rec[DEAL_SCORE + s]
     if out == OUT_MADE:

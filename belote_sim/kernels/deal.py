@@ -59,7 +59,7 @@ def complete_pack(pack, fixed_pos, fixed_cards, free_pos, unseen, rng):
         pack[b] = tmp
 
 
-@jit
+@jit(inline="always")
 def deal_packet(pack, pos, hands, n_players, first_hand, size):
     """Give every player, in turn order from ``first_hand``, ``size`` cards from the top
     of the pack at ``pos``; return the new ``pos``."""

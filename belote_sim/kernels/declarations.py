@@ -85,7 +85,7 @@ def list_declarations(hand, split_long_runs, out):
     return n
 
 
-@jit
+@jit(inline="always")
 def declaration_key(kind, top, length, trump):
     """A number that orders declarations as the contest does (higher wins), RULES 5:
     carrés first by rank J > 9 > A > 10 > K > Q; runs by length, then top card, then
@@ -96,7 +96,7 @@ def declaration_key(kind, top, length, trump):
     return 100 * length + 10 * (top & 7) + in_trump
 
 
-@jit
+@jit(inline="always")
 def summarise_declarations(entries, n):
     """``(points, HOLD_* flags)`` of the first ``n`` rows of a declaration list."""
     points = 0
@@ -119,7 +119,7 @@ def summarise_declarations(entries, n):
     return points, kinds
 
 
-@jit
+@jit(inline="always")
 def best_key(entries, n, trump):
     """Key of the best of the first ``n`` declarations (0 when there are none)."""
     best = 0
@@ -130,7 +130,7 @@ def best_key(entries, n, trump):
     return best
 
 
-@jit
+@jit(inline="always")
 def declaration_contest(keys, first_hand, n_players, sides, decl_tie_first):
     """Winner of the contest between the sides' best declarations (RULES 5).
 

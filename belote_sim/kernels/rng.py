@@ -75,17 +75,21 @@ def below_from(z, n):
     z += _GOLDEN
     if n == 1:
         return np.int64(0), z
-    x = np.int64(mix64(z) >> _S32)
-    m = x * n
-    low = m & _LOW32
+    value, low = draw_below(z, n)
     if low < n:
         t = ((1 << 32) - n) % n
         while low < t:
             z += _GOLDEN
-            x = np.int64(mix64(z) >> _S32)
-            m = x * n
-            low = m & _LOW32
-    return m >> 32, z
+            value, low = draw_below(z, n)
+    return value, z
+
+
+@jit(inline="always")
+def draw_below(z, n):
+    """One draw of :func:`below_from` at the (already stepped) stream state ``z``,
+    before its rejection test: ``(value, low)``; the value stands unless ``low < n``."""
+    m = np.int64(mix64(z) >> _S32) * n
+    return m >> 32, m & _LOW32
 
 
 @jit
