@@ -91,6 +91,21 @@ def every_trump(deals: list[np.ndarray]) -> list[tuple[np.ndarray, int, int, int
     return [(hands, trump, 0, 0) for hands in deals for trump in range(4)]
 
 
+#: The search's counters besides its nodes (``dd.SEARCH_STATS``), by name.
+_STATS = {"probes": dd.CX_PROBES, "hits": dd.CX_HITS, "cutoffs": dd.CX_CUTOFFS,
+          "first_cutoffs": dd.CX_FIRST_CUTOFFS}
+
+
+def search_stats(res: dict) -> str:
+    """Nodes per solve, table hits per probe, and the share of cut-offs the first move
+    tried made (how good the move ordering is)."""
+    return (
+        f"{res['nodes'] / res['solves'] / 1e3:,.0f} k nodes a solve, table hits "
+        f"{res['hits'] / max(res['probes'], 1):.1%} of {res['probes'] / res['solves'] / 1e3:,.0f}"
+        f" k probes, first-move cut-offs {res['first_cutoffs'] / max(res['cutoffs'], 1):.1%}"
+    )
+
+
 def solve_all(positions: list[tuple[np.ndarray, int, int, int]], query: int | None,
               every_card: bool = False, opts: int = dd.OPT_ALL) -> dict:
     rules = Rules().to_array()
@@ -102,10 +117,12 @@ def solve_all(positions: list[tuple[np.ndarray, int, int, int]], query: int | No
     times = []
     nodes = 0
     values = []
+    stats = dict.fromkeys(_STATS, 0)
     for hands, trump, taker, leader in positions:
         hands = hands.copy()
         dd.set_context(cx, rules, trump, taker, opts)
-        cx[dd.CX_NODES] = 0
+        for slot in dd.SEARCH_STATS:
+            cx[slot] = 0
         t0 = time.perf_counter()
         if every_card:
             v = dd.dd_move_values(rules, cx, tt, ws, hands, trick, 0, leader, 1, hands[leader], out)
@@ -115,9 +132,12 @@ def solve_all(positions: list[tuple[np.ndarray, int, int, int]], query: int | No
             v = dd.dd_reaches(rules, cx, tt, ws, hands, trick, 0, leader, 1, query)
         times.append(time.perf_counter() - t0)
         nodes += int(cx[dd.CX_NODES])
+        for name, slot in _STATS.items():
+            stats[name] += int(cx[slot])
         values.append(int(v))
     t = np.array(times)
     return {
+        **stats,
         "solves": len(times),
         "mean_ms": float(t.mean() * 1e3),
         "median_ms": float(np.median(t) * 1e3),
@@ -135,6 +155,9 @@ _COLVER_RANK = (0, 1, 2, 6, 3, 4, 5, 7)
 
 def _to_colver(card: int) -> int:
     return 8 * (3 - card // 8) + _COLVER_RANK[card % 8]
+
+
+_FROM_COLVER = {_to_colver(c): c for c in range(32)}
 
 
 def pimc_first_lead(positions: list[tuple[np.ndarray, int, int, int]], worlds: int,
@@ -197,7 +220,10 @@ def compare_colver(deals: list[np.ndarray]) -> dict:
             t0 = time.perf_counter()
             best = dd.dd_move_values(rules, cx, tt, ws, hands, trick, 0, 0, 1, hands[0], out)
             ours.append(time.perf_counter() - t0)
-            equal += int(best == max(v for _, v in res["scores"]))
+            # every card's value, not only the best one
+            values = {_FROM_COLVER[c]: v for c, v in res["scores"]}
+            equal += int(values == {c: int(out[c]) for c in values}
+                         and best == max(values.values()))
     return {
         "solves": len(ours),
         "equal": equal,
@@ -246,6 +272,7 @@ def main() -> None:
         f"  mean {exact['mean_ms']:.1f} ms, median {exact['median_ms']:.1f} ms, "
         f"p95 {exact['p95_ms']:.1f} ms, {exact['nodes_per_second'] / 1e6:.1f} M nodes/s"
     )
+    print(f"  {search_stats(exact)}")
     print(
         f"make/fail query (takers >= 82): mean {query['mean_ms']:.2f} ms, median "
         f"{query['median_ms']:.2f} ms, p95 {query['p95_ms']:.2f} ms "
@@ -263,6 +290,9 @@ def main() -> None:
         f"card {bid_every_bisect['mean_ms']:.1f} ms, "
         f"{bid_every_bisect['nodes'] / bid_every['nodes']:.2f} x the nodes"
     )
+    print(f"  make/fail: {search_stats(query)}")
+    print(f"  bid deals, exact value: {search_stats(bid_exact)}")
+    print(f"  bid deals, every card: {search_stats(bid_every)}")
     first = fast_first = None
     if args.first_leads > 0:
         pimc_first_lead(bid[:1], 1)  # compile or load
@@ -307,7 +337,8 @@ def main() -> None:
             f"play rules, undertrump=free: belote_sim mean {versus['ours_mean_ms']:.1f} ms (median "
             f"{versus['ours_median_ms']:.1f}), colver {versus['colver']} mean "
             f"{versus['colver_mean_ms']:.1f} ms (median {versus['colver_median_ms']:.1f}); "
-            f"values equal on {versus['equal']} of {versus['solves']}"
+            f"every card's value equal on {versus['equal']} of {versus['solves']}; ours "
+            f"{versus['ours_mean_ms'] / versus['colver_mean_ms']:.2f} x colver's mean time"
         )
     out = ROOT / "results" / "bench_players.json"
     out.parent.mkdir(exist_ok=True)

@@ -39,8 +39,12 @@ from belote_sim.players.dd.search import (
     new_workspace,
 )
 from belote_sim.players.dd.table import (
+    CX_CUTOFFS,
+    CX_FIRST_CUTOFFS,
     CX_GEN,
+    CX_HITS,
     CX_NODES,
+    CX_PROBES,
     CX_TAKER,
     CX_TAKERS,
     CX_TRUMP,
@@ -50,6 +54,7 @@ from belote_sim.players.dd.table import (
     OPT_ORDER,
     OPT_PVS,
     OPT_TT,
+    SEARCH_STATS,
     TT_VAL,
     _tt_pack,
     new_context,
@@ -59,8 +64,12 @@ from belote_sim.players.dd.table import (
 )
 
 __all__ = [
+    "CX_CUTOFFS",
+    "CX_FIRST_CUTOFFS",
     "CX_GEN",
+    "CX_HITS",
     "CX_NODES",
+    "CX_PROBES",
     "CX_TAKER",
     "CX_TAKERS",
     "CX_TRUMP",
@@ -71,6 +80,7 @@ __all__ = [
     "OPT_ORDER",
     "OPT_PVS",
     "OPT_TT",
+    "SEARCH_STATS",
     "TT_VAL",
     "_representative",
     "_tt_pack",

@@ -42,11 +42,15 @@ from belote_sim.players.dd.ordering import (
     candidates,
 )
 from belote_sim.players.dd.table import (
+    CX_CUTOFFS,
+    CX_FIRST_CUTOFFS,
     CX_GEN,
+    CX_HITS,
     CX_LAST_BONUS,
     CX_N,
     CX_NODES,
     CX_OPTS,
+    CX_PROBES,
     CX_PTS,
     CX_TAKER,
     CX_TAKERS,
@@ -230,6 +234,7 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
             use_tt = kk == 0 and left > 1 and (opts & OPT_TT) != 0
             fr[d, F_TT] = use_tt
             if use_tt:
+                cx[CX_PROBES] += 1
                 ip = fr[d, F_INPLAY]
                 h0 = _canonical(cx, hands[0], ip)
                 h1 = _canonical(cx, hands[1], ip)
@@ -248,6 +253,7 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 fr[d, F_K2] = k2
                 fr[d, F_META] = meta
                 if slot >= 0:
+                    cx[CX_HITS] += 1
                     val = tt[slot, TT_VAL]
                     lo = (val & 0xFFFF) - 1
                     hi = ((val >> 16) & 0xFFFF) - 1
@@ -464,6 +470,9 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 if v < fr[d, F_B]:
                     fr[d, F_B] = v
             if fr[d, F_A] >= fr[d, F_B]:
+                cx[CX_CUTOFFS] += 1
+                if fr[d, F_I] == 1:
+                    cx[CX_FIRST_CUTOFFS] += 1
                 hist[4 * fr[d, F_K] + fr[d, F_SEAT], c] += fr[d, F_LEFT] * fr[d, F_LEFT]
                 if fr[d, F_K] == 0 and kil[fr[d, F_LEFT], 0] != c:
                     # killer leads: the last two leads that caused a cutoff

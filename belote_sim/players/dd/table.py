@@ -44,7 +44,15 @@ CX_TAKER = 6
 CX_TAKERS = 7  # 4 slots: 1 when the seat is on the takers' side
 CX_PTS = 11  # 32 slots: the card points of each card under this trump
 CX_PROFILE = CX_PTS + 32  # 4 slots: each suit's row of CANON
-CX_SIZE = CX_PROFILE + 4
+# What the search counts besides its nodes (the callers reset them): table probes and
+# hits; beta cut-offs, and those the first move tried made (how good the ordering is).
+CX_PROBES = CX_PROFILE + 4
+CX_HITS = CX_PROBES + 1
+CX_CUTOFFS = CX_PROBES + 2
+CX_FIRST_CUTOFFS = CX_PROBES + 3
+#: Every counter of the search, its nodes first: a caller resets them all at once.
+SEARCH_STATS = (CX_NODES, CX_PROBES, CX_HITS, CX_CUTOFFS, CX_FIRST_CUTOFFS)
+CX_SIZE = CX_PROBES + 4
 
 # Strongest first: the ranks of a plain suit and of a trump suit.
 PLAIN_DESC = np.array([7, 3, 6, 5, 4, 2, 1, 0], dtype=np.int64)  # A T K Q J 9 8 7
