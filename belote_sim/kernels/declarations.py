@@ -55,33 +55,36 @@ def list_declarations(hand, split_long_runs, out):
     ``tests/reference/rules_ref.py``.
     """
     n = 0
-    for rank in range(2, 8):  # nines and up; eights and sevens count nothing
-        quad = (1 << rank) | (1 << (rank + 8)) | (1 << (rank + 16)) | (1 << (rank + 24))
-        if hand & quad == quad:
-            out[n, 0] = DK_CARRE
-            out[n, 1] = rank
-            out[n, 2] = 4
-            out[n, 3] = CARRE_POINTS[rank]
-            n += 1
+    # Ranks held in all four suits, nines and up (eights and sevens count nothing).
+    quads = hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 0xFC
+    while quads != 0:
+        rank = ctz(quads)
+        quads &= quads - 1
+        out[n, 0] = DK_CARRE
+        out[n, 1] = rank
+        out[n, 2] = 4
+        out[n, 3] = CARRE_POINTS[rank]
+        n += 1
     for suit in range(4):
         b = (hand >> (8 * suit)) & 0xFF
-        while b != 0:
-            low = ctz(b)
+        starts = b & (b >> 1) & (b >> 2)  # cards that begin three in sequence
+        while starts != 0:
+            low = ctz(starts)  # the lowest begins a maximal run: the card below is out
             length = ctz(~(b >> low))  # trailing ones from the lowest card up
-            if length >= 3:
-                if length == 3:
-                    kind, points = DK_TIERCE, 20
-                elif length == 4:
-                    kind, points = DK_QUARTE, 50
-                else:
-                    kind = DK_QUINTE
-                    points = 120 if length == 8 and split_long_runs != 0 else 100
-                out[n, 0] = kind
-                out[n, 1] = 8 * suit + low + length - 1
-                out[n, 2] = length
-                out[n, 3] = points
-                n += 1
+            if length == 3:
+                kind, points = DK_TIERCE, 20
+            elif length == 4:
+                kind, points = DK_QUARTE, 50
+            else:
+                kind = DK_QUINTE
+                points = 120 if length == 8 and split_long_runs != 0 else 100
+            out[n, 0] = kind
+            out[n, 1] = 8 * suit + low + length - 1
+            out[n, 2] = length
+            out[n, 3] = points
+            n += 1
             b &= ~(((1 << length) - 1) << low)
+            starts = b & (b >> 1) & (b >> 2)
     return n
 
 
