@@ -43,10 +43,12 @@ test-plain: $(STAMP)
 		-m pytest -q -p no:cacheprovider -W ignore::RuntimeWarning $(PLAIN_TESTS)
 	COVERAGE_FILE=$(VENV)/.coverage-plain $(BIN)/python -m coverage report
 
-## The benchmarks; colver, the peer engine they measure beside ours, is installed first when
-## the package index can be reached (else they say so and print our figures alone).
+## The benchmarks; the peer engine they measure beside ours (colver, Rust, on PyPI) is
+## installed first when the package index can be reached (else they say so and print our
+## figures alone).
+PEERS := colver>=0.11
 bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[peers]' || echo "colver could not be installed"
+	$(BIN)/python -m pip install --quiet '$(PEERS)' || echo "$(PEERS) could not be installed"
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_phases.py
 	$(BIN)/python benchmarks/bench_presets.py

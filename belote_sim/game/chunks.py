@@ -68,7 +68,9 @@ def simulate_deal(rules, players, script, seed, i, ws):
     in matches (:func:`match_loop`)."""
     seed_stream(ws.rng, seed, i, 0)
     shuffle_pack(ws.pack, ws.rng)
-    return play_deal(rules, players, script, ws, i % rules[R_PLAYERS], 0, 0)
+    n = rules[R_PLAYERS]
+    dealer = i & 3 if n == 4 else i % n  # a division costs more than the dealing
+    return play_deal(rules, players, script, ws, dealer, 0, 0)
 
 
 @jit_parallel
@@ -160,16 +162,25 @@ def _compare_deals(cells, cell_seeds, seats, table_keys, table_gains, slots, lo,
     ``flat``."""
     players = players_from_array(seats, table_keys, table_gains)
     ws = new_workspace(players, False, False, False)
-    script = no_script()
     k, q = cells.shape[0], slots.shape[0]
     kq = k * q
-    counters = flat[: k * N_COUNTERS].reshape((k, N_COUNTERS))
-    sums = flat[k * N_COUNTERS : k * N_COUNTERS + kq]
-    cross = flat[k * N_COUNTERS + kq :].reshape((kq, kq))
-    before = np.zeros(q, dtype=np.int64)
-    x = np.zeros(kq, dtype=np.int64)
-    nonzero = np.zeros(kq, dtype=np.int64)
-    none = np.zeros((0, REC_SIZE), dtype=np.int64)
+    return _compare_deal_range(
+        cells, cell_seeds, players, no_script(), ws, slots, lo, hi, matches, max_deals,
+        flat[: k * N_COUNTERS].reshape((k, N_COUNTERS)),
+        flat[k * N_COUNTERS : k * N_COUNTERS + kq],
+        flat[k * N_COUNTERS + kq :].reshape((kq, kq)),
+        np.zeros(q, dtype=np.int64), np.zeros(kq, dtype=np.int64),
+        np.zeros(kq, dtype=np.int64), np.zeros((0, REC_SIZE), dtype=np.int64),
+        np.zeros(3, dtype=np.int64),
+    )
+
+
+@jit_no_refcount
+def _compare_deal_range(cells, cell_seeds, players, script, ws, slots, lo, hi, matches,
+                        max_deals, counters, sums, cross, before, x, nonzero, none, scores):
+    """The loop of :func:`_compare_deals`, compiled without reference counting (as
+    :func:`_count_deal_range`); its scratch arrays come from there."""
+    k, q = cells.shape[0], slots.shape[0]
     refused = 0
     for i in range(lo, hi):
         m = 0
@@ -181,8 +192,9 @@ def _compare_deals(cells, cell_seeds, seats, table_keys, table_gains, slots, lo,
                 before[j] = counters[c, slots[j]]
             if matches:
                 rules = cells[c]
-                n_deals, winner, _, first = match_loop(
-                    rules, players, script, cell_seeds[c], i, max_deals, ws, counters[c], none
+                n_deals, winner, first = match_loop(
+                    rules, players, script, cell_seeds[c], i, max_deals, ws, counters[c], none,
+                    scores,
                 )
                 accumulate_match(counters[c], n_deals, winner,
                                  first_dealer_side(i, rules[R_PLAYERS]), first)
@@ -242,7 +254,7 @@ def first_dealer_side(match, n):
 
 
 @jit
-def match_loop(rules, players, script, seed, match, max_deals, ws, counters, out):
+def match_loop(rules, players, script, seed, match, max_deals, ws, counters, out, scores):
     """Play match ``match`` of run ``seed`` (RULES 8, Match).
 
     Matches go to the target, and the deal passes to the next seat after every deal,
@@ -258,11 +270,13 @@ def match_loop(rules, players, script, seed, match, max_deals, ws, counters, out
     With ``shuffle = cut`` every deal after the first is dealt from the pack of the deal
     before, rebuilt from its tricks and cut (RULES 4). The litige pot is carried from deal
     to deal. Each deal is added to ``counters`` unless it is empty, and deal ``d``'s
-    record goes to ``out[d]`` unless ``out`` has no rows. Returns
-    ``(n_deals, winner, scores, first_deal_winner)``: ``winner`` is the winning side (the
-    winning seat with three players, who score individually), ``MATCH_DRAW`` for a draw,
-    -1 when ``max_deals`` deals did not finish the match; ``scores`` the totals (int64[3]);
-    ``first_deal_winner`` the side that scored most in the first played deal, or -1.
+    record goes to ``out[d]`` unless ``out`` has no rows; the totals go to ``scores``
+    (int64[3]: each side's, or with three players each seat's). Returns
+    ``(n_deals, winner, first_deal_winner)``: ``winner`` is the winning side (the winning
+    seat with three players, who score individually), ``MATCH_DRAW`` for a draw, -1 when
+    ``max_deals`` deals did not finish the match; ``first_deal_winner`` the side that
+    scored most in the first played deal, or -1. Nothing is allocated: the loops that
+    call it run without reference counting.
     """
     n = rules[R_PLAYERS]
     target = rules[R_TARGET]
@@ -271,7 +285,7 @@ def match_loop(rules, players, script, seed, match, max_deals, ws, counters, out
     n_scores = 3 if n == 3 else 2  # three players score individually
     count = len(counters) > 0
     record = out.shape[0] > 0
-    scores = np.zeros(3, dtype=np.int64)
+    scores[:] = 0
     pot = 0
     first = -2
     dealer = match % n
@@ -313,7 +327,7 @@ def match_loop(rules, players, script, seed, match, max_deals, ws, counters, out
         if stock:
             if played == 2:
                 w = _unique_best(scores[:n_scores])
-                return d + 1, (MATCH_DRAW if w < 0 else w), scores, first
+                return d + 1, (MATCH_DRAW if w < 0 else w), first
             continue
         n_over = 0
         over = -1
@@ -322,11 +336,11 @@ def match_loop(rules, players, script, seed, match, max_deals, ws, counters, out
                 n_over += 1
                 over = s
         if n_over == 1:
-            return d + 1, over, scores, first
+            return d + 1, over, first
         if n_over > 1:
             w = _unique_best(scores[:n_scores]) if rules[R_MATCH_END] == MATCH_END_HIGHER else -1
-            return d + 1, (MATCH_DRAW if w < 0 else w), scores, first
-    return max_deals, -1, scores, max(first, -1)
+            return d + 1, (MATCH_DRAW if w < 0 else w), first
+    return max_deals, -1, max(first, -1)
 
 
 @jit
@@ -349,8 +363,9 @@ def play_match(rules, players, seed, match, max_deals, out):
     ``(n_deals, winner, scores)`` (see :func:`match_loop`)."""
     ws = new_workspace(players, False, False, False)
     none = np.zeros(0, dtype=np.int64)
-    n_deals, winner, scores, _ = match_loop(
-        rules, players, no_script(), seed, match, max_deals, ws, none, out
+    scores = np.zeros(3, dtype=np.int64)
+    n_deals, winner, _ = match_loop(
+        rules, players, no_script(), seed, match, max_deals, ws, none, out, scores
     )
     return n_deals, winner, scores
 
@@ -376,9 +391,10 @@ def _count_matches(rules, seats, table_keys, table_gains, seed, lo, hi, max_deal
     ws = new_workspace(players, False, False, False)
     script = no_script()
     none = np.zeros((0, REC_SIZE), dtype=np.int64)
+    scores = np.zeros(3, dtype=np.int64)
     for m in range(lo, hi):
-        n_deals, winner, _, first = match_loop(
-            rules, players, script, seed, m, max_deals, ws, counters, none
+        n_deals, winner, first = match_loop(
+            rules, players, script, seed, m, max_deals, ws, counters, none, scores
         )
         accumulate_match(counters, n_deals, winner, first_dealer_side(m, rules[R_PLAYERS]),
                          first)
@@ -412,12 +428,13 @@ def _arena_block(rules, seats_ab, seats_ba, table_keys, table_gains, seed, lo, h
     script = no_script()
     no_counters = np.zeros(0, dtype=np.int64)
     no_records = np.zeros((0, REC_SIZE), dtype=np.int64)
+    scores = np.zeros(3, dtype=np.int64)
     for i in range(lo, hi):
         if matches:
             for a_side in range(2):
-                _, winner, _, _ = match_loop(
+                _, winner, _ = match_loop(
                     rules, ba if a_side else ab, script, seed, i, MAX_MATCH_DEALS, ws,
-                    no_counters, no_records,
+                    no_counters, no_records, scores,
                 )
                 c[AR_GAMES] += 1
                 if winner < 0:

@@ -92,7 +92,7 @@ def draw_below(z, n):
     return m >> 32, m & _LOW32
 
 
-@jit
+@jit(inline="always")
 def rand_float(state):
     """Uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> _S11) * (1.0 / 9007199254740992.0)
