@@ -162,25 +162,17 @@ def _compare_deals(cells, cell_seeds, seats, table_keys, table_gains, slots, lo,
     ``flat``."""
     players = players_from_array(seats, table_keys, table_gains)
     ws = new_workspace(players, False, False, False)
+    script = no_script()
     k, q = cells.shape[0], slots.shape[0]
     kq = k * q
-    return _compare_deal_range(
-        cells, cell_seeds, players, no_script(), ws, slots, lo, hi, matches, max_deals,
-        flat[: k * N_COUNTERS].reshape((k, N_COUNTERS)),
-        flat[k * N_COUNTERS : k * N_COUNTERS + kq],
-        flat[k * N_COUNTERS + kq :].reshape((kq, kq)),
-        np.zeros(q, dtype=np.int64), np.zeros(kq, dtype=np.int64),
-        np.zeros(kq, dtype=np.int64), np.zeros((0, REC_SIZE), dtype=np.int64),
-        np.zeros(3, dtype=np.int64),
-    )
-
-
-@jit_no_refcount
-def _compare_deal_range(cells, cell_seeds, players, script, ws, slots, lo, hi, matches,
-                        max_deals, counters, sums, cross, before, x, nonzero, none, scores):
-    """The loop of :func:`_compare_deals`, compiled without reference counting (as
-    :func:`_count_deal_range`); its scratch arrays come from there."""
-    k, q = cells.shape[0], slots.shape[0]
+    counters = flat[: k * N_COUNTERS].reshape((k, N_COUNTERS))
+    sums = flat[k * N_COUNTERS : k * N_COUNTERS + kq]
+    cross = flat[k * N_COUNTERS + kq :].reshape((kq, kq))
+    before = np.zeros(q, dtype=np.int64)
+    x = np.zeros(kq, dtype=np.int64)
+    nonzero = np.zeros(kq, dtype=np.int64)
+    none = np.zeros((0, REC_SIZE), dtype=np.int64)
+    scores = np.zeros(3, dtype=np.int64)
     refused = 0
     for i in range(lo, hi):
         m = 0
