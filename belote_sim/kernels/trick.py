@@ -10,6 +10,7 @@ from belote_sim.rules import R_KING_VALUE, R_NT_VALUES
 @jit(inline="always")
 def card_power(card, led_suit, trump):
     """How strongly ``card`` contends for a trick led in ``led_suit``; -1 cannot win.
+
     Trumps of a suit contract rank above every card of the suit led; in all-trumps
     and no-trumps only the suit led can win, in trump order and plain order.
 
