@@ -122,9 +122,9 @@ def nth_bit(mask, n):
     ``0 <= n < popcount(mask)``); for ``n = 0`` use :func:`ctz`.
 
     Without a branch or a loop: one ``pdep`` (:data:`FAST_PDEP`), else
-    :func:`nth_bit_by_bytes`. A loop clearing ``n`` bits (the reference in
-    ``tests/test_engine.py``) ends after a random count when ``n`` is random, and its
-    mispredicted exit cost more than the rest of a random card."""
+    :func:`nth_bit_by_bytes`, both tested against Python on every bit of random masks.
+    The loop clearing ``n`` bits it replaced ended after a random count when ``n`` was
+    random, and its mispredicted exit cost more than the rest of a random card."""
     if FAST_PDEP:  # deposit bit n of a one-bit word at the mask's n-th set bit
         return ctz(_pdep(np.int64(1) << n, mask))
     return nth_bit_by_bytes(mask, n)
