@@ -63,7 +63,7 @@ def write_perf_map(dump: str) -> int:
             size = items[i + 1][0] - address if i + 1 < len(items) else 4096
             short = re.sub(r"^_ZN\d+", "", name)[:120]
             out.write(f"{address:x} {size:x} {short}\n")
-            if dump and dump in name and not name.startswith(("cpython", "cfunc")):
+            if dump and dump in name and not short.startswith(("cpython", "cfunc")):
                 code = ctypes.string_at(address, size)
                 (DUMP_DIR / f"{address:x}_{short[:60]}.bin").write_bytes(code)
     return len(items)
