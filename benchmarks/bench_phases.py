@@ -31,11 +31,11 @@ from belote_sim.game.phases import bid_retourne, close_bidding, read_declaration
 from belote_sim.game.state import TrickPlan, new_workspace, no_script
 from belote_sim.game.tricks import play_tricks
 from belote_sim.kernels.counting import accumulate
-from belote_sim.kernels.deal import deal_packet, shuffle_pack
+from belote_sim.kernels.deal import deal_packet, deal_rest, shuffle_pack
 from belote_sim.kernels.layout import FIRST_HAND, HANDS, N_COUNTERS, RETOURNE, ST_OK, TAKER, TRUMP
 from belote_sim.kernels.rng import seed_stream
 from belote_sim.kernels.scoring import score_two_sides
-from belote_sim.kernels.trick import seat_after, side_of
+from belote_sim.kernels.trick import side_of
 from belote_sim.players import BID_RANDOM, BID_THRESHOLD, PLAY_HEURISTIC, PLAY_RANDOM
 from belote_sim.players.seating import no_lookup, same_players
 from belote_sim.rules import R_TIE_RULE
@@ -80,11 +80,7 @@ def _deals_until(rules, players, seed, n, stop):
         if stop == 2:
             # Deal the rest as if the first hand took: what dealing costs a taken deal.
             hands[fh] |= 1 << rec[RETOURNE]
-            for j in range(4):
-                seat = seat_after(fh, j, 4)
-                for _ in range(2 if seat == fh else 3):
-                    hands[seat] |= 1 << pack[pos]
-                    pos += 1
+            deal_rest(pack, pos, hands, 4, fh, fh)
             acc += hands[0]
             continue
         status, taker, trump = bid_retourne(rules, players, script, ws, 2, -1)
@@ -94,11 +90,7 @@ def _deals_until(rules, players, seed, n, stop):
             rec[TAKER] = taker
             rec[TRUMP] = trump
             hands[taker] |= 1 << rec[RETOURNE]
-            for j in range(4):
-                seat = seat_after(fh, j, 4)
-                for _ in range(2 if seat == taker else 3):
-                    hands[seat] |= 1 << pack[pos]
-                    pos += 1
+            deal_rest(pack, pos, hands, 4, fh, taker)
             for s in range(4):
                 rec[HANDS + s] = hands[s]
                 sides[s] = side_of(s, 4, taker)

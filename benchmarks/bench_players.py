@@ -91,11 +91,6 @@ def every_trump(deals: list[np.ndarray]) -> list[tuple[np.ndarray, int, int, int
     return [(hands, trump, 0, 0) for hands in deals for trump in range(4)]
 
 
-#: The search's counters besides its nodes (``dd.SEARCH_STATS``), by name.
-_STATS = {"probes": dd.CX_PROBES, "hits": dd.CX_HITS, "cutoffs": dd.CX_CUTOFFS,
-          "first_cutoffs": dd.CX_FIRST_CUTOFFS}
-
-
 def search_stats(res: dict) -> str:
     """Nodes per solve, table hits per probe, and the share of cut-offs the first move
     tried made (how good the move ordering is)."""
@@ -115,13 +110,12 @@ def solve_all(positions: list[tuple[np.ndarray, int, int, int]], query: int | No
     trick = np.zeros(4, dtype=np.int64)
     out = np.zeros(32, dtype=np.int64)
     times = []
-    nodes = 0
     values = []
-    stats = dict.fromkeys(_STATS, 0)
+    stats = dict.fromkeys(dd.SEARCH_STATS, 0)
     for hands, trump, taker, leader in positions:
         hands = hands.copy()
         dd.set_context(cx, rules, trump, taker, opts)
-        for slot in dd.SEARCH_STATS:
+        for slot in dd.SEARCH_STATS.values():
             cx[slot] = 0
         t0 = time.perf_counter()
         if every_card:
@@ -131,8 +125,7 @@ def solve_all(positions: list[tuple[np.ndarray, int, int, int]], query: int | No
         else:
             v = dd.dd_reaches(rules, cx, tt, ws, hands, trick, 0, leader, 1, query)
         times.append(time.perf_counter() - t0)
-        nodes += int(cx[dd.CX_NODES])
-        for name, slot in _STATS.items():
+        for name, slot in dd.SEARCH_STATS.items():
             stats[name] += int(cx[slot])
         values.append(int(v))
     t = np.array(times)
@@ -142,8 +135,7 @@ def solve_all(positions: list[tuple[np.ndarray, int, int, int]], query: int | No
         "mean_ms": float(t.mean() * 1e3),
         "median_ms": float(np.median(t) * 1e3),
         "p95_ms": float(np.percentile(t, 95) * 1e3),
-        "nodes_per_second": nodes / float(t.sum()),
-        "nodes": nodes,
+        "nodes_per_second": stats["nodes"] / float(t.sum()),
         "values": values,
     }
 

@@ -20,7 +20,7 @@ from belote_sim.game.phases import (
 from belote_sim.game.state import TrickPlan, new_workspace, script_of
 from belote_sim.game.tricks import play_tricks
 from belote_sim.game.twoplayer import deal_no_contract_2p, deal_stock
-from belote_sim.kernels.deal import deal_packet
+from belote_sim.kernels.deal import deal_packet, deal_rest
 from belote_sim.kernels.layout import (
     BELOTE_SEAT,
     CAPOT_SIDE,
@@ -166,11 +166,7 @@ def _deal_retourne(rules, players, script, ws):
     hands[taker] |= 1 << retourne
     if ws.watch.know:
         ws.kit.know[KNOW_HELD + taker] |= 1 << retourne  # everyone saw it
-    for i in range(n):
-        seat = seat_after(fh, i, n)
-        for _ in range(2 if seat == taker else 3):
-            hands[seat] |= 1 << pack[pos]
-            pos += 1
+    deal_rest(pack, pos, hands, n, fh, taker)
     for s in range(n):
         rec[HANDS + s] = hands[s]
         sides[s] = side_of(s, n, taker)

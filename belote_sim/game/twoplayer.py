@@ -19,7 +19,7 @@ from belote_sim.game.phases import (
 )
 from belote_sim.game.state import TrickPlan
 from belote_sim.game.tricks import play_tricks
-from belote_sim.kernels.deal import deal_packet
+from belote_sim.kernels.deal import deal_packet, deal_rest
 from belote_sim.kernels.layout import (
     DEALER,
     DEALT,
@@ -35,7 +35,6 @@ from belote_sim.kernels.layout import (
     TRUMP,
 )
 from belote_sim.kernels.scoring import score_no_contract, score_two_sides
-from belote_sim.kernels.trick import seat_after
 from belote_sim.rules import R_TIE_RULE
 
 #: Cards dealt before the bidding (6 each), then the turned card at this index.
@@ -90,12 +89,7 @@ def deal_stock(rules, players, script, ws):
 
     turned = rec[RETOURNE]
     hands[taker] |= 1 << turned
-    pos = _TURNED_POS + 1
-    for i in range(2):
-        seat = seat_after(fh, i, 2)
-        for _ in range(2 if seat == taker else 3):
-            hands[seat] |= 1 << pack[pos]
-            pos += 1
+    pos = deal_rest(pack, _TURNED_POS + 1, hands, 2, fh, taker)
     for s in range(2):
         rec[HANDS + s] = hands[s]
 

@@ -71,6 +71,19 @@ def deal_packet(pack, pos, hands, n_players, first_hand, size):
     return pos
 
 
+@jit(inline="always")
+def deal_rest(pack, pos, hands, n_players, first_hand, taker):
+    """The deal's end after a retourne is taken (RULES 4): in turn order from
+    ``first_hand``, the taker (who has picked up the retourne) gets 2 more cards from
+    the pack at ``pos``, everyone else 3; return the new ``pos``."""
+    for i in range(n_players):
+        seat = seat_after(first_hand, i, n_players)
+        for _ in range(2 if seat == taker else 3):
+            hands[seat] |= 1 << pack[pos]
+            pos += 1
+    return pos
+
+
 @jit
 def rebuild_pack(rec, n_players, out):
     """The pack after a deal, before the cut (RULES 4, ``shuffle = cut``), written into

@@ -50,8 +50,10 @@ CX_PROBES = CX_PROFILE + 4
 CX_HITS = CX_PROBES + 1
 CX_CUTOFFS = CX_PROBES + 2
 CX_FIRST_CUTOFFS = CX_PROBES + 3
-#: Every counter of the search, its nodes first: a caller resets them all at once.
-SEARCH_STATS = (CX_NODES, CX_PROBES, CX_HITS, CX_CUTOFFS, CX_FIRST_CUTOFFS)
+#: Every counter of the search by name (its slot in the context): a caller resets them
+#: all at once, and the benchmarks print them.
+SEARCH_STATS = {"nodes": CX_NODES, "probes": CX_PROBES, "hits": CX_HITS,
+                "cutoffs": CX_CUTOFFS, "first_cutoffs": CX_FIRST_CUTOFFS}
 CX_SIZE = CX_PROBES + 4
 
 # Strongest first: the ranks of a plain suit and of a trump suit.
