@@ -184,7 +184,11 @@ from belote_sim.kernels.bits import nth_bit
 def broken(legal, rng):  # the neighbour of the lowest legal card: often not legal
     return nth_bit(legal, 0) ^ 1 if legal & (legal - 1) else nth_bit(legal, 0)
 
+def broken_from(legal, z):  # the same, in the trick loop of mass runs
+    return broken(legal, None), z
+
 tricks.random_card = broken
+tricks.random_card_from = broken_from
 try:
     simulate(Rules(), deals=3, seed=1, bid_policy="random", play_policy="random")
 except RuntimeError as e:
@@ -201,3 +205,36 @@ def test_a_policys_illegal_card_is_refused_not_played():
                           text=True, timeout=300, env=env)
     assert proc.returncode == 0, proc.stderr
     assert "refused:" in proc.stdout and "illegal policy choice" in proc.stdout
+
+
+@pytest.mark.parametrize("play", ["random", "heuristic"])
+def test_the_plain_trick_loop_plays_as_the_general_loop(play):
+    """Mass runs take the trick loop of :func:`tricks.play_plain_tricks` (random or
+    heuristic players, nothing watching); the arena's decision timing sends the same
+    deals through the general loop. Both play the same cards from the same draws: equal
+    records (but for the timing's own fields) and equal streams after each deal."""
+    from belote_sim.game.deals import play_deal
+    from belote_sim.game.state import new_workspace, no_script
+    from belote_sim.kernels import layout as L
+    from belote_sim.kernels.deal import shuffle_pack
+    from belote_sim.kernels.rng import seed_stream
+    from belote_sim.players import bid_policy_id, play_policy_id
+
+    rules = Rules().to_array()
+    players = same_players(bid_policy_id("random"), 0.5, play_policy_id(play), 0.0,
+                           *no_lookup())
+    timing = np.zeros(L.REC_SIZE, dtype=bool)
+    timing[L.DECISIONS:L.DECISIONS + 2] = timing[L.DECISION_CYCLES:L.DECISION_CYCLES + 2] = True
+    plain_ws, general_ws = (new_workspace(players, t, False, False) for t in (False, True))
+    played = 0
+    for deal in range(300):
+        streams = []
+        for ws in (plain_ws, general_ws):
+            seed_stream(ws.rng, 7, deal, 0)
+            shuffle_pack(ws.pack, ws.rng)
+            assert play_deal(rules, players, no_script(), ws, deal % 4, 0, 0) == 0
+            streams.append(int(ws.rng[0]))
+        assert streams[0] == streams[1]
+        np.testing.assert_array_equal(plain_ws.rec[~timing], general_ws.rec[~timing])
+        played += plain_ws.rec[L.N_PLAYS] > 0
+    assert played > 100  # most deals were taken and played

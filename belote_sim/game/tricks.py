@@ -1,10 +1,17 @@
-"""The tricks of a deal (RULES.md section 6 and 7.2): one loop for every game.
+"""The tricks of a deal (RULES.md section 6 and 7.2): one loop for every game, and a
+lean copy of its steps for mass runs.
 
 :func:`play_tricks` plays the tricks of a plan from the hands in the workspace: each
 card is chosen (by the seat's play policy, or read from the deal log's script), checked
 against the rules, and recorded with its legal set, each trick's leader and winner, and
 the card points won by each seat and side. The stock game's free tricks and draws and
 its belote "at the first card played" are options of the same loop.
+
+Mass runs, where only ``random`` and ``heuristic`` players sit at the table and nothing
+watches, take :func:`play_plain_tricks`: the same steps (:func:`lay_card`,
+:func:`end_trick`, :func:`end_tricks`, the same rule functions, the same draws in the
+same order) in a loop that carries nothing else (README, *Speed*, has its
+measurements). ``tests/test_engine.py`` plays the same deals through both loops and compares the records.
 """
 
 from __future__ import annotations
@@ -41,13 +48,13 @@ from belote_sim.kernels.layout import (
     TRICK_WINNER,
     TRUMP,
 )
-from belote_sim.kernels.legal import legal_given_winner
+from belote_sim.kernels.legal import legal_given_winner, rule_values
 from belote_sim.kernels.scoring import deal_total
 from belote_sim.kernels.trick import card_power, seat_after, trick_card_points
 from belote_sim.players import PLAY_HEURISTIC, PLAY_RANDOM
 from belote_sim.players.knowledge import learn_from_card
 from belote_sim.players.pimc import analyse_position, deal_value
-from belote_sim.players.play import choose_card, heuristic_choice, random_card
+from belote_sim.players.play import choose_card, heuristic_choice, random_card, random_card_from
 from belote_sim.players.seating import at_seat, table_side
 from belote_sim.players.solver_kit import NO_VALUE, STAT_CYCLES, STAT_DECISIONS
 from belote_sim.rules import R_BELOTE, R_NT_VALUES, R_PLAYERS
@@ -91,6 +98,105 @@ def solve_tricks(rules, ws, leader, trump, taker, t_side, n_tricks):
 
 
 @jit(inline="always")
+def lay_card(rec, hands, trick, n_plays, seat, k, card, legal):
+    """Record ``card`` as the deal's play ``n_plays`` (with its ``legal`` set) and the
+    trick's card ``k``, and take it from ``seat``'s hand."""
+    rec[PLAYS + n_plays] = card
+    rec[LEGAL + n_plays] = legal
+    trick[k] = card
+    hands[seat] ^= 1 << card
+
+
+@jit(inline="always")
+def end_trick(rules, rec, trick, sides, t, leader, winner, n, trump, bonus):
+    """Score trick ``t`` (led by ``leader``, taken by ``winner``; ``bonus``: the last
+    trick's ten) and record its leader and winner; return the winner's side as a bit."""
+    pts = trick_card_points(rules, trick, n, trump) + bonus
+    side = sides[winner]
+    rec[SEAT_POINTS + winner] += pts
+    rec[TRICK_POINTS + side] += pts
+    rec[TRICK_LEADER + t] = leader
+    rec[TRICK_WINNER + t] = winner
+    return 1 << side
+
+
+@jit(inline="always")
+def end_tricks(rec, n_plays, n_tricks, won):
+    """Record the number of plays and tricks, and the side that took every trick, if
+    any (``won``: bit s set when side s took a trick)."""
+    rec[N_PLAYS] = n_plays
+    rec[N_TRICKS] = n_tricks
+    if won == 1:
+        rec[CAPOT_SIDE] = 0
+    elif won == 2:
+        rec[CAPOT_SIDE] = 1
+
+
+@jit(inline="always")
+def plain_players(play):
+    """Whether every seat plays ``random`` or ``heuristic``: the players of mass runs,
+    who need no solver kit and no knowledge (:func:`play_plain_tricks`)."""
+    plain = True
+    for policy in play:
+        if policy != PLAY_RANDOM and policy != PLAY_HEURISTIC:
+            plain = False
+    return plain
+
+
+@jit
+def play_plain_tricks(rules, players, ws, n_tricks):
+    """The tricks of a four-player deal as :func:`play_tricks` plays them when nothing
+    but the players is at the table: no script, no observer, no free trick or stock,
+    every seat ``random`` or ``heuristic``. The same steps with the same rule functions
+    and the same draws, in a loop whose registers hold only what these players use: the
+    stream's state and the rules' values are locals, not array cells reloaded after
+    every store to the record or the hands. The check of the card is the legal set's
+    alone: it lies within the hand."""
+    rec, hands, trick, sides = ws.rec, ws.hands, ws.trick, ws.sides
+    z = ws.rng[0]  # the stream's state, in a register until the deal's last card
+    values = rule_values(rules)
+    leader = rec[FIRST_HAND]
+    trump = rec[TRUMP]
+    taker = rec[TAKER]
+    last_bonus = LAST_TRICK_BONUS[rules[R_NT_VALUES], trump]
+    played = 0
+    won = 0
+    for t in range(n_tricks):
+        w = 0
+        w_power = -1
+        for k in range(4):
+            seat = seat_after(leader, k, 4)
+            if k == 0:
+                legal, rule = hands[seat], RULE_FREE
+            else:
+                legal, rule = legal_given_winner(
+                    values, hands[seat], trick, k, leader, trump, taker, w
+                )
+            if at_seat(players.play, seat) == PLAY_RANDOM:
+                card, z = random_card_from(legal, z)
+            else:
+                card = heuristic_choice(legal, hands, seat, trick, k, leader, played, trump,
+                                        taker, 4)
+            n_plays = 4 * t + k
+            if (legal >> card) & 1 == 0:  # legal is within the hand
+                ws.rng[0] = z
+                return fail(rec, ST_ILLEGAL_CARD, n_plays, seat, card, legal, rule)
+            lay_card(rec, hands, trick, n_plays, seat, k, card, legal)
+            played |= 1 << card
+            power = card_power(card, trick[0] >> 3, trump)
+            if power > w_power:
+                w = k
+                w_power = power
+        winner = seat_after(leader, w, 4)
+        won |= end_trick(values, rec, trick, sides, t, leader, winner, 4, trump,
+                         last_bonus if t == n_tricks - 1 else 0)
+        leader = winner
+    ws.rng[0] = z
+    end_tricks(rec, 4 * n_tricks, n_tricks, won)
+    return ST_OK
+
+
+@jit(inline="always")
 def play_tricks(rules, players, script, ws, plan):
     """Play the tricks of a deal (:class:`~belote_sim.game.state.TrickPlan` ``plan``)
     from the record's first hand, trump and taker; return an ``ST_*`` status.
@@ -100,7 +206,8 @@ def play_tricks(rules, players, script, ws, plan):
     seat's side. The workspace's observers (``ws.watch``) see every position: the
     knowledge of the solver players, each side's decision time (the arena), and the
     double-dummy value of every position of a scripted deal (``analyse``, see
-    :func:`analyse_position`).
+    :func:`analyse_position`). Without script or observers, for random and heuristic
+    players, the tricks are played by :func:`play_plain_tricks`.
     """
     # The solver kit is reached only under a flag or for a solver player: taking its
     # arrays out costs a reference count each, on the hot path of mass runs.
@@ -117,6 +224,10 @@ def play_tricks(rules, players, script, ws, plan):
     t_side = sides[taker]
     if watch.solve and n == 4 and free_tricks == 0:
         return solve_tricks(rules, ws, leader, trump, taker, t_side, n_tricks)
+    if (n == 4 and free_tricks == 0 and stock_pos < 0 and not plan.belote_at_play
+            and not script.on and not (watch.know or watch.timing or analyse)
+            and plain_players(players.play)):
+        return play_plain_tricks(rules, players, ws, n_tricks)
     last_bonus = LAST_TRICK_BONUS[rules[R_NT_VALUES], trump]
     played = 0
     n_plays = 0
@@ -184,25 +295,16 @@ def play_tricks(rules, players, script, ws, plan):
                     rec[BELOTE_SEAT] = seat
                     if rules[R_BELOTE] != 0:
                         rec[BELOTE + sides[seat]] += BELOTE_POINTS
-            rec[PLAYS + n_plays] = card
-            rec[LEGAL + n_plays] = legal
+            lay_card(rec, hands, trick, n_plays, seat, k, card, legal)
             n_plays += 1
-            trick[k] = card
-            hands[seat] ^= 1 << card
             played |= 1 << card
             power = card_power(card, trick[0] >> 3, trump)
             if power > w_power:
                 w = k
                 w_power = power
         winner = seat_after(leader, w, n)
-        pts = trick_card_points(rules, trick, n, trump)
-        if t == n_tricks - 1:
-            pts += last_bonus
-        rec[SEAT_POINTS + winner] += pts
-        rec[TRICK_POINTS + sides[winner]] += pts
-        rec[TRICK_LEADER + t] = leader
-        rec[TRICK_WINNER + t] = winner
-        won |= 1 << sides[winner]
+        won |= end_trick(rules, rec, trick, sides, t, leader, winner, n, trump,
+                         last_bonus if t == n_tricks - 1 else 0)
         if stock_pos >= 0 and t < free_tricks:
             hands[winner] |= 1 << ws.pack[stock_pos]
             hands[seat_after(winner, 1, n)] |= 1 << ws.pack[stock_pos + 1]
@@ -213,12 +315,7 @@ def play_tricks(rules, players, script, ws, plan):
         ws.kit.analysis[0, n_plays] = rec[TRICK_POINTS + t_side] + (
             CAPOT_BONUS if takers_all else 0
         )
-    rec[N_PLAYS] = n_plays
-    rec[N_TRICKS] = n_tricks
-    if won == 1:
-        rec[CAPOT_SIDE] = 0
-    elif won == 2:
-        rec[CAPOT_SIDE] = 1
+    end_tricks(rec, n_plays, n_tricks, won)
     if script.on and n_plays < script.n_plays:
         return fail(rec, ST_EXTRA_PLAYS, n_plays, -1, script.plays[n_plays], 0, 0)
     return ST_OK

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from numba.extending import overload
+from numba.np.unsafe.ndarray import to_fixed_tuple
+
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, TRUMP_ABOVE
 from belote_sim.kernels.layout import (
@@ -15,6 +18,7 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.trick import are_partners, seat_after, trick_winner
 from belote_sim.rules import (
+    N_RULE_SLOTS,
     R_MUST_TRUMP,
     R_OVERTRUMP_PARTNER,
     R_PARTNER_EXEMPTION,
@@ -22,6 +26,29 @@ from belote_sim.rules import (
     R_UNDERTRUMP,
     UNDERTRUMP_FREE,
 )
+
+
+def rule_values(rules):
+    """The rules array as a tuple of its values, which every kernel reading ``rules[R_*]``
+    also accepts: a loop that stores into other int64 arrays (the record, the hands)
+    must reload an array's options after each store, as far as the compiler knows the
+    arrays may overlap; a tuple's values stay in registers. (Compiled by
+    :func:`_rule_values_jit`; this is its plain-Python form.)
+
+    >>> from belote_sim import Rules
+    >>> from belote_sim.rules import R_PLAYERS
+    >>> rule_values(Rules().to_array())[R_PLAYERS]
+    4
+    """
+    return tuple(int(x) for x in rules)
+
+
+@overload(rule_values, inline="always")
+def _rule_values_jit(rules):
+    def impl(rules):
+        return to_fixed_tuple(rules, N_RULE_SLOTS)
+
+    return impl
 
 
 @jit

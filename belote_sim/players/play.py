@@ -13,7 +13,7 @@ import numpy as np
 
 from belote_sim._jit import jit, jit_refcounted
 from belote_sim.kernels.bits import ctz, nth_bit, popcount
-from belote_sim.kernels.rng import rand_below
+from belote_sim.kernels.rng import below_from
 from belote_sim.players import (
     DEFAULT_WORLDS,
     PLAY_DD,
@@ -29,7 +29,17 @@ from belote_sim.players.pimc import ALWAYS_EXACT, EXACT_TRICKS, dd_card, pimc_ca
 @jit(inline="always")
 def random_card(legal, rng):
     """The ``random`` policy: a uniformly random card of the legal mask."""
-    return nth_bit(legal, rand_below(rng, popcount(legal)))
+    card, z = random_card_from(legal, rng[0])
+    rng[0] = z
+    return card
+
+
+@jit(inline="always")
+def random_card_from(legal, z):
+    """:func:`random_card` from a stream whose state ``z`` a loop holds in a local:
+    ``(card, next state)``."""
+    i, z = below_from(z, popcount(legal))
+    return nth_bit(legal, i), z
 
 
 @jit(inline="always")
