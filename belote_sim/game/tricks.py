@@ -11,7 +11,8 @@ Mass runs, where only ``random`` and ``heuristic`` players sit at the table and 
 watches, take :func:`play_plain_tricks`: the same steps (:func:`lay_card`,
 :func:`end_trick`, :func:`end_tricks`, the same rule functions, the same draws in the
 same order) in a loop that carries nothing else (README, *Speed*, has its
-measurements). ``tests/test_engine.py`` plays the same deals through both loops and compares the records.
+measurements). ``tests/test_engine.py`` plays the same deals through both loops and
+compares the records.
 """
 
 from __future__ import annotations
