@@ -29,10 +29,11 @@ from belote_sim.rules import (
 
 
 def rule_values(rules):
-    """The rules array as a tuple of its values, which every kernel reading ``rules[R_*]``
-    also accepts: a loop that stores into other int64 arrays (the record, the hands)
-    must reload an array's options after each store, as far as the compiler knows the
-    arrays may overlap; a tuple's values stay in registers. (Compiled by
+    """The rules array as a tuple of its values, which the kernels that only read
+    ``rules[R_*]`` (the legal cards, a trick's points) accept as well: a loop that
+    stores into other int64 arrays (the record, the hands) must reload an array's
+    options after each store, as far as the compiler knows the arrays may overlap; a
+    tuple's values stay in registers. (Compiled by
     :func:`_rule_values_jit`; this is its plain-Python form.)
 
     >>> from belote_sim import Rules
