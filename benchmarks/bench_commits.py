@@ -4,9 +4,10 @@
 temporary git worktree and measures, in a fresh process per tree (compile first, then
 warm): classic deals per second with random play, random bidding with heuristic play,
 and threshold bidding with heuristic play, each the median of 5 runs of 300,000 deals
-on all threads, through the public ``simulate``. It prints each tree's rates and this
-tree's ratio to each commit. The machine is shared and noisy: only figures of the same
-sitting are compared (the redesign's gate compared 661b1fb and 1669738 this way).
+on all threads (``--threads 1``: on one), through the public ``simulate``. It prints
+each tree's rates and this tree's ratio to each commit. The machine is shared and
+noisy: only figures of the same sitting are compared (the redesign's gate compared
+661b1fb and 1669738 this way).
 """
 
 from __future__ import annotations
@@ -42,9 +43,11 @@ print(json.dumps(out))
 """
 
 
-def rates(tree: Path) -> dict[str, float]:
-    """The probe's rates for the package in ``tree``."""
+def rates(tree: Path, threads: int) -> dict[str, float]:
+    """The probe's rates for the package in ``tree`` on ``threads`` threads (0: all)."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
+    if threads:
+        env["NUMBA_NUM_THREADS"] = str(threads)
     proc = subprocess.run([sys.executable, "-c", PROBE], cwd=tree, env=env,
                           capture_output=True, text=True, check=True)
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -53,6 +56,8 @@ def rates(tree: Path) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("commits", nargs="+", help="commits to measure beside this tree")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="threads of each probe (default: all the machine's)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         trees = {}
@@ -65,7 +70,7 @@ def main() -> None:
         try:
             results = {}
             for name, tree in trees.items():
-                results[name] = rates(tree)
+                results[name] = rates(tree, args.threads)
                 shown = ", ".join(f"{k} {v:,.0f}" for k, v in results[name].items())
                 print(f"{name:<12} deals/s: {shown}", flush=True)
         finally:

@@ -34,6 +34,7 @@ from numba.core.dispatcher import Dispatcher  # noqa: E402
 from numba.core.registry import cpu_target  # noqa: E402
 
 DUMP_DIR = Path("/tmp/belote-jit")
+WORKLOADS = ("random", "heuristic", "solver", "fastpimc")
 
 
 def write_perf_map(dump: str) -> int:
@@ -92,14 +93,11 @@ def workload(kind: str, scale: int) -> None:
         from belote_sim.runs.arena import arena
 
         arena("fastpimc:20", "heuristic", deals=20 * scale, matches=0, seed=2)
-    else:
-        raise SystemExit(f"unknown workload {kind!r}: random, heuristic, solver or fastpimc")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workload", default="random",
-                        help="random, heuristic, solver or fastpimc")
+    parser.add_argument("--workload", default="random", choices=WORKLOADS)
     parser.add_argument("--scale", type=int, default=10, help="size of the profiled run")
     parser.add_argument("--dump", default="play_deal",
                         help="copy the code of kernels whose name holds this (for objdump)")

@@ -54,7 +54,7 @@ CX_FIRST_CUTOFFS = CX_PROBES + 3
 #: all at once, and the benchmarks print them.
 SEARCH_STATS = {"nodes": CX_NODES, "probes": CX_PROBES, "hits": CX_HITS,
                 "cutoffs": CX_CUTOFFS, "first_cutoffs": CX_FIRST_CUTOFFS}
-CX_SIZE = CX_PROBES + 4
+CX_SIZE = max(SEARCH_STATS.values()) + 1
 
 # Strongest first: the ranks of a plain suit and of a trump suit.
 PLAIN_DESC = np.array([7, 3, 6, 5, 4, 2, 1, 0], dtype=np.int64)  # A T K Q J 9 8 7
