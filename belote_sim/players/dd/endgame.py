@@ -47,7 +47,8 @@ def _trick_end(cx, tb, left, n, leader, trump, last):
 def _two_tricks(rules, cx, hands, tb, k, leader, cap, alpha, beta, fr, d):
     """Fail-soft alpha-beta when two tricks remain (``k`` cards of the first already in
     ``tb[2]``): a plain depth-first search over the at most two cards of each hand in the
-    first trick, the last one being forced. Frame ``fr[d]`` is its scratch (20 slots)."""
+    first trick, the last one being forced. Frame ``fr[d]`` is its scratch (20 slots);
+    ``rules`` are the options as :func:`belote_sim.kernels.legal.rule_values` gives them."""
     n = cx[CX_N]
     trump = cx[CX_TRUMP]
     taker = cx[CX_TAKER]
@@ -64,6 +65,15 @@ def _two_tricks(rules, cx, hands, tb, k, leader, cap, alpha, beta, fr, d):
             if p > wp:
                 w = i
                 wp = p
+    # The points of both tricks: the first trick's are what the second leaves of them.
+    both = 0
+    for i in range(k):
+        both += cx[CX_PTS + tb[2, i]]
+    for s in range(n):
+        h = hands[s]
+        while h != 0:
+            both += cx[CX_PTS + ctz(h)]
+            h &= h - 1
     j = 0
     a = alpha
     b = beta
@@ -75,11 +85,11 @@ def _two_tricks(rules, cx, hands, tb, k, leader, cap, alpha, beta, fr, d):
                 cx[CX_NODES] += 1
             if j == m:
                 # Both tricks are complete once the forced last one is played.
-                w1, tp = _trick_end(cx, tb, 2, n, leader, trump, False)
+                w1 = seat_after(leader, w, n)
                 led = -1
                 w2 = w1
                 wp = -1
-                tp2 = cx[CX_LAST_BONUS]
+                tp2 = 0
                 for i in range(n):
                     s = seat_after(w1, i, n)
                     c = ctz(hands[s])
@@ -90,6 +100,8 @@ def _two_tricks(rules, cx, hands, tb, k, leader, cap, alpha, beta, fr, d):
                     if p > wp:
                         wp = p
                         w2 = s
+                tp = both - tp2
+                tp2 += cx[CX_LAST_BONUS]
                 t1 = cx[CX_TAKERS + w1] == 1
                 t2 = cx[CX_TAKERS + w2] == 1
                 v = (tp if t1 else 0) + (tp2 if t2 else 0)

@@ -30,7 +30,7 @@ import numpy as np
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ALL_TRUMPS, CAPOT_BONUS
 from belote_sim.kernels.bits import ctz, popcount
-from belote_sim.kernels.legal import legal_given_top
+from belote_sim.kernels.legal import legal_given_top, rule_values
 from belote_sim.kernels.trick import card_power, seat_after
 from belote_sim.players.dd.bounds import _cash_bounds, _trump_bounds
 from belote_sim.players.dd.endgame import _trick_end, _two_tricks
@@ -102,7 +102,13 @@ F_INPLAY = 22  # cards still in play
 F_TT = 23
 F_SCOUT = 24  # 1: the move being tried got a scout window; 2: re-search it
 F_RW = 25  # the re-search's narrowed bound
-F_SIZE = 26
+# The current trick before this node's card, carried from frame to frame rather than
+# recomputed from its cards at every node: the place in the trick of the card winning
+# it, that card's power (:func:`card_power`) and the trick's points.
+F_W = 26
+F_WP = 27
+F_TP = 28
+F_SIZE = 29
 
 M_ENTER = 0
 M_NEXT = 1
@@ -147,6 +153,9 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
     loop that took a third of the time (the change, commit 9bb2a95, made the search 1.6x
     faster at the same node count)."""
     fr, mv, tb, hist, kil = ws
+    # The rules' options as a tuple: read from an array, they were loaded again after
+    # every store to the frames (as far as the compiler knows, the arrays may overlap).
+    rv = rule_values(rules)
     n = cx[CX_N]
     trump = cx[CX_TRUMP]
     opts = cx[CX_OPTS]
@@ -161,10 +170,21 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
     while m != 0:
         pts += cx[CX_PTS + ctz(m)]
         m &= m - 1
+    w0 = 0
+    wp0 = -1
+    tp0 = 0
     for i in range(k):
         in_play |= 1 << tb[left0, i]
         pts += cx[CX_PTS + tb[left0, i]]
+        tp0 += cx[CX_PTS + tb[left0, i]]
+        p = card_power(tb[left0, i], tb[left0, 0] >> 3, trump)
+        if p > wp0:
+            w0 = i
+            wp0 = p
     d = 0
+    fr[d, F_W] = w0
+    fr[d, F_WP] = wp0
+    fr[d, F_TP] = tp0
     fr[d, F_K] = k
     fr[d, F_LEADER] = leader
     fr[d, F_CAP] = cap
@@ -277,7 +297,7 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
             fr[d, F_A0] = a
             fr[d, F_B0] = b
             if left == 2:
-                fr[d, F_BEST] = _two_tricks(rules, cx, hands, tb, kk, ld, cp, a, b, fr, d + 1)
+                fr[d, F_BEST] = _two_tricks(rv, cx, hands, tb, kk, ld, cp, a, b, fr, d + 1)
                 fr[d, F_BESTC] = 0
                 fr[d, F_N] = 0
                 fr[d, F_I] = 0
@@ -290,24 +310,21 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 partner_wins = False
             else:
                 led = tb[left, 0] >> 3
-                w = 0
-                w_power = card_power(tb[left, 0], led, trump)
-                for i in range(1, kk):
-                    p = card_power(tb[left, i], led, trump)
-                    if p > w_power:
-                        w = i
-                        w_power = p
+                w = fr[d, F_W]
+                w_power = fr[d, F_WP]
                 legal = legal_given_top(
-                    rules, hands[seat], led, tb[left, w], kk, ld, trump, cx[CX_TAKER], w
+                    rv, hands[seat], led, tb[left, w], kk, ld, trump, cx[CX_TAKER], w
                 )[0]
                 partner_wins = cx[CX_TAKERS + seat_after(ld, w, n)] == cx[CX_TAKERS + seat]
             moves = candidates(cx, legal, fr[d, F_INPLAY])
+            # A single card to try needs no ordering (often: following suit).
+            order = (opts & OPT_ORDER) != 0 and (moves & (moves - 1)) != 0
             reach = -1
-            if kk > 0 and (opts & OPT_ORDER) != 0:
+            if kk > 0 and order:
                 reach = _opponents_reach(cx, hands, ld, kk, n, seat, led, trump)
             others = 0
             partners = 0
-            if kk == 0:
+            if kk == 0 and order:
                 for s in range(n):
                     if s != seat:
                         others |= hands[s]
@@ -323,7 +340,7 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 c = ctz(m)
                 m &= m - 1
                 sc = 0
-                if opts & OPT_ORDER:
+                if order:
                     if c == hint:
                         sc = 1 << 58
                     elif kk == 0 and c == kil[left, 0]:
@@ -399,8 +416,23 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 fr[d, F_SCOUT] = 1
             else:
                 fr[d, F_SCOUT] = 0
+            # The trick with this card: its winning card's place and power, its points.
+            if kk == 0:
+                wi = 0
+                wp = card_power(c, c >> 3, trump)
+            else:
+                wi = fr[d, F_W]
+                wp = fr[d, F_WP]
+                p = card_power(c, tb[left, 0] >> 3, trump)
+                if p > wp:
+                    wi = kk
+                    wp = p
+            tp = fr[d, F_TP] + cx[CX_PTS + c]
             if kk + 1 < n:
                 fr[d, F_GAIN] = 0
+                fr[d + 1, F_W] = wi
+                fr[d + 1, F_WP] = wp
+                fr[d + 1, F_TP] = tp
                 fr[d + 1, F_K] = kk + 1
                 fr[d + 1, F_LEADER] = ld
                 fr[d + 1, F_CAP] = fr[d, F_CAP]
@@ -412,18 +444,9 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 mode = M_ENTER
                 continue
             # The trick is complete.
-            lead_suit = tb[left, 0] >> 3
-            wi = 0
-            wp = card_power(tb[left, 0], lead_suit, trump)
-            tp = cx[CX_PTS + tb[left, 0]]
-            played = 1 << tb[left, 0]
-            for q in range(1, n):
-                p = card_power(tb[left, q], lead_suit, trump)
-                tp += cx[CX_PTS + tb[left, q]]
+            played = 0
+            for q in range(n):
                 played |= 1 << tb[left, q]
-                if p > wp:
-                    wi = q
-                    wp = p
             winner = seat_after(ld, wi, n)
             takers = cx[CX_TAKERS + winner] == 1
             if left == 1:
@@ -439,6 +462,9 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
             fr[d + 1, F_B] = cb - gain
             fr[d + 1, F_PTS] = fr[d, F_PTS] - tp
             fr[d + 1, F_INPLAY] = fr[d, F_INPLAY] & ~played
+            fr[d + 1, F_W] = 0
+            fr[d + 1, F_WP] = -1
+            fr[d + 1, F_TP] = 0
             d += 1
             mode = M_ENTER
         elif mode == M_RETURN:
