@@ -126,6 +126,54 @@ def test_pimc_plays_the_best_average_over_its_worlds():
         assert choice == min(c for c, v in total.items() if v == best), (deal, total, choice)
 
 
+@pytest.mark.parametrize("preset", ["classic", "tout-atout"])
+def test_pimc_chooses_as_if_every_card_were_solved_in_every_world(preset):
+    """With exact values ``pimc`` drops a card once tests against the best card so far
+    show it cannot beat it (``_exact_choice``); it must still play the card that
+    solving every legal card exactly in every world picks (best total, ties to the
+    lowest card, merged cards sharing a value). Small positions, either side to move,
+    every strain, two to nine worlds; each also with every world in turn first (the
+    first world orders the cards), so that tied totals meet in every order."""
+    from dd_reference import deal_hands
+
+    from belote_sim.players import dd
+    from belote_sim.players.pimc import _exact_choice
+
+    rules = Rules.from_preset(preset).to_array()
+    rng0 = np.random.default_rng(31)
+    cx, tt, ws = dd.new_context(), dd.new_table(16), dd.new_workspace()
+    trick = np.zeros(4, dtype=np.int64)
+    tied = 0
+    for deal in range(60):
+        size = 2 + deal % 4
+        hands = deal_hands(rng0.permutation(32), size)
+        trump, taker, seat, worlds = deal % 6, deal % 4, (deal // 3) % 4, 2 + deal % 8
+        played = 0xFFFFFFFF & ~int(hands.sum())
+        maximize = seat % 2 == taker % 2
+        legal = int(hands[seat])
+        choice = _pimc_choice(rules, hands, seat, trump, taker, worlds, deal, ALWAYS_EXACT)
+        dd.set_context(cx, rules, trump, taker, dd.OPT_ALL)
+        know = np.zeros(KNOW_SIZE, dtype=np.int64)
+        sampled = sample_worlds(hands, seat, played, 4, know, worlds, deal)
+        total = {c: 0 for c in range(32) if legal >> c & 1}
+        for world in sampled:
+            for c in total:
+                total[c] += int(dd.dd_card_value(
+                    rules, cx, tt, ws, world.copy(), trick, 0, seat, 1, c, 0, 0, 0
+                ))
+        best = max(total.values()) if maximize else min(total.values())
+        expected = min(c for c, v in total.items() if v == best)
+        assert choice == expected, (deal, total, choice)
+        moves = int(dd.candidates(cx, legal, 0xFFFFFFFF & ~played))
+        tied += sum(v == best for c, v in total.items() if moves >> c & 1) > 1
+        for first in range(worlds):
+            rotated = np.roll(sampled, -first, axis=0).copy()
+            got = _exact_choice(rules, cx, tt, ws, rotated, legal, moves, trick, 0, seat, 1,
+                                maximize)
+            assert got == expected, (deal, first, total, got)
+    assert tied >= 5  # the ties the rotations are for
+
+
 def _pimc_choice(rules, hands, seat, trump, taker, worlds, seed, exact_tricks):
     from belote_sim.kernels.rng import seed_stream
     from belote_sim.players.pimc import pimc_card

@@ -52,7 +52,8 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
     (``fastpimc``: :data:`EXACT_TRICKS`; ``pimc``: :data:`ALWAYS_EXACT`). Cards the
     solver merges as equivalent share the value of the one it keeps, played out too:
     their double-dummy values are equal, and the heuristic's whims between them are
-    not worth a playout each."""
+    not worth a playout each. With exact values, :func:`_exact_choice` finds the card
+    with fewer solves (the same card)."""
     if popcount(legal) == 1:
         return ctz(legal)
     cx, tt, dws, know = kit.context, kit.table, kit.search, kit.know
@@ -68,30 +69,35 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
     for i in range(k):
         in_play |= 1 << trick[i]
     moves = dd.candidates(cx, legal, in_play)  # equivalent in every world
-    exact = popcount(hands[seat]) <= exact_tricks
+    maximize = cx[dd.CX_TAKERS + seat] == 1
+    if popcount(hands[seat]) <= exact_tricks:
+        sampled = np.zeros((max(worlds, 1), 4), dtype=np.int64)
+        for i in range(worlds):
+            world[:] = 0
+            world[seat] = hands[seat]
+            _sample(n_suit, allowed, need, table, unseen, holders, held, world, rng)
+            sampled[i, :] = world
+        if worlds <= 0:
+            return ctz(legal)
+        dd.new_generation(cx)  # the last decision's entries would only crowd
+        return _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, cap,
+                             maximize)
     out_hands = np.zeros(4, dtype=np.int64)
     out_trick = np.zeros(4, dtype=np.int64)
     for _ in range(worlds):
         world[:] = 0
         world[seat] = hands[seat]
         _sample(n_suit, allowed, need, table, unseen, holders, held, world, rng)
-        if exact:
-            dd.new_generation(cx)  # another world: the last one's entries would only crowd
         m = moves
         while m != 0:
             c = ctz(m)
             m &= m - 1
-            if exact:
-                # exact (one full-window search: no first guess needed)
-                total[c] += dd.dd_card_value(rules, cx, tt, dws, world, trick, k, leader, cap,
-                                             c, 0, 0, 0)
-            else:
-                out_hands[:] = world
-                out_hands[seat] ^= 1 << c
-                out_trick[:] = trick
-                out_trick[k] = c
-                total[c] += heuristic_playout(rules, out_hands, out_trick, k + 1, leader,
-                                              played | (1 << c), trump, taker, n, cap)
+            out_hands[:] = world
+            out_hands[seat] ^= 1 << c
+            out_trick[:] = trick
+            out_trick[k] = c
+            total[c] += heuristic_playout(rules, out_hands, out_trick, k + 1, leader,
+                                          played | (1 << c), trump, taker, n, cap)
     # Cards equivalent in every world (adjacent among the unplayed cards, same points)
     # share the value of the one searched.
     m = legal & ~moves
@@ -99,7 +105,6 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
         c = ctz(m)
         m &= m - 1
         total[c] = total[dd._representative(cx, c, moves)]
-    maximize = cx[dd.CX_TAKERS + seat] == 1
     choice = -1
     m = legal
     while m != 0:
@@ -108,6 +113,100 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
         if choice < 0 or (total[c] > total[choice] if maximize else total[c] < total[choice]):
             choice = c
     return choice
+
+
+@jit
+def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, cap, maximize):
+    """The card of ``legal`` whose double-dummy values summed over the worlds
+    ``sampled`` are best for the seat to move (ties: the lowest card) -- the card that
+    solving every candidate of ``moves`` exactly in every world would choose, with fewer
+    exact solves.
+
+    Every candidate is solved exactly in the first world, and the best there (the
+    reference) in every world. Each other candidate, in order of its first-world value,
+    is first tested against the reference world by world with a null window (does it do
+    at least as well here?); where it does, it is solved exactly. When the bounds the
+    tests give, with those values, show that its total cannot beat the reference's, it
+    is dropped; otherwise it is solved exactly everywhere, and becomes the reference if
+    its total is better. An equivalent card that :func:`dd.candidates` merged shares the
+    total of the card kept for it, so each candidate stands for the lowest card of its
+    group, and ties go to the lower group."""
+    worlds = sampled.shape[0]
+    sign = 1 if maximize else -1
+    low = np.full(32, 32, dtype=np.int64)  # the lowest card each candidate stands for
+    m = moves
+    while m != 0:
+        c = ctz(m)
+        m &= m - 1
+        low[c] = c
+    m = legal & ~moves
+    while m != 0:
+        c = ctz(m)
+        m &= m - 1
+        r = dd._representative(cx, c, moves)
+        low[r] = min(low[r], c)
+    first = np.zeros(32, dtype=np.int64)  # each candidate's value in the first world
+    order = np.zeros(32, dtype=np.int64)
+    n_moves = 0
+    m = moves
+    while m != 0:
+        c = ctz(m)
+        m &= m - 1
+        first[c] = dd.dd_card_value(rules, cx, tt, dws, sampled[0], trick, k, leader, cap, c,
+                                    0, 0, 0)
+        j = n_moves
+        while j > 0 and (sign * first[c] > sign * first[order[j - 1]] or (
+                first[c] == first[order[j - 1]] and low[c] < low[order[j - 1]])):
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = c
+        n_moves += 1
+    best = order[0]
+    best_values = np.zeros(worlds, dtype=np.int64)
+    best_values[0] = first[best]
+    best_total = first[best]
+    for w in range(1, worlds):
+        best_values[w] = dd.dd_card_value(rules, cx, tt, dws, sampled[w], trick, k, leader,
+                                          cap, best, 0, 0, 0)
+        best_total += best_values[w]
+    values = np.zeros(worlds, dtype=np.int64)
+    solved = np.zeros(worlds, dtype=np.bool_)
+    for i in range(1, n_moves):
+        c = order[i]
+        loses_ties = low[c] > low[best]
+        values[0] = first[c]
+        solved[0] = True
+        bound = first[c]  # the total at best (an upper bound for the takers, else lower)
+        for w in range(1, worlds):
+            # c matters in this world when its value reaches t (takers: v >= t;
+            # defenders: v < t), where it would beat or tie the reference's
+            if maximize:
+                t = best_values[w] + (1 if loses_ties else 0)
+            else:
+                t = best_values[w] + (0 if loses_ties else 1)
+            g = dd.dd_card_value(rules, cx, tt, dws, sampled[w], trick, k, leader, cap, c,
+                                 t - 1, t, 0)
+            if (g >= t) == maximize:
+                g = dd.dd_card_value(rules, cx, tt, dws, sampled[w], trick, k, leader, cap,
+                                     c, 0, 0, 0)
+                solved[w] = True
+            else:
+                solved[w] = False  # g bounds the value on the side where c does worse
+            values[w] = g
+            bound += g
+        if sign * bound < sign * best_total or (bound == best_total and loses_ties):
+            continue  # it cannot beat the reference
+        total = 0
+        for w in range(worlds):
+            if not solved[w]:
+                values[w] = dd.dd_card_value(rules, cx, tt, dws, sampled[w], trick, k, leader,
+                                             cap, c, 0, 0, 0)
+            total += values[w]
+        if sign * total > sign * best_total or (total == best_total and low[c] < low[best]):
+            best = c
+            best_total = total
+            best_values[:] = values
+    return low[best]
 
 
 @jit
