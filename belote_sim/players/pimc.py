@@ -187,8 +187,10 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
             g = dd.dd_card_value(rules, cx, tt, dws, sampled[w], trick, k, leader, cap, c,
                                  t - 1, t, 0)
             if (g >= t) == maximize:
+                # solved exactly in the window the test leaves (narrower: fewer nodes)
+                lo, hi = (g - 1, dd.INF) if maximize else (-1, g + 1)
                 g = dd.dd_card_value(rules, cx, tt, dws, sampled[w], trick, k, leader, cap,
-                                     c, 0, 0, 0)
+                                     c, lo, hi, 0)
                 solved[w] = True
             else:
                 solved[w] = False  # g bounds the value on the side where c does worse
@@ -199,8 +201,10 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
         total = 0
         for w in range(worlds):
             if not solved[w]:
+                g = values[w]
+                lo, hi = (-1, g + 1) if maximize else (g - 1, dd.INF)
                 values[w] = dd.dd_card_value(rules, cx, tt, dws, sampled[w], trick, k, leader,
-                                             cap, c, 0, 0, 0)
+                                             cap, c, lo, hi, 0)
             total += values[w]
         if sign * total > sign * best_total or (total == best_total and low[c] < low[best]):
             best = c
