@@ -115,6 +115,13 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
     return choice
 
 
+@jit(inline="always")
+def _beaten(bound, best_total, sign, loses_ties):
+    """Whether a card whose total is at best ``bound`` (for the side of ``sign``: 1 the
+    takers, -1 the defenders) cannot beat the reference's ``best_total``."""
+    return sign * bound < sign * best_total or (bound == best_total and loses_ties)
+
+
 @jit
 def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, cap, maximize):
     """The card of ``legal`` whose double-dummy values summed over the worlds
@@ -196,16 +203,19 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
                 solved[w] = False  # g bounds the value on the side where c does worse
             values[w] = g
             bound += g
-        if sign * bound < sign * best_total or (bound == best_total and loses_ties):
-            continue  # it cannot beat the reference
-        total = 0
-        for w in range(worlds):
+        # The other worlds solved exactly one at a time, until c cannot beat the reference.
+        w = 0
+        while w < worlds and not _beaten(bound, best_total, sign, loses_ties):
             if not solved[w]:
                 g = values[w]
                 lo, hi = (-1, g + 1) if maximize else (g - 1, dd.INF)
                 values[w] = dd.dd_card_value(rules, cx, tt, dws, sampled[w], trick, k, leader,
                                              cap, c, lo, hi, 0)
-            total += values[w]
+                bound += values[w] - g
+            w += 1
+        if w < worlds or _beaten(bound, best_total, sign, loses_ties):
+            continue  # it cannot beat the reference
+        total = bound  # every world solved
         if sign * total > sign * best_total or (total == best_total and low[c] < low[best]):
             best = c
             best_total = total
