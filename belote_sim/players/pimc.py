@@ -79,7 +79,6 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
             sampled[i, :] = world
         if worlds <= 0:
             return ctz(legal)
-        dd.new_generation(cx)  # the last decision's entries would only crowd
         return _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, cap,
                              maximize)
     out_hands = np.zeros(4, dtype=np.int64)
@@ -116,6 +115,17 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
 
 
 @jit(inline="always")
+def _world_value(rules, cx, tt, dws, sampled, w, gen, trick, k, leader, cap, c, alpha, beta):
+    """:func:`dd.dd_card_value` of ``c`` in world ``w`` of ``sampled`` (exact when
+    ``alpha >= beta``). Each world has its own generation of the table: the solves of
+    one world share their entries, and those of the other worlds count as stale, free to
+    replace (a decision comes back to each world for each card)."""
+    cx[dd.CX_GEN] = gen + w
+    return dd.dd_card_value(rules, cx, tt, dws, sampled[w], trick, k, leader, cap, c, alpha,
+                            beta, 0)
+
+
+@jit(inline="always")
 def _beaten(bound, best_total, sign, loses_ties):
     """Whether a card whose total is at best ``bound`` (for the side of ``sign``: 1 the
     takers, -1 the defenders) cannot beat the reference's ``best_total``."""
@@ -139,6 +149,7 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
     total of the card kept for it, so each candidate stands for the lowest card of its
     group, and ties go to the lower group."""
     worlds = sampled.shape[0]
+    gen = cx[dd.CX_GEN] + 1  # world w's entries in the table: generation gen + w
     sign = 1 if maximize else -1
     low = np.full(32, 32, dtype=np.int64)  # the lowest card each candidate stands for
     m = moves
@@ -159,8 +170,8 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
     while m != 0:
         c = ctz(m)
         m &= m - 1
-        first[c] = dd.dd_card_value(rules, cx, tt, dws, sampled[0], trick, k, leader, cap, c,
-                                    0, 0, 0)
+        first[c] = _world_value(rules, cx, tt, dws, sampled, 0, gen, trick, k, leader, cap, c,
+                                0, 0)
         j = n_moves
         while j > 0 and (sign * first[c] > sign * first[order[j - 1]] or (
                 first[c] == first[order[j - 1]] and low[c] < low[order[j - 1]])):
@@ -173,8 +184,8 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
     best_values[0] = first[best]
     best_total = first[best]
     for w in range(1, worlds):
-        best_values[w] = dd.dd_card_value(rules, cx, tt, dws, sampled[w], trick, k, leader,
-                                          cap, best, 0, 0, 0)
+        best_values[w] = _world_value(rules, cx, tt, dws, sampled, w, gen, trick, k, leader,
+                                      cap, best, 0, 0)
         best_total += best_values[w]
     values = np.zeros(worlds, dtype=np.int64)
     solved = np.zeros(worlds, dtype=np.bool_)
@@ -191,13 +202,13 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
                 t = best_values[w] + (1 if loses_ties else 0)
             else:
                 t = best_values[w] + (0 if loses_ties else 1)
-            g = dd.dd_card_value(rules, cx, tt, dws, sampled[w], trick, k, leader, cap, c,
-                                 t - 1, t, 0)
+            g = _world_value(rules, cx, tt, dws, sampled, w, gen, trick, k, leader, cap, c,
+                             t - 1, t)
             if (g >= t) == maximize:
                 # solved exactly in the window the test leaves (narrower: fewer nodes)
                 lo, hi = (g - 1, dd.INF) if maximize else (-1, g + 1)
-                g = dd.dd_card_value(rules, cx, tt, dws, sampled[w], trick, k, leader, cap,
-                                     c, lo, hi, 0)
+                g = _world_value(rules, cx, tt, dws, sampled, w, gen, trick, k, leader, cap,
+                                 c, lo, hi)
                 solved[w] = True
             else:
                 solved[w] = False  # g bounds the value on the side where c does worse
@@ -209,8 +220,8 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
             if not solved[w]:
                 g = values[w]
                 lo, hi = (-1, g + 1) if maximize else (g - 1, dd.INF)
-                values[w] = dd.dd_card_value(rules, cx, tt, dws, sampled[w], trick, k, leader,
-                                             cap, c, lo, hi, 0)
+                values[w] = _world_value(rules, cx, tt, dws, sampled, w, gen, trick, k, leader,
+                                         cap, c, lo, hi)
                 bound += values[w] - g
             w += 1
         if w < worlds or _beaten(bound, best_total, sign, loses_ties):
@@ -220,6 +231,7 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
             best = c
             best_total = total
             best_values[:] = values
+    cx[dd.CX_GEN] = gen + worlds  # the next decision's first generation is new
     return low[best]
 
 
