@@ -71,14 +71,14 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
     moves = dd.candidates(cx, legal, in_play)  # equivalent in every world
     maximize = cx[dd.CX_TAKERS + seat] == 1
     if popcount(hands[seat]) <= exact_tricks:
-        sampled = np.zeros((max(worlds, 1), 4), dtype=np.int64)
+        if worlds <= 0:
+            return ctz(legal)
+        sampled = np.zeros((worlds, 4), dtype=np.int64)
         for i in range(worlds):
             world[:] = 0
             world[seat] = hands[seat]
             _sample(n_suit, allowed, need, table, unseen, holders, held, world, rng)
             sampled[i, :] = world
-        if worlds <= 0:
-            return ctz(legal)
         return _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, cap,
                              maximize)
     out_hands = np.zeros(4, dtype=np.int64)
@@ -142,12 +142,12 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
     Every candidate is solved exactly in the first world, and the best there (the
     reference) in every world. Each other candidate, in order of its first-world value,
     is first tested against the reference world by world with a null window (does it do
-    at least as well here?); where it does, it is solved exactly. When the bounds the
-    tests give, with those values, show that its total cannot beat the reference's, it
-    is dropped; otherwise it is solved exactly everywhere, and becomes the reference if
-    its total is better. An equivalent card that :func:`dd.candidates` merged shares the
-    total of the card kept for it, so each candidate stands for the lowest card of its
-    group, and ties go to the lower group."""
+    at least as well here?); where it does, it is solved exactly. Then the other worlds
+    are solved exactly one at a time, each in the window its test left, until the bounds
+    and values show that its total cannot beat the reference's (it is dropped); solved
+    everywhere, it becomes the reference if its total is better. An equivalent card that
+    :func:`dd.candidates` merged shares the total of the card kept for it, so each
+    candidate stands for the lowest card of its group, and ties go to the lower group."""
     worlds = sampled.shape[0]
     gen = cx[dd.CX_GEN] + 1  # world w's entries in the table: generation gen + w
     sign = 1 if maximize else -1
