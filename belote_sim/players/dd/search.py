@@ -31,7 +31,7 @@ from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ALL_TRUMPS, CAPOT_BONUS
 from belote_sim.kernels.bits import ctz, popcount
 from belote_sim.kernels.legal import legal_given_top, rule_values
-from belote_sim.kernels.trick import card_power, seat_after
+from belote_sim.kernels.trick import card_power, seat_after, trick_winner
 from belote_sim.players.dd.bounds import _cash_bounds, _trump_bounds
 from belote_sim.players.dd.endgame import _trick_end, _two_tricks
 from belote_sim.players.dd.ordering import (
@@ -170,17 +170,16 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
     while m != 0:
         pts += cx[CX_PTS + ctz(m)]
         m &= m - 1
-    w0 = 0
-    wp0 = -1
     tp0 = 0
     for i in range(k):
         in_play |= 1 << tb[left0, i]
         pts += cx[CX_PTS + tb[left0, i]]
         tp0 += cx[CX_PTS + tb[left0, i]]
-        p = card_power(tb[left0, i], tb[left0, 0] >> 3, trump)
-        if p > wp0:
-            w0 = i
-            wp0 = p
+    w0 = 0
+    wp0 = -1  # (read only inside a trick)
+    if k > 0:
+        w0 = trick_winner(tb[left0], k, trump)
+        wp0 = card_power(tb[left0, w0], tb[left0, 0] >> 3, trump)
     d = 0
     fr[d, F_W] = w0
     fr[d, F_WP] = wp0
