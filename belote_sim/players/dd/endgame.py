@@ -2,8 +2,8 @@
 
 The last trick is played out directly (every card is forced: :func:`_trick_end` gives
 its winner and points), and with two tricks left (after the table and the bounds) a
-plain depth-first search without frames, table or ordering (:func:`_two_tricks`) is
-cheaper than the general one.
+plain depth-first search without table or ordering (:func:`_two_tricks`), written as
+one nested function per card of the first trick, is cheaper than the general one.
 """
 
 from __future__ import annotations
@@ -43,20 +43,114 @@ def _trick_end(cx, tb, left, n, leader, trump, last):
     return seat_after(leader, w, n), pts
 
 
-@jit_no_refcount
-def _two_tricks(rules, cx, hands, tb, k, leader, cap, alpha, beta, fr, d):
-    """Fail-soft alpha-beta when two tricks remain (``k`` cards of the first already in
-    ``tb[2]``): a plain depth-first search over the at most two cards of each hand in the
-    first trick, the last one being forced. Frame ``fr[d]`` is its scratch (20 slots);
-    ``rules`` are the options as :func:`belote_sim.kernels.legal.rule_values` gives them."""
+@jit(inline="always")
+def _two_tricks_leaf(cx, hands, leader, w, both, cap):
+    """Value for the takers once the first of the two tricks is complete (its winning
+    card at place ``w``): the last trick is forced. ``both``: the points of both tricks
+    (the first trick's are what the second leaves of them)."""
     n = cx[CX_N]
     trump = cx[CX_TRUMP]
-    taker = cx[CX_TAKER]
-    m = n - k
-    # Per level j (the card k + j of the trick): fr[d, j] the cards left to try,
-    # fr[d, 4 + j] the best so far, fr[d, 8 + j] and fr[d, 12 + j] the window, fr[d, 16 + j] the
-    # position of the card winning the trick before the card of level j.
+    w1 = seat_after(leader, w, n)
+    led = -1
+    w2 = w1
+    wp = -1
+    tp2 = 0
+    for i in range(n):
+        s = seat_after(w1, i, n)
+        c = ctz(hands[s])
+        if i == 0:
+            led = c >> 3
+        p = card_power(c, led, trump)
+        tp2 += cx[CX_PTS + c]
+        if p > wp:
+            wp = p
+            w2 = s
+    tp = both - tp2
+    tp2 += cx[CX_LAST_BONUS]
+    t1 = cx[CX_TAKERS + w1] == 1
+    t2 = cx[CX_TAKERS + w2] == 1
+    v = (tp if t1 else 0) + (tp2 if t2 else 0)
+    if cap and t1 and t2:
+        v += CAPOT_BONUS
+    return v
+
+
+@jit(inline="always")
+def _two_tricks_played(rules, cx, hands, tb, kk, leader, w, wp, cap, a, b, both):
+    """Every card of the first trick played: the value of the forced last trick."""
+    return _two_tricks_leaf(cx, hands, leader, w, both, cap)
+
+
+def _first_trick_level(play_on):
+    """The search of the first trick of the two when the seat to move plays card ``kk``
+    of it, ``play_on`` searching what follows each card. One function per number of
+    cards still to play (built by nesting these levels) makes a search of fixed depth
+    without recursion, whose state stays in registers: the frame-based loop it replaced
+    kept it in memory (the whole search became 1.04-1.09x faster, same nodes).
+
+    The level tries each legal card of the seat to move, with the card winning the trick
+    so far at place ``w`` (power ``wp``), in the window ``(a, b)``, and returns the
+    fail-soft value."""
+
+    @jit(inline="always")
+    def level(rules, cx, hands, tb, kk, leader, w, wp, cap, a, b, both):
+        seat = seat_after(leader, kk, cx[CX_N])
+        if kk == 0:
+            legal = hands[seat]
+        else:
+            legal = legal_given_top(
+                rules, hands[seat], tb[2, 0] >> 3, tb[2, w], kk, leader, cx[CX_TRUMP],
+                cx[CX_TAKER], w,
+            )[0]
+        maximize = cx[CX_TAKERS + seat] == 1
+        best = -INF if maximize else INF
+        while legal != 0:
+            c = ctz(legal)
+            legal &= legal - 1
+            cx[CX_NODES] += 1
+            p = card_power(c, (c if kk == 0 else tb[2, 0]) >> 3, cx[CX_TRUMP])
+            cw = w
+            cwp = wp
+            if kk == 0 or p > wp:
+                cw = kk
+                cwp = p
+            hands[seat] ^= 1 << c
+            tb[2, kk] = c
+            v = play_on(rules, cx, hands, tb, kk + 1, leader, cw, cwp, cap, a, b, both)
+            hands[seat] ^= 1 << c
+            if maximize:
+                if v > best:
+                    best = v
+                    if v > a:
+                        a = v
+            elif v < best:
+                best = v
+                if v < b:
+                    b = v
+            if a >= b:
+                break
+        return best
+
+    return level
+
+
+# _two_tricks_<i>: the search with i cards of the first trick still to play.
+_two_tricks_1 = _first_trick_level(_two_tricks_played)
+_two_tricks_2 = _first_trick_level(_two_tricks_1)
+_two_tricks_3 = _first_trick_level(_two_tricks_2)
+_two_tricks_4 = _first_trick_level(_two_tricks_3)
+
+
+@jit_no_refcount
+def _two_tricks(rules, cx, hands, tb, k, leader, cap, alpha, beta):
+    """Fail-soft alpha-beta when two tricks remain (``k`` cards of the first already in
+    ``tb[2]``): a plain depth-first search over the at most two cards of each hand in the
+    first trick, the last one being forced. ``rules`` are the options as
+    :func:`belote_sim.kernels.legal.rule_values` gives them."""
+    n = cx[CX_N]
+    trump = cx[CX_TRUMP]
     w = 0
+    wp = -1
     if k > 0:
         led = tb[2, 0] >> 3
         wp = card_power(tb[2, 0], led, trump)
@@ -74,89 +168,11 @@ def _two_tricks(rules, cx, hands, tb, k, leader, cap, alpha, beta, fr, d):
         while h != 0:
             both += cx[CX_PTS + ctz(h)]
             h &= h - 1
-    j = 0
-    a = alpha
-    b = beta
-    mode = 0  # 0: enter level j, 1: level j's card just tried is worth v, 2: next card
-    v = 0
-    while True:
-        if mode == 0:
-            if j > 0:
-                cx[CX_NODES] += 1
-            if j == m:
-                # Both tricks are complete once the forced last one is played.
-                w1 = seat_after(leader, w, n)
-                led = -1
-                w2 = w1
-                wp = -1
-                tp2 = 0
-                for i in range(n):
-                    s = seat_after(w1, i, n)
-                    c = ctz(hands[s])
-                    if i == 0:
-                        led = c >> 3
-                    p = card_power(c, led, trump)
-                    tp2 += cx[CX_PTS + c]
-                    if p > wp:
-                        wp = p
-                        w2 = s
-                tp = both - tp2
-                tp2 += cx[CX_LAST_BONUS]
-                t1 = cx[CX_TAKERS + w1] == 1
-                t2 = cx[CX_TAKERS + w2] == 1
-                v = (tp if t1 else 0) + (tp2 if t2 else 0)
-                if cap and t1 and t2:
-                    v += CAPOT_BONUS
-                j -= 1
-                mode = 1
-                continue
-            kk = k + j
-            seat = seat_after(leader, kk, n)
-            if kk == 0:
-                legal = hands[seat]
-            else:
-                legal = legal_given_top(
-                    rules, hands[seat], tb[2, 0] >> 3, tb[2, w], kk, leader, trump, taker, w
-                )[0]
-            fr[d, j] = legal
-            fr[d, 4 + j] = -INF if cx[CX_TAKERS + seat] == 1 else INF
-            fr[d, 8 + j] = a
-            fr[d, 12 + j] = b
-            fr[d, 16 + j] = w
-            mode = 2
-        elif mode == 1:
-            kk = k + j
-            seat = seat_after(leader, kk, n)
-            hands[seat] ^= 1 << tb[2, kk]
-            w = fr[d, 16 + j]
-            if cx[CX_TAKERS + seat] == 1:
-                if v > fr[d, 4 + j]:
-                    fr[d, 4 + j] = v
-                    if v > fr[d, 8 + j]:
-                        fr[d, 8 + j] = v
-            elif v < fr[d, 4 + j]:
-                fr[d, 4 + j] = v
-                if v < fr[d, 12 + j]:
-                    fr[d, 12 + j] = v
-            mode = 2
-        else:
-            if fr[d, j] == 0 or fr[d, 8 + j] >= fr[d, 12 + j]:
-                v = fr[d, 4 + j]
-                if j == 0:
-                    return v
-                j -= 1
-                mode = 1
-                continue
-            kk = k + j
-            c = ctz(fr[d, j])
-            fr[d, j] &= fr[d, j] - 1
-            hands[seat_after(leader, kk, n)] ^= 1 << c
-            tb[2, kk] = c
-            if kk > 0:
-                led = tb[2, 0] >> 3
-                if card_power(c, led, trump) > card_power(tb[2, w], led, trump):
-                    w = kk
-            a = fr[d, 8 + j]
-            b = fr[d, 12 + j]
-            j += 1
-            mode = 0
+    to_play = n - k
+    if to_play == 4:
+        return _two_tricks_4(rules, cx, hands, tb, k, leader, w, wp, cap, alpha, beta, both)
+    if to_play == 3:
+        return _two_tricks_3(rules, cx, hands, tb, k, leader, w, wp, cap, alpha, beta, both)
+    if to_play == 2:
+        return _two_tricks_2(rules, cx, hands, tb, k, leader, w, wp, cap, alpha, beta, both)
+    return _two_tricks_1(rules, cx, hands, tb, k, leader, w, wp, cap, alpha, beta, both)

@@ -296,7 +296,7 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
             fr[d, F_A0] = a
             fr[d, F_B0] = b
             if left == 2:
-                fr[d, F_BEST] = _two_tricks(rv, cx, hands, tb, kk, ld, cp, a, b, fr, d + 1)
+                fr[d, F_BEST] = _two_tricks(rv, cx, hands, tb, kk, ld, cp, a, b)
                 fr[d, F_BESTC] = 0
                 fr[d, F_N] = 0
                 fr[d, F_I] = 0
