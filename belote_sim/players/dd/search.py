@@ -71,8 +71,11 @@ from belote_sim.players.dd.table import (
 )
 
 # ---------------------------------------------------------------------------------------
-# The search, written as a loop over an explicit stack of frames (Numba cannot cache
-# recursive functions safely).
+# The search, written as a loop over an explicit stack of frames. Numba 0.68 does cache a
+# self-recursive kernel given an explicit signature, but each call passes every array as
+# a struct of its fields: a trivial recursive node cost 12 ns a call without the runtime
+# (52 ns with it) in a micro-benchmark (issue 17, 2026-12-02), against about 40 ns for a
+# whole node of this search.
 
 MAX_TRICKS = 16
 MAX_DEPTH = 4 * MAX_TRICKS + 2
