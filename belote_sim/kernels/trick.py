@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, PLAIN_STRENGTH, POINTS, TRUMP_STRENGTH
+from belote_sim.kernels.bits import nonneg
 from belote_sim.rules import R_KING_VALUE, R_NT_VALUES
 
 
@@ -66,7 +67,7 @@ def seat_after(seat, k, n_players):
     Hot loops use this instead of ``%``: an integer division costs more than a card play.
     """
     s = seat + k
-    return s - n_players if s >= n_players else s
+    return nonneg(s - n_players if s >= n_players else s)
 
 
 @jit(inline="always")

@@ -24,6 +24,7 @@ import numpy as np
 
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ALL_TRUMPS, PLAIN_ABOVE, TRUMP_ABOVE
+from belote_sim.kernels.bits import nonneg
 from belote_sim.kernels.trick import card_power, seat_after
 from belote_sim.players.dd.table import (
     CX_OPTS,
@@ -74,7 +75,7 @@ def candidates(cx, legal, in_play):
         bits = (legal >> (8 * suit)) & 0xFF
         if bits != 0:
             r = (in_play >> (8 * suit)) & 0xFF
-            out |= np.int64(KEEP[cx[CX_PROFILE + suit], r, bits]) << (8 * suit)
+            out |= np.int64(KEEP[nonneg(cx[CX_PROFILE + suit]), r, bits]) << (8 * suit)
     return out
 
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, LAST_TRICK_BONUS, POINTS
+from belote_sim.kernels.bits import nonneg
 from belote_sim.rules import R_KING_VALUE, R_NT_VALUES, R_PLAYERS
 
 INF = 1 << 20
@@ -225,7 +226,7 @@ def _canonical(cx, hand, in_play):
         bits = (hand >> (8 * suit)) & 0xFF
         if bits != 0:
             r = (in_play >> (8 * suit)) & 0xFF
-            out |= np.int64(CANON[cx[CX_PROFILE + suit], r, bits]) << (8 * suit)
+            out |= np.int64(CANON[nonneg(cx[CX_PROFILE + suit]), r, bits]) << (8 * suit)
     return out
 
 
@@ -235,7 +236,7 @@ def _hash(k1, k2, meta, size):
     h ^= np.uint64(k2) * np.uint64(0xC2B2AE3D27D4EB4F)
     h ^= np.uint64(meta) * np.uint64(0x165667B19E3779F9)
     h ^= h >> np.uint64(29)
-    return np.int64(h & np.uint64(size - 1))
+    return nonneg(np.int64(h & np.uint64(size - 1)))
 
 
 @jit(inline="always")
