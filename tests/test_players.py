@@ -174,13 +174,13 @@ def test_pimc_chooses_as_if_every_card_were_solved_in_every_world(preset):
     assert tied >= 5  # the ties the rotations are for
 
 
-def _pimc_choice(rules, hands, seat, trump, taker, worlds, seed, exact_tricks):
+def _pimc_choice(rules, hands, seat, trump, taker, worlds, seed, exact_tricks, table_bits=16):
     from belote_sim.kernels.rng import seed_stream
     from belote_sim.players.pimc import pimc_card
     from belote_sim.players.solver_kit import new_solver_kit
 
     played = 0xFFFFFFFF & ~int(hands.sum())
-    sv = new_solver_kit(16)
+    sv = new_solver_kit(table_bits)
     rng = np.zeros(1, dtype=np.uint64)
     seed_stream(rng, seed, 0, 0)
     return pimc_card(rules, worlds, hands[seat], hands, seat, np.zeros(4, dtype=np.int64), 0,
@@ -252,6 +252,50 @@ def test_fastpimc_is_pimc_from_exact_tricks_on():
             else:
                 differ += fast != exact
     assert differ > 0
+
+
+def test_solver_table_is_sized_for_the_players():
+    """``fastpimc`` alone gets the small table, any other solver player at the table the
+    large one; the choices do not depend on it (a table of 16 entries, nearly always
+    overwritten, chooses as one of 2**16 does)."""
+    from dd_reference import deal_hands
+
+    from belote_sim.players import (
+        BID_DD,
+        BID_THRESHOLD,
+        PLAY_FASTPIMC,
+        PLAY_HEURISTIC,
+        PLAY_PIMC,
+    )
+    from belote_sim.players.pimc import EXACT_TRICKS
+    from belote_sim.players.seating import no_lookup, sided_players
+    from belote_sim.players.solver_kit import (
+        FASTPIMC_TABLE_BITS,
+        TABLE_BITS,
+        solver_table_bits,
+    )
+
+    def bits(bid_a, play_a, bid_b, play_b):
+        players = sided_players(bid_a, 50.0, play_a, 20.0, bid_b, 50.0, play_b, 20.0, 4,
+                                *no_lookup())
+        return solver_table_bits(players, False)
+
+    t = BID_THRESHOLD
+    assert FASTPIMC_TABLE_BITS < TABLE_BITS
+    assert bits(t, PLAY_HEURISTIC, t, PLAY_HEURISTIC) == 0
+    assert bits(t, PLAY_FASTPIMC, t, PLAY_HEURISTIC) == FASTPIMC_TABLE_BITS
+    assert bits(t, PLAY_HEURISTIC, t, PLAY_FASTPIMC) == FASTPIMC_TABLE_BITS
+    assert bits(t, PLAY_FASTPIMC, t, PLAY_PIMC) == TABLE_BITS
+    assert bits(t, PLAY_PIMC, t, PLAY_FASTPIMC) == TABLE_BITS
+    assert bits(t, PLAY_FASTPIMC, BID_DD, PLAY_HEURISTIC) == TABLE_BITS
+    rules = Rules().to_array()
+    rng0 = np.random.default_rng(8)
+    for deal in range(6):
+        hands = deal_hands(rng0.permutation(32), EXACT_TRICKS)
+        trump, taker, seat = deal % 4, (deal + 1) % 4, deal % 4
+        choices = {_pimc_choice(rules, hands, seat, trump, taker, 8, deal, EXACT_TRICKS, b)
+                   for b in (4, FASTPIMC_TABLE_BITS, TABLE_BITS)}
+        assert len(choices) == 1, (deal, choices)
 
 
 def test_sampler_three_players_keeps_cards_out_of_play():
