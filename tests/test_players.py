@@ -187,6 +187,42 @@ def _pimc_choice(rules, hands, seat, trump, taker, worlds, seed, exact_tricks, t
                      seat, played, trump, taker, 4, rng, sv, 1, exact_tricks)
 
 
+@pytest.mark.parametrize("exact_tricks", [0, ALWAYS_EXACT])
+def test_pimc_with_equivalent_cards_only_plays_the_lowest_and_draws_its_worlds(exact_tricks):
+    """Legal cards all equivalent (the 8 and 7 of clubs with the 9 gone, hearts trump):
+    ``pimc`` (and ``fastpimc``, which would play the worlds out) plays the lowest without
+    valuing them, and the deal's random stream goes on as if it had (its worlds drawn)."""
+    from belote_sim.kernels.rng import seed_stream
+    from belote_sim.players.knowledge import reset_knowledge
+    from belote_sim.players.pimc import pimc_card
+    from belote_sim.players.solver_kit import new_solver_kit
+    from belote_sim.players.worlds import _sample, prepare_worlds
+
+    rules = Rules().to_array()
+    rng0 = np.random.default_rng(4)
+    for deal in range(5):
+        rest = [c for c in rng0.permutation(32) if c > 2]
+        hands = np.array([0b11] + [(1 << int(rest[2 * s])) | (1 << int(rest[2 * s + 1]))
+                                   for s in range(3)], dtype=np.int64)
+        played = 0xFFFFFFFF & ~int(hands.sum())
+        sv = new_solver_kit(10)
+        reset_knowledge(sv.know)
+        rng = np.zeros(1, dtype=np.uint64)
+        seed_stream(rng, deal, 0, 0)
+        card = pimc_card(rules, 6, hands[0], hands, 0, np.zeros(4, dtype=np.int64), 0, 0,
+                         played, 2, deal % 4, 4, rng, sv, 1, exact_tricks)
+        assert card == 0
+        drawn = np.zeros(1, dtype=np.uint64)
+        seed_stream(drawn, deal, 0, 0)
+        unseen, n_suit, allowed, need, holders, held, table = prepare_worlds(
+            hands, 0, played, 4, sv.know)
+        for _ in range(6):
+            world = np.zeros(4, dtype=np.int64)
+            world[0] = hands[0]
+            _sample(n_suit, allowed, need, table, unseen, holders, held, world, drawn)
+        assert rng[0] == drawn[0]
+
+
 def test_fastpimc_plays_out_the_first_tricks_with_the_heuristic():
     """While the seat holds more than ``EXACT_TRICKS`` cards, ``fastpimc`` values a card
     in each world by the deal played out by the heuristic in every seat

@@ -69,6 +69,9 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
     for i in range(k):
         in_play |= 1 << trick[i]
     moves = dd.candidates(cx, legal, in_play)  # equivalent in every world
+    # Legal cards all equivalent: the lowest, as the values would choose. The worlds are
+    # still drawn, so that the deal's random stream goes on as it would.
+    alike = popcount(moves) == 1
     maximize = cx[dd.CX_TAKERS + seat] == 1
     if popcount(hands[seat]) <= exact_tricks:
         if worlds <= 0:
@@ -79,6 +82,8 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
             world[seat] = hands[seat]
             _sample(n_suit, allowed, need, table, unseen, holders, held, world, rng)
             sampled[i, :] = world
+        if alike:
+            return ctz(legal)
         return _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, cap,
                              maximize)
     out_hands = np.zeros(4, dtype=np.int64)
@@ -87,7 +92,7 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
         world[:] = 0
         world[seat] = hands[seat]
         _sample(n_suit, allowed, need, table, unseen, holders, held, world, rng)
-        m = moves
+        m = 0 if alike else moves
         while m != 0:
             c = ctz(m)
             m &= m - 1

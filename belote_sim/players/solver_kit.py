@@ -31,11 +31,11 @@ NO_VALUE = -1
 
 TABLE_BITS = 20  # 2**20 entries, 32 MB per workspace of a solver player
 #: ``fastpimc`` solves positions of at most ``EXACT_TRICKS`` tricks, whose searches fill
-#: a small part of a table: in 2 MB rather than 32 MB its probes miss the caches less
-#: (12% less time per decision in ``bench_players``, the same choices: the commit that
-#: set it), and each workspace has less to clear. Any other solver player at the table
-#: needs the large table.
-FASTPIMC_TABLE_BITS = 16
+#: a small part of a table: in 8 MB rather than 32 MB its probes miss the caches less
+#: (about 7% less time per decision over ``bench_players``' deals, the same choices: the
+#: commit that set it), and each workspace has less to clear. Any other solver player at
+#: the table needs the large table.
+FASTPIMC_TABLE_BITS = 18
 ANALYSE_TABLE_BITS = 20
 
 
