@@ -396,7 +396,7 @@ def test_new_generation_makes_entries_stale(dd):
     pos = Position(hands, (), leader, 0)
     true = solver.value(pos, guess=80)
     false = true + 7
-    solver.tt[:, dd.TT_VAL] = dd._tt_pack(false, false, 0, 0)
+    solver.tt[:, dd.TT_VAL] = dd._tt_pack(false, false, 0, 0, 0)
     assert solver.value(pos, guess=80) == false
     dd.new_generation(solver.cx)
     assert solver.value(pos, guess=80) == true

@@ -29,9 +29,9 @@ STAT_SIZE = 4
 MAX_POSITIONS = 40
 NO_VALUE = -1
 
-TABLE_BITS = 20  # 2**20 entries, 32 MB per workspace of a solver player
+TABLE_BITS = 20  # 2**20 entries, 16 MB per workspace of a solver player
 #: ``fastpimc`` solves positions of at most ``EXACT_TRICKS`` tricks, whose searches fill
-#: a small part of a table: in 8 MB rather than 32 MB its probes miss the caches less
+#: a small part of a table: in 4 MB rather than 16 MB its probes miss the caches less
 #: (about 7% less time per decision over ``bench_players``' deals, the same choices: the
 #: commit that set it), and each workspace has less to clear. Any other solver player at
 #: the table needs the large table.

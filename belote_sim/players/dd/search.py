@@ -60,11 +60,11 @@ from belote_sim.players.dd.table import (
     OPT_ORDER,
     OPT_PVS,
     OPT_TT,
-    TT_K1,
-    TT_K2,
-    TT_META,
+    TT_BUCKET,
+    TT_CHECK,
     TT_VAL,
     _canonical,
+    _check,
     _hash,
     _tt_pack,
     _tt_victim,
@@ -94,24 +94,22 @@ F_SEAT = 11
 F_LEFT = 12
 F_GAIN = 13  # points the takers won in the trick closed on the way to the child
 F_SLOT = 14
-F_K1 = 15
-F_K2 = 16
-F_META = 17
-F_OLO = 18
-F_OHI = 19
-F_MAX = 20
-F_PTS = 21  # card points still in play (hands and current trick)
-F_INPLAY = 22  # cards still in play
-F_TT = 23
-F_SCOUT = 24  # 1: the move being tried got a scout window; 2: re-search it
-F_RW = 25  # the re-search's narrowed bound
+F_CHECK = 15
+F_OLO = 16
+F_OHI = 17
+F_MAX = 18
+F_PTS = 19  # card points still in play (hands and current trick)
+F_INPLAY = 20  # cards still in play
+F_TT = 21
+F_SCOUT = 22  # 1: the move being tried got a scout window; 2: re-search it
+F_RW = 23  # the re-search's narrowed bound
 # The current trick before this node's card, carried from frame to frame rather than
 # recomputed from its cards at every node: the place in the trick of the card winning
 # it, that card's power (:func:`card_power`) and the trick's points.
-F_W = 26
-F_WP = 27
-F_TP = 28
-F_SIZE = 29
+F_W = 24
+F_WP = 25
+F_TP = 26
+F_SIZE = 27
 
 M_ENTER = 0
 M_NEXT = 1
@@ -270,16 +268,15 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 k1 = h0 | (h1 << 32)
                 k2 = h2 | (h3 << 32)
                 meta = ld | (cp << 2) | (cx[CX_GEN] << 3)
-                base = _hash(k1, k2, meta, tt.shape[0]) & ~1
+                base = _hash(k1, k2, meta, tt.shape[0]) & ~(TT_BUCKET - 1)
+                check = _check(k1, k2, meta)
                 slot = -1
-                for j in range(base, min(base + 2, tt.shape[0])):
+                for j in range(base, min(base + TT_BUCKET, tt.shape[0])):
                     e = nonneg(j)
-                    if tt[e, TT_K1] == k1 and tt[e, TT_K2] == k2 and tt[e, TT_META] == meta:
+                    if tt[e, TT_CHECK] == check:
                         slot = e
                 fr[d, F_SLOT] = slot if slot >= 0 else -1 - base
-                fr[d, F_K1] = k1
-                fr[d, F_K2] = k2
-                fr[d, F_META] = meta
+                fr[d, F_CHECK] = check
                 if slot >= 0:
                     cx[CX_HITS] += 1
                     val = tt[slot, TT_VAL]
@@ -384,7 +381,7 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 if fr[d, F_TT]:
                     slot = fr[d, F_SLOT]
                     if slot < 0:
-                        slot = _tt_victim(cx, tt, -1 - slot, fr[d, F_LEFT])
+                        slot = _tt_victim(cx, tt, -1 - slot)
                     lo = fr[d, F_OLO]
                     hi = fr[d, F_OHI]
                     if v <= fr[d, F_A0]:
@@ -394,10 +391,10 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                     else:
                         lo = v
                         hi = v
-                    tt[slot, TT_K1] = fr[d, F_K1]
-                    tt[slot, TT_K2] = fr[d, F_K2]
-                    tt[slot, TT_META] = fr[d, F_META]
-                    tt[slot, TT_VAL] = _tt_pack(lo, hi, fr[d, F_BESTC], fr[d, F_LEFT])
+                    tt[slot, TT_CHECK] = fr[d, F_CHECK]
+                    tt[slot, TT_VAL] = _tt_pack(
+                        lo, hi, fr[d, F_BESTC], fr[d, F_LEFT], cx[CX_GEN]
+                    )
                 mode = M_RETURN
                 continue
             c = nonneg(mv[d, nonneg(i)])
