@@ -31,11 +31,11 @@ NO_VALUE = -1
 
 TABLE_BITS = 20  # 2**20 entries, 16 MB per workspace of a solver player
 #: ``fastpimc`` solves positions of at most ``EXACT_TRICKS`` tricks, whose searches fill
-#: a small part of a table: in 4 MB rather than 16 MB its probes miss the caches less
-#: (about 7% less time per decision over ``bench_players``' deals, the same choices: the
-#: commit that set it), and each workspace has less to clear. Any other solver player at
-#: the table needs the large table.
-FASTPIMC_TABLE_BITS = 18
+#: a small part of a table: in 1 MB rather than 16 MB its probes miss the caches less
+#: (5-15% less time per decision, the same choices: the commit that set it), and each
+#: workspace has less to clear. ``pimc``'s first leads take 2-4% longer with the small
+#: table, so any other solver player at the table gets the large one.
+FASTPIMC_TABLE_BITS = 16
 ANALYSE_TABLE_BITS = 20
 
 
