@@ -53,8 +53,6 @@ class ChunkResult:
     rows: np.ndarray | None = None
 
 
-
-
 def run_chunk(task: ChunkTask) -> ChunkResult:
     """Play one chunk with the jitted kernels (what every executor's workers call)."""
     import numba

@@ -16,9 +16,9 @@ the fewest tricks to play. Against two entries of 32 bytes in a bucket, the firs
 for the position with more tricks to play, this takes 24-33% fewer nodes on
 ``bench_players``' solves; and an index hash whose every key bit reaches the low bits
 of the index (:func:`_hash`) 27-36% fewer again (the earlier hash left most bits of the
-key out of the low bits, so that many positions fell in the same buckets). The hands of the key are canonical: cards
-adjacent in rank among the cards still in play and worth the same points are
-interchangeable (see the tables below).
+key out of the low bits, so that many positions fell in the same buckets). The hands of
+the key are canonical: cards adjacent in rank among the cards still in play and worth
+the same points are interchangeable (see the tables below).
 """
 
 from __future__ import annotations
