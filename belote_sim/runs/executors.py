@@ -68,8 +68,9 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     rules = np.asarray(task.rules, dtype=np.int64)
     # One block per thread: Numba hands each thread an equal share of a parallel loop's
     # iterations, so more blocks keep no more cores busy, and each block makes its own
-    # workspace (with a solver player, a table of megabytes to clear: with 16 blocks in a
-    # chunk of 16 deals, that took 40% of an arena's time). Results do not depend on it.
+    # workspace (with a solver player, a table of megabytes to clear, which with a block
+    # per deal of a solver chunk cost an arena a third of its time: commit 19fd4aa).
+    # Results do not depend on it.
     blocks = min(numba.get_num_threads(), task.count)
     bid = (task.bid_policy, task.bid_param)
     lookup = lookup_for(task.bid_policy, task.versus_bid_policy)
