@@ -176,6 +176,10 @@ SchedulerOption = Annotated[
 WorkersOption = Annotated[
     int | None, typer.Option(help="workers of the LocalCluster started by --executor dask")
 ]
+ThreadsOption = Annotated[int | None, typer.Option(help="numba threads (default: all)")]
+ChunkSizeOption = Annotated[
+    int | None, typer.Option(help="deals, matches or worlds per committed chunk")
+]
 
 
 @app.command(epilog=_example("simulate"))
@@ -197,7 +201,7 @@ def simulate(
         str,
         typer.Option(help=f"{policy_usage('play')} (see README)"),
     ] = DEFAULT_PLAY_POLICY,
-    threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
+    threads: ThreadsOption = None,
     out: Annotated[
         Path | None,
         typer.Option(help="run directory: summary.parquet, histograms.parquet, run.json ..."),
@@ -484,7 +488,7 @@ def arena(
     b_bid: Annotated[
         str | None, typer.Option("--b-bid", help="side B's own bidding (default: --bid-policy)")
     ] = None,
-    threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
+    threads: ThreadsOption = None,
     out: Annotated[
         Path | None,
         typer.Option(help="run directory: summary.parquet, arena.json, run.json, chunks/"),
@@ -545,8 +549,8 @@ def compare(
         int | None, typer.Option(help="whole matches instead of deals, each under every cell")
     ] = None,
     seed: Annotated[int, typer.Option(help="random seed")] = 0,
-    bid_policy: Annotated[str, typer.Option(help=policy_usage("bid"))] = "random",
-    play_policy: Annotated[str, typer.Option(help=policy_usage("play"))] = "random",
+    bid_policy: Annotated[str, typer.Option(help=policy_usage("bid"))] = DEFAULT_BID_POLICY,
+    play_policy: Annotated[str, typer.Option(help=policy_usage("play"))] = DEFAULT_PLAY_POLICY,
     until: Annotated[
         str | None,
         typer.Option(help="stop when an SPRT on this metric's paired difference decides "
@@ -555,7 +559,7 @@ def compare(
     delta: Annotated[float | None, typer.Option(help="the SPRT's H1 difference")] = None,
     alpha: Annotated[float, typer.Option(help="the SPRT's false-positive rate")] = 0.05,
     beta: Annotated[float, typer.Option(help="the SPRT's false-negative rate")] = 0.05,
-    threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
+    threads: ThreadsOption = None,
     out: Annotated[
         Path | None, typer.Option(help="run directory: compare.parquet, compare.json, run.json")
     ] = None,
@@ -639,8 +643,15 @@ def bid_strength(
     models: Annotated[
         str, typer.Option(help="card-play models, comma separated, e.g. dd,heuristic,fastpimc:20")
     ] = "heuristic",
-    threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
-    out: Annotated[Path | None, typer.Option(help="directory for summary.parquet")] = None,
+    threads: ThreadsOption = None,
+    out: Annotated[
+        Path | None, typer.Option(help="run directory: summary.parquet, run.json, chunks/")
+    ] = None,
+    resume: ResumeOption = False,
+    chunk_size: ChunkSizeOption = None,
+    executor: ExecutorOption = "local",
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
     quiet: QuietOption = False,
     report: ReportOption = False,
 ) -> None:
@@ -655,7 +666,8 @@ def bid_strength(
         lambda **run: run_strength(
             _rules_from(rules, set_), hand, retourne=retourne, seat=seat, dealer=dealer,
             round=round_, calls=calls, worlds=worlds, seed=seed, bid_policy=bid_policy,
-            models=models, threads=threads, out=out, **run,
+            models=models, chunk_size=chunk_size, threads=threads, out=out, resume=resume,
+            executor=executor, scheduler=scheduler, workers=workers, **run,
         ),
         "worlds", quiet,
     )
@@ -716,8 +728,15 @@ def bid_table(
         str, typer.Option(help="card-play models, comma separated, e.g. heuristic,dd")
     ] = "heuristic",
     top: Annotated[int, typer.Option(help="classes to print, the largest first")] = 20,
-    threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
-    out: Annotated[Path | None, typer.Option(help="directory for atlas.parquet")] = None,
+    threads: ThreadsOption = None,
+    out: Annotated[
+        Path | None, typer.Option(help="run directory: atlas.parquet, run.json, chunks/")
+    ] = None,
+    resume: ResumeOption = False,
+    chunk_size: ChunkSizeOption = None,
+    executor: ExecutorOption = "local",
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
     quiet: QuietOption = False,
     report: ReportOption = False,
 ) -> None:
@@ -731,7 +750,8 @@ def bid_table(
     atlas = _run(
         lambda **run: run_atlas(
             _rules_from(rules, set_), deals, seed=seed, bid_policy=bid_policy, models=models,
-            threads=threads, out=out, **run,
+            chunk_size=chunk_size, threads=threads, out=out, resume=resume, executor=executor,
+            scheduler=scheduler, workers=workers, **run,
         ),
         "deals", quiet,
     )
@@ -779,8 +799,15 @@ def card_values(
     models: Annotated[
         str, typer.Option(help="card-play models, comma separated, e.g. heuristic,dd")
     ] = "heuristic",
-    threads: Annotated[int | None, typer.Option(help="numba threads (default: all)")] = None,
-    out: Annotated[Path | None, typer.Option(help="directory for summary.parquet")] = None,
+    threads: ThreadsOption = None,
+    out: Annotated[
+        Path | None, typer.Option(help="run directory: summary.parquet, run.json, chunks/")
+    ] = None,
+    resume: ResumeOption = False,
+    chunk_size: ChunkSizeOption = None,
+    executor: ExecutorOption = "local",
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
     quiet: QuietOption = False,
     report: ReportOption = False,
 ) -> None:
@@ -794,7 +821,8 @@ def card_values(
     table = _run(
         lambda **run: run_values(
             _rules_from(rules, set_), deals, seed=seed, bid_policy=bid_policy, models=models,
-            threads=threads, out=out, **run,
+            chunk_size=chunk_size, threads=threads, out=out, resume=resume, executor=executor,
+            scheduler=scheduler, workers=workers, **run,
         ),
         "deals", quiet,
     )

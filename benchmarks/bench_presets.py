@@ -16,16 +16,18 @@ from pathlib import Path
 import numba
 
 from belote_sim import PRESETS, Rules
-from belote_sim.runs.executors import ChunkTask, run_chunk
+from belote_sim.players.spec import PolicySpec
+from belote_sim.runs.executors import Chunk, run_chunk
+from belote_sim.runs.runner import DealsTask
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _task(rules: Rules, n: int) -> ChunkTask:
-    return ChunkTask(
-        index=0, unit="deals", start=0, count=n, seed=1,
-        rules=tuple(int(x) for x in rules.to_array()), bid_policy=0,
-        bid_param=0.25, play_policy=0, play_param=0.0,
+def _task(rules: Rules, n: int) -> DealsTask:
+    return DealsTask(
+        Chunk(0, "deals", 0, n), None, tuple(int(x) for x in rules.to_array()),
+        PolicySpec.parse("random", "bid"), PolicySpec.parse("random", "play"), seed=1,
+        records=False,
     )
 
 

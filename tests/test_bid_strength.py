@@ -266,11 +266,16 @@ def test_cli_refuses_bad_input_and_writes_nothing(tmp_path):
     assert not out.exists()
 
 
-def test_a_stopped_decision_writes_nothing(tmp_path):
+def test_a_stopped_decision_resumes_to_the_uninterrupted_table(tmp_path):
     from belote_sim.runs.runner import RunInterrupted
 
     out = tmp_path / "stopped"
-    with pytest.raises(RunInterrupted, match="of 10,000 worlds: nothing written"):
-        bid_strength("classic", HAND, retourne="TH", worlds=10_000, threads=1, out=out,
-                     should_stop=lambda: True)
-    assert not out.exists()
+    kw = dict(retourne="TH", worlds=3_000, seed=5, chunk_size=1_000)
+    with pytest.raises(RunInterrupted, match="1,000 of 3,000 worlds are committed in .*--resume"):
+        bid_strength("classic", HAND, **kw, threads=1, out=out, should_stop=lambda: True)
+    assert not (out / "summary.parquet").exists()  # nothing partial
+    resumed = bid_strength("classic", HAND, **kw, out=out, resume=True)
+    whole = bid_strength("classic", HAND, **kw)
+    assert resumed.drop(columns="n").equals(whole.drop(columns="n"))
+    assert list(resumed.n) == list(whole.n)
+    assert read_provenance(out / "summary.parquet")["worlds"] == 3_000

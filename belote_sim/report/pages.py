@@ -57,7 +57,7 @@ def read_source(directory: str | Path) -> Source:
     path = Path(directory)
     if not path.is_dir():
         raise BeloteError(f"no such directory: {str(path)!r}")
-    if (path / "run.json").is_file():  # simulate, compare and arena runs (resumable)
+    if (path / "run.json").is_file():  # a run of the chunk runner (resumable)
         from belote_sim.runs.io import load
 
         run = load(path)

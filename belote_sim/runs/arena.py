@@ -36,14 +36,16 @@ from belote_sim.errors import BeloteError
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.clock import cycles
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
-from belote_sim.rules import Rules
+from belote_sim.rules import R_PLAYERS, Rules
+from belote_sim.runs.executors import Chunk, ChunkResult
 from belote_sim.runs.io import software, summary_frame, write_parquet, write_text_atomic
 from belote_sim.runs.runner import (
     CHUNK_SOLVER,
-    RunSettings,
     check_chunk_size,
     check_out,
     check_run_args,
+    chunk_plan,
+    engine_identity,
     execute,
 )
 from belote_sim.runs.stats import mean_interval, wilson_interval
@@ -51,6 +53,94 @@ from belote_sim.runs.stats import mean_interval, wilson_interval
 #: Deals (or matches) per chunk of the fast players (the solver players use the
 #: runner's ``CHUNK_SOLVER``).
 CHUNK_FAST = 5_000
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of the arena: its bidding and its card play."""
+
+    bid_policy: PolicySpec
+    play_policy: PolicySpec
+
+
+@dataclass(frozen=True)
+class ArenaTask:
+    """A chunk of an arena: its deals (or matches) played twice, A on side 0 and then
+    B, into arena counters."""
+
+    chunk: Chunk
+    threads: int | None
+    rules: tuple[int, ...]
+    a: Side
+    b: Side
+    seed: int
+
+    def play(self, blocks: int) -> ChunkResult:
+        from belote_sim.game import chunks
+        from belote_sim.players.seating import sided_players
+        from belote_sim.players.table_bidder import lookup_for
+
+        lookup = lookup_for(self.a.bid_policy.id, self.b.bid_policy.id)
+        n = int(self.rules[R_PLAYERS])
+
+        def seats(first: Side, second: Side):
+            return sided_players(first.bid_policy.id, first.bid_policy.value,
+                                 first.play_policy.id, first.play_policy.value,
+                                 second.bid_policy.id, second.bid_policy.value,
+                                 second.play_policy.id, second.play_policy.value, n, *lookup)
+
+        c = self.chunk
+        counters = chunks.arena_chunk(
+            np.asarray(self.rules, dtype=np.int64), seats(self.a, self.b), seats(self.b, self.a),
+            self.seed, c.start, c.count, blocks, c.unit == "matches",
+        )
+        return ChunkResult(c.index, counters)
+
+
+@dataclass(frozen=True)
+class ArenaJob:
+    """An arena run: ``deals`` deals, then ``matches`` matches, each played twice with
+    the sides swapped, into arena counters."""
+
+    rules: Rules
+    a: Side
+    b: Side
+    seed: int
+    deals: int
+    matches: int
+    chunk_size: int
+
+    @property
+    def unit(self) -> str:
+        return "deals and matches" if self.matches else "deals"
+
+    @property
+    def total(self) -> int:
+        return self.deals + self.matches
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **engine_identity(L.N_ARENA_COUNTERS),
+            "command": "arena",
+            "rules": {"preset": self.rules.preset, "options": self.rules.options()},
+            "a": str(self.a.play_policy),
+            "b": str(self.b.play_policy),
+            "a_bid": str(self.a.bid_policy),
+            "b_bid": str(self.b.bid_policy),
+            "seed": self.seed,
+            "count": self.deals,
+            "matches": self.matches,
+            "chunk_size": self.chunk_size,
+        }
+
+    def chunks(self) -> list[Chunk]:
+        return chunk_plan([("deals", self.deals), ("matches", self.matches)], self.chunk_size)
+
+    def task(self, chunk: Chunk, threads: int | None) -> ArenaTask:
+        return ArenaTask(chunk, threads, tuple(int(x) for x in self.rules.to_array()), self.a,
+                         self.b, self.seed)
+
+    merge = staticmethod(np.add)
 
 
 @dataclass(frozen=True)
@@ -115,10 +205,8 @@ class ArenaResult:
         return summary_frame(rows)
 
     def provenance(self) -> dict[str, Any]:
-        import belote_sim
-
         return {
-            "engine": f"{belote_sim.__version__}/{L.N_ARENA_COUNTERS}",
+            **engine_identity(L.N_ARENA_COUNTERS),
             "command": "arena",
             "a": self.a,
             "b": self.b,
@@ -236,11 +324,10 @@ def arena(
         chunk_size = CHUNK_SOLVER if slow else CHUNK_FAST
     check_chunk_size(chunk_size)
     run_dir = check_out(out, resume=resume)
-    settings = RunSettings(rules, bid_a, spec_a, int(seed), "deals", int(deals), False,
-                           int(chunk_size), versus=spec_b, matches=int(matches),
-                           versus_bid=bid_b)
+    job = ArenaJob(rules, Side(bid_a, spec_a), Side(bid_b, spec_b), int(seed), int(deals),
+                   int(matches), int(chunk_size))
     c0, t0 = cycles(), time.perf_counter()
-    run = execute(settings, run_dir, resume=resume, threads=threads, executor=executor,
+    run = execute(job, run_dir, resume=resume, threads=threads, executor=executor,
                   scheduler=scheduler, workers=workers, progress=progress,
                   should_stop=should_stop)
     seconds = time.perf_counter() - t0
@@ -264,8 +351,8 @@ def arena(
     )
     if run_dir is not None:
         write_arena(result, run_dir.path)
-        run_dir.write_info({"status": "complete", "settings": settings.to_json(),
-                            "done": settings.total, "provenance": result.provenance()})
+        run_dir.write_info({"status": "complete", "settings": job.to_json(),
+                            "done": job.total, "provenance": result.provenance()})
     return result
 
 

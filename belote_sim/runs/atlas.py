@@ -28,10 +28,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -39,29 +40,35 @@ from belote_sim.cards import RANKS, TRUMP_NAMES
 from belote_sim.errors import BeloteError
 from belote_sim.game import strength as K
 from belote_sim.players import table_bidder as T
-from belote_sim.players.spec import PolicySpec, as_spec, check_policies
-from belote_sim.players.table_bidder import lookup_for
+from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
+from belote_sim.runs.executors import Chunk, ChunkResult
 from belote_sim.runs.io import read_provenance, write_parquet
-from belote_sim.runs.stats import Z95
-from belote_sim.runs.strength import (
-    check_out_dir,
+from belote_sim.runs.playouts import (
+    PlayoutSetup,
+    RunOptions,
     check_refused,
-    play_in_chunks,
-    play_models,
-    players_table,
+    finish,
+    playout_setup,
     provenance,
-    rules_of,
-    uses_solver,
-    whole_number,
+    run_playouts,
 )
+from belote_sim.runs.runner import (
+    DEFAULT_BID_POLICY,
+    check_chunk_size,
+    check_run_args,
+    chunk_plan,
+    engine_identity,
+)
+from belote_sim.runs.stats import Z95
 
 #: The columns of a hand class, in the order tables show them.
 CLASS_COLUMNS = ("round", "position", "strain", "value", "retourne", "holding", "trumps",
                  "side_aces", "side_tens", "voids")
-#: Deals per chunk (one progress step) for the fast models and the solver models.
-CHUNK_FAST = 2_000
-CHUNK_SOLVER = 4
+#: Deals per chunk (one progress step, one committed file) for the fast models and the
+#: solver models.
+CHUNK_FAST = 4_000
+CHUNK_SOLVER = 8
 #: The integer sums of an atlas class, from which :func:`with_rates` derives its rates
 #: (pooling classes is summing these).
 SUMS = ("n", "policy_calls", "takers", "made", "dedans", "capot", "gain2", "gain2_sq")
@@ -81,50 +88,80 @@ def holding_text(bits: int) -> str:
     return text or "-"
 
 
-def _rows_frame(rows: np.ndarray, coinche: bool) -> pd.DataFrame:
-    """The used atlas rows of a chunk as a frame of class columns and sums."""
+#: The columns of a chunk's result, an ``int64`` table of class sums: the model, the
+#: class as the kernel codes it (the strain as 0..5, the retourne's rank as 0..7 or -1),
+#: then :data:`SUMS`.
+KEYS = ("model", *CLASS_COLUMNS)
+_KEY_SLOTS = (K.AF_MODEL, K.AF_ROUND, K.AF_POSITION, K.AF_STRAIN, K.AF_VALUE, K.AF_RETOURNE,
+              K.AF_HOLDING, K.AF_TRUMPS, K.AF_SIDE_ACES, K.AF_SIDE_TENS, K.AF_VOIDS)
+
+
+def _class_sums(rows: np.ndarray) -> np.ndarray:
+    """The used atlas rows of a chunk summed per coded class and model: an ``int64``
+    table of :data:`KEYS` then :data:`SUMS`, sorted by its keys."""
     rows = rows[rows[:, K.AF_DEAL] >= 0]
-    strain = rows[:, K.AF_STRAIN]
-    if coinche:
-        kind = np.where(strain < 4, "suit", np.array(TRUMP_NAMES, dtype=object)[strain])
-    else:
-        turned = np.where(rows[:, K.AF_ROUND] == 1, True, False)
-        kind = np.where(strain >= 4, np.array(TRUMP_NAMES, dtype=object)[strain],
-                        np.where(turned, "retourne suit", "other suit"))
     gain2 = rows[:, K.AF_DIFF2] - rows[:, K.AF_DIFF2_PASS]
-    return pd.DataFrame({
-        "model": rows[:, K.AF_MODEL],
-        "round": rows[:, K.AF_ROUND],
-        "position": rows[:, K.AF_POSITION],
-        "strain": kind,
-        "value": rows[:, K.AF_VALUE],
-        "retourne": rows[:, K.AF_RETOURNE],
-        "holding": rows[:, K.AF_HOLDING],
-        "trumps": rows[:, K.AF_TRUMPS],
-        "side_aces": rows[:, K.AF_SIDE_ACES],
-        "side_tens": rows[:, K.AF_SIDE_TENS],
-        "voids": rows[:, K.AF_VOIDS],
-        "n": 1,
-        "policy_calls": rows[:, K.AF_POLICY_CALLED],
-        "takers": rows[:, K.AF_TAKERS],
-        "made": rows[:, K.AF_MADE],
-        "dedans": rows[:, K.AF_DEDANS],
-        "capot": rows[:, K.AF_CAPOT],
-        "gain2": gain2,
-        "gain2_sq": gain2 * gain2,
-    })
+    frame = pd.DataFrame(rows[:, list(_KEY_SLOTS)], columns=list(KEYS))
+    sums = {"n": 1, "policy_calls": rows[:, K.AF_POLICY_CALLED], "takers": rows[:, K.AF_TAKERS],
+            "made": rows[:, K.AF_MADE], "dedans": rows[:, K.AF_DEDANS],
+            "capot": rows[:, K.AF_CAPOT], "gain2": gain2, "gain2_sq": gain2 * gain2}
+    frame = frame.assign(**sums)
+    return _fold(frame)
 
 
-def _totals(frame: pd.DataFrame) -> pd.DataFrame:
-    """Integer sums per class and model."""
-    keys = ["model", *CLASS_COLUMNS]
-    return frame.groupby(keys, sort=True, observed=True)[list(SUMS)].sum()
+def _fold(frame: pd.DataFrame) -> np.ndarray:
+    """``frame``'s :data:`SUMS` summed per :data:`KEYS`, as a sorted ``int64`` table."""
+    totals = frame.groupby(list(KEYS), sort=True)[list(SUMS)].sum()
+    return totals.reset_index().to_numpy(dtype=np.int64)
 
 
-def _fold(parts: list[pd.DataFrame]) -> pd.DataFrame:
-    """The sums of several chunks' :func:`_totals`, per class and model."""
-    return pd.concat(parts).groupby(level=list(range(1 + len(CLASS_COLUMNS))),
-                                    sort=True).sum()
+def merge_class_sums(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Two chunks' class sums as one table (the same whatever the order)."""
+    return _fold(pd.DataFrame(np.concatenate([a, b]), columns=[*KEYS, *SUMS]))
+
+
+@dataclass(frozen=True)
+class AtlasTask:
+    """A chunk of deals of the atlas: the class sums of their decisions."""
+
+    chunk: Chunk
+    threads: int | None
+    setup: PlayoutSetup
+
+    def play(self, blocks: int) -> ChunkResult:
+        c, s = self.chunk, self.setup
+        rows, refused = K.atlas_chunk(s.rules.to_array(), s.players_table(), *s.lookup(),
+                                      s.seed, c.start, c.count, blocks, s.rules.players == 4)
+        check_refused(int(refused))
+        return ChunkResult(c.index, _class_sums(rows))
+
+
+@dataclass(frozen=True)
+class AtlasJob:
+    """The bid atlas of ``deals`` simulated deals."""
+
+    setup: PlayoutSetup
+    deals: int
+    chunk_size: int
+    unit = "deals"
+
+    @property
+    def total(self) -> int:
+        return self.deals
+
+    def to_json(self) -> dict[str, Any]:
+        rules = self.setup.rules
+        return {**engine_identity(K.N_AF), "command": "bid-table",
+                "rules": {"preset": rules.preset, "options": rules.options()},
+                **self.setup.to_json(), "deals": self.deals, "chunk_size": self.chunk_size}
+
+    def chunks(self) -> list[Chunk]:
+        return chunk_plan([("deals", self.deals)], self.chunk_size)
+
+    def task(self, chunk: Chunk, threads: int | None) -> AtlasTask:
+        return AtlasTask(chunk, threads, self.setup)
+
+    merge = staticmethod(merge_class_sums)
 
 
 def bid_table(
@@ -132,55 +169,42 @@ def bid_table(
     deals: int = 100_000,
     *,
     seed: int = 0,
-    bid_policy: str | PolicySpec = "threshold",
+    bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
     models: str | Iterable[str | PolicySpec] = ("heuristic",),
-    threads: int | None = None,
-    out: str | Path | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    chunk_size: int | None = None,
+    **run: Any,
 ) -> pd.DataFrame:
     """The bid atlas of ``deals`` simulated deals (see the module docstring): one row per
-    hand class and model, provenance in ``df.attrs``; written to ``out/atlas.parquet``
-    when ``out`` is given. A pure function of (rules, policies, seed, deals) whatever
-    ``threads``.
+    hand class and model, provenance in ``df.attrs``. A pure function of (rules,
+    policies, seed, deals) whatever the threads, executor or chunk size.
+
+    A run of the chunk runner: ``run`` takes the options of
+    :class:`~belote_sim.runs.playouts.RunOptions` (``out``, ``resume``, ``threads``,
+    ``executor``, ``scheduler``, ``workers``, ``progress``, ``should_stop``). With
+    ``out`` the chunks are committed there as they finish (an interrupted run resumes),
+    and ``atlas.parquet`` and ``run.json`` written at the end.
 
     :raises BeloteError: bad rules, counts, policies, models or ``out`` (before any
         deal is played); :class:`~belote_sim.runs.runner.RunInterrupted` when
-        ``should_stop()`` turns true (nothing is written).
+        ``should_stop()`` turns true.
     """
-    rules = rules_of(rules)
-    deals = whole_number("deals", deals, 1, 10**12)
-    seed = whole_number("seed", seed, 0, 2**63 - 1)
-    if threads is not None:
-        threads = whole_number("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
-    bid = as_spec(bid_policy, "bid")
-    check_policies(rules, bid)
-    specs = play_models(models)
-    out_dir = check_out_dir(out)
-    coinche = rules.contract == "coinche"
-    table = players_table(bid, specs)
-    lookup = lookup_for(bid.id)
-    rules_arr = rules.to_array()
-    parts: list[pd.DataFrame] = []
-
-    def play(start: int, count: int, n_blocks: int) -> None:
-        rows, refused = K.atlas_chunk(rules_arr, table, *lookup, seed, start, count, n_blocks,
-                                      rules.players == 4)
-        check_refused(int(refused))
-        parts.append(_totals(_rows_frame(rows, coinche)))
-        if len(parts) > 16:  # bounded memory: fold the chunks' sums as they come
-            parts[:] = [_fold(parts)]
-
-    run = play_in_chunks(deals, CHUNK_SOLVER if uses_solver(bid, specs) else CHUNK_FAST,
-                         "deals", play, threads, progress, should_stop)
-    atlas = _rates(_fold(parts).reset_index(), specs, coinche)
+    check_run_args(deals, seed, run.get("threads"))
+    setup = playout_setup(rules, seed=seed, bid_policy=bid_policy, models=models)
+    if chunk_size is None:
+        chunk_size = CHUNK_SOLVER if setup.uses_solver else CHUNK_FAST
+    check_chunk_size(chunk_size)
+    options = RunOptions(**run)
+    run_dir = options.run_dir()
+    job = AtlasJob(setup, int(deals), int(chunk_size))
+    ran = run_playouts(job, options, run_dir)
+    sums = pd.DataFrame(ran.counters, columns=[*KEYS, *SUMS])
+    atlas = _rates(sums, setup.models, setup.rules.contract == "coinche")
     atlas.attrs["provenance"] = provenance(
-        "bid-table", {"rules": {"preset": rules.preset, "options": rules.options()}}, seed,
-        bid, specs, run, "deals", deals,
+        "bid-table", {"rules": {"preset": setup.rules.preset,
+                                "options": setup.rules.options()}},
+        setup, "deals", job.deals, ran,
     )
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        write_parquet(atlas, out_dir / "atlas.parquet", atlas.attrs["provenance"])
+    finish(run_dir, job, atlas, "atlas.parquet")
     return atlas
 
 
@@ -189,9 +213,19 @@ RATE_COLUMNS = ("takers_rate", "made_rate", "dedans_rate", "capot_rate", "take_r
                 "gain_low", "gain_high")
 
 
-def _rates(sums: pd.DataFrame, specs: list[PolicySpec], coinche: bool) -> pd.DataFrame:
-    """The atlas of the integer sums of each class: names for its codes, then rates."""
+def _rates(sums: pd.DataFrame, specs: Sequence[PolicySpec], coinche: bool) -> pd.DataFrame:
+    """The atlas of the coded class sums: names for the codes (the strains named by
+    kind, which pools the suits of one kind), then rates."""
     df = sums.copy()
+    strain = df.strain.to_numpy()
+    names = np.array(TRUMP_NAMES, dtype=object)
+    if coinche:
+        kind = np.where(strain < 4, "suit", names[strain])
+    else:
+        kind = np.where(strain >= 4, names[strain],
+                        np.where(df["round"].to_numpy() == 1, "retourne suit", "other suit"))
+    df["strain"] = kind
+    df = df.groupby(list(KEYS), sort=True)[list(SUMS)].sum().reset_index()
     df["model"] = [str(specs[m]) for m in df.model]
     df["holding"] = [holding_text(h) for h in df.holding]
     df["retourne"] = ["-" if r < 0 else RANKS[r] for r in df.retourne]

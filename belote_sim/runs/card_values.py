@@ -19,36 +19,87 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from pathlib import Path
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
 from belote_sim.cards import RANKS
 from belote_sim.game import strength as K
-from belote_sim.players.spec import PolicySpec, as_spec, check_policies
-from belote_sim.players.table_bidder import lookup_for
+from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
-from belote_sim.runs.io import summary_frame, write_parquet
-from belote_sim.runs.stats import mean_interval, wilson_interval
-from belote_sim.runs.strength import (
-    check_out_dir,
+from belote_sim.runs.executors import Chunk, ChunkResult
+from belote_sim.runs.io import summary_frame
+from belote_sim.runs.playouts import (
+    PlayoutSetup,
+    RunOptions,
     check_refused,
-    play_in_chunks,
-    play_models,
-    players_table,
+    finish,
+    playout_setup,
     provenance,
-    rules_of,
-    uses_solver,
-    whole_number,
+    run_playouts,
 )
+from belote_sim.runs.runner import (
+    DEFAULT_BID_POLICY,
+    check_chunk_size,
+    check_run_args,
+    chunk_plan,
+    engine_identity,
+)
+from belote_sim.runs.stats import mean_interval, wilson_interval
 
 #: The role of each counter row, in the order of the kernel's roles.
 ROLES = tuple(f"trump {r}" for r in RANKS) + tuple(f"side {r}" for r in RANKS)
-CHUNK_FAST = 1_000
-CHUNK_SOLVER = 4
+#: Deals per chunk (one progress step, one committed file) for the fast models and the
+#: solver models.
+CHUNK_FAST = 2_000
+CHUNK_SOLVER = 8
+
+
+@dataclass(frozen=True)
+class CardValuesTask:
+    """A chunk of deals of card values: their counters ``int64[M, N_ROLES, N_CV]``."""
+
+    chunk: Chunk
+    threads: int | None
+    setup: PlayoutSetup
+
+    def play(self, blocks: int) -> ChunkResult:
+        c, s = self.chunk, self.setup
+        counters, refused = K.card_values_chunk(s.rules.to_array(), s.players_table(),
+                                                *s.lookup(), s.seed, c.start, c.count, blocks)
+        check_refused(int(refused))
+        return ChunkResult(c.index, counters)
+
+
+@dataclass(frozen=True)
+class CardValuesJob:
+    """Card values over ``deals`` simulated deals."""
+
+    setup: PlayoutSetup
+    deals: int
+    chunk_size: int
+    unit = "deals"
+
+    @property
+    def total(self) -> int:
+        return self.deals
+
+    def to_json(self) -> dict[str, Any]:
+        rules = self.setup.rules
+        return {**engine_identity(K.N_CV), "command": "card-values",
+                "rules": {"preset": rules.preset, "options": rules.options()},
+                **self.setup.to_json(), "deals": self.deals, "chunk_size": self.chunk_size}
+
+    def chunks(self) -> list[Chunk]:
+        return chunk_plan([("deals", self.deals)], self.chunk_size)
+
+    def task(self, chunk: Chunk, threads: int | None) -> CardValuesTask:
+        return CardValuesTask(chunk, threads, self.setup)
+
+    merge = staticmethod(np.add)
 
 
 def card_values(
@@ -56,44 +107,37 @@ def card_values(
     deals: int = 20_000,
     *,
     seed: int = 0,
-    bid_policy: str | PolicySpec = "threshold",
+    bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
     models: str | Iterable[str | PolicySpec] = ("heuristic",),
-    threads: int | None = None,
-    out: str | Path | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    chunk_size: int | None = None,
+    **run: Any,
 ) -> pd.DataFrame:
     """The card-value table of ``deals`` simulated deals (see the module docstring),
-    provenance in ``df.attrs``, written to ``out/summary.parquet`` when ``out`` is
-    given. A pure function of (rules, policies, seed, deals) whatever ``threads``.
+    provenance in ``df.attrs``. A pure function of (rules, policies, seed, deals)
+    whatever the threads, executor or chunk size.
+
+    A run of the chunk runner: ``run`` takes the options of
+    :class:`~belote_sim.runs.playouts.RunOptions` (``out``, ``resume``, ``threads``,
+    ``executor``, ``scheduler``, ``workers``, ``progress``, ``should_stop``). With
+    ``out`` the chunks are committed there as they finish, and ``summary.parquet`` and
+    ``run.json`` written at the end.
 
     :raises BeloteError: bad rules, counts, policies, models or ``out`` (before any deal
         is played); :class:`~belote_sim.runs.runner.RunInterrupted` when ``should_stop()``
-        turns true (nothing is written).
+        turns true.
     """
-    rules = rules_of(rules)
-    deals = whole_number("deals", deals, 1, 10**12)
-    seed = whole_number("seed", seed, 0, 2**63 - 1)
-    if threads is not None:
-        threads = whole_number("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
-    bid = as_spec(bid_policy, "bid")
-    check_policies(rules, bid)
-    specs = play_models(models)
-    out_dir = check_out_dir(out)
-    table = players_table(bid, specs)
-    lookup = lookup_for(bid.id)
-    rules_arr = rules.to_array()
-    counters = np.zeros((len(specs), K.N_ROLES, K.N_CV), dtype=np.int64)
-
-    def play(start: int, count: int, n_blocks: int) -> None:
-        c, refused = K.card_values_chunk(rules_arr, table, *lookup, seed, start, count, n_blocks)
-        check_refused(int(refused))
-        counters[:] += c
-
-    run = play_in_chunks(deals, CHUNK_SOLVER if uses_solver(bid, specs) else CHUNK_FAST,
-                         "deals", play, threads, progress, should_stop)
+    check_run_args(deals, seed, run.get("threads"))
+    setup = playout_setup(rules, seed=seed, bid_policy=bid_policy, models=models)
+    if chunk_size is None:
+        chunk_size = CHUNK_SOLVER if setup.uses_solver else CHUNK_FAST
+    check_chunk_size(chunk_size)
+    options = RunOptions(**run)
+    run_dir = options.run_dir()
+    job = CardValuesJob(setup, int(deals), int(chunk_size))
+    ran = run_playouts(job, options, run_dir)
+    counters = ran.counters
     rows = []
-    for m, spec in enumerate(specs):
+    for m, spec in enumerate(setup.models):
         for role, name in enumerate(ROLES):
             x = counters[m, role]
             n = int(x[K.CV_N])
@@ -109,12 +153,11 @@ def card_values(
                 rows.append((metric, group, n, k, k / n, lo, hi))
     df = summary_frame(rows)
     df.attrs["provenance"] = provenance(
-        "card-values", {"rules": {"preset": rules.preset, "options": rules.options()}}, seed,
-        bid, specs, run, "deals", deals,
+        "card-values", {"rules": {"preset": setup.rules.preset,
+                                  "options": setup.rules.options()}},
+        setup, "deals", job.deals, ran,
     )
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        write_parquet(df, out_dir / "summary.parquet", df.attrs["provenance"])
+    finish(run_dir, job, df, "summary.parquet")
     return df
 
 

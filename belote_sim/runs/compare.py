@@ -55,14 +55,19 @@ from belote_sim.errors import BeloteError
 from belote_sim.kernels import layout as L
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
+from belote_sim.runs.executors import Chunk, ChunkResult, refuse_illegal
 from belote_sim.runs.io import software, write_parquet, write_text_atomic
 from belote_sim.runs.runner import (
     CHUNK_SOLVER,
-    RunSettings,
+    DEFAULT_BID_POLICY,
+    DEFAULT_PLAY_POLICY,
     check_chunk_size,
     check_out,
     check_run_args,
+    chunk_plan,
+    engine_identity,
     execute,
+    players_of,
 )
 from belote_sim.runs.stats import Z95, summary_table
 
@@ -457,6 +462,84 @@ def _sprt(mo: Moments, until: Until, paired: bool) -> SprtResult:
     return SprtResult(llr, lower, upper, decision, mo.n)
 
 
+@dataclass(frozen=True)
+class CompareTask:
+    """A chunk of a comparison: its deals (or matches) under every cell's rules, from
+    each cell's stream, into the cells' counters and the paired moments."""
+
+    chunk: Chunk
+    threads: int | None
+    cells: tuple[tuple[int, ...], ...]
+    cell_seeds: tuple[int, ...]
+    slots: tuple[int, ...]
+    bid_policy: PolicySpec
+    play_policy: PolicySpec
+
+    def play(self, blocks: int) -> ChunkResult:
+        from belote_sim.game import chunks
+
+        c = self.chunk
+        counters, errors = chunks.compare_chunk(
+            np.asarray(self.cells, dtype=np.int64), np.asarray(self.cell_seeds, dtype=np.int64),
+            players_of(self.bid_policy, self.play_policy), np.asarray(self.slots, dtype=np.int64),
+            c.start, c.count, blocks, c.unit == "matches", L.MAX_MATCH_DEALS,
+        )
+        refuse_illegal(errors, c)
+        return ChunkResult(c.index, counters)
+
+
+@dataclass(frozen=True)
+class CompareJob:
+    """A comparison run: ``count`` deals or matches (``unit``) under each rule set of
+    ``cells`` (cell ``k`` from the stream of ``cell_seeds[k]``) with the same players;
+    ``slots`` are the counters whose per-deal values are paired."""
+
+    cells: tuple[Rules, ...]
+    cell_seeds: tuple[int, ...]
+    slots: tuple[int, ...]
+    bid_policy: PolicySpec
+    play_policy: PolicySpec
+    seed: int
+    unit: str
+    count: int
+    chunk_size: int
+
+    @property
+    def total(self) -> int:
+        return self.count
+
+    @property
+    def n_counters(self) -> int:
+        kq = len(self.cells) * len(self.slots)
+        return len(self.cells) * L.N_COUNTERS + kq + kq * kq
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **engine_identity(self.n_counters),
+            "command": "compare",
+            "rules": {"preset": self.cells[0].preset, "options": self.cells[0].options()},
+            "bid_policy": str(self.bid_policy),
+            "play_policy": str(self.play_policy),
+            "seed": self.seed,
+            "unit": self.unit,
+            "count": self.count,
+            "chunk_size": self.chunk_size,
+            "cells": [{"preset": c.preset, "options": c.options()} for c in self.cells],
+            "cell_seeds": list(self.cell_seeds),
+            "slots": list(self.slots),
+        }
+
+    def chunks(self) -> list[Chunk]:
+        return chunk_plan([(self.unit, self.count)], self.chunk_size)
+
+    def task(self, chunk: Chunk, threads: int | None) -> CompareTask:
+        cells = tuple(tuple(int(x) for x in c.to_array()) for c in self.cells)
+        return CompareTask(chunk, threads, cells, self.cell_seeds, self.slots, self.bid_policy,
+                           self.play_policy)
+
+    merge = staticmethod(np.add)
+
+
 def _pairing(cells: Sequence[Cell]) -> list[bool]:
     base = cells[0].rules.players
     return [c.rules.players == base for c in cells]
@@ -468,8 +551,8 @@ def compare(
     *,
     matches: int | None = None,
     seed: int = 0,
-    bid_policy: str | PolicySpec = "random",
-    play_policy: str | PolicySpec = "random",
+    bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
+    play_policy: str | PolicySpec = DEFAULT_PLAY_POLICY,
     factors: Sequence[tuple[str, Sequence[str]]] = (),
     until: Until | None = None,
     threads: int | None = None,
@@ -522,9 +605,8 @@ def compare(
     run_dir = check_out(out, resume=resume)
     paired = _pairing(cells)
     seeds = tuple(cell_seed(int(seed), i, p) for i, p in enumerate(paired))
-    settings = RunSettings(cells[0].rules, bid, play, int(seed), unit, int(count), False,
-                           int(chunk_size), cells=tuple(c.rules for c in cells),
-                           cell_seeds=seeds, slots=SLOTS)
+    job = CompareJob(tuple(c.rules for c in cells), seeds, SLOTS, bid, play, int(seed), unit,
+                     int(count), int(chunk_size))
     k, q = len(cells), len(SLOTS)
     sprt: list[SprtResult] = []
 
@@ -532,12 +614,12 @@ def compare(
         sprt.append(_sprt(Moments.of(flat, k, q), until, paired[-1]))
         return sprt[-1].decision != "undecided"
 
-    run = execute(settings, run_dir, resume=resume, threads=threads, executor=executor,
+    run = execute(job, run_dir, resume=resume, threads=threads, executor=executor,
                   scheduler=scheduler, workers=workers, progress=progress,
                   should_stop=should_stop, watch=watch if until is not None else None)
     mo = Moments.of(run.counters, k, q)
     table = _table(mo, cells, paired, factors, unit)
-    prov = {**settings.to_json(), "labels": [c.label for c in cells],
+    prov = {**job.to_json(), "labels": [c.label for c in cells],
             "factors": [[n, list(v)] for n, v in factors], "played": mo.n,
             **software(), "executor": run.executor, "wall_seconds": run.wall_seconds,
             "started": run.started, "finished": run.finished}
@@ -553,7 +635,7 @@ def compare(
 
         write_parquet(table, run_dir.path / "compare.parquet", prov)
         write_text_atomic(run_dir.path / "compare.json", json.dumps(prov, indent=2) + "\n")
-        run_dir.write_info({"status": "complete", "settings": settings.to_json(),
+        run_dir.write_info({"status": "complete", "settings": job.to_json(),
                             "done": run.done, "provenance": prov})
     return table
 

@@ -31,6 +31,9 @@ from belote_sim.errors import BeloteError
 from belote_sim.kernels import layout as L
 
 SUMMARY_COLUMNS = ("metric", "group", "n", "k", "value", "ci_low", "ci_high")
+#: The main table of a finished run directory, by the command that wrote it (the others
+#: write ``summary.parquet``).
+TABLE_FILES = {"compare": "compare.parquet", "bid-table": "atlas.parquet"}
 METADATA_KEY = b"belote_sim"
 
 
@@ -173,10 +176,11 @@ class RunDir:
         except json.JSONDecodeError:
             raise BeloteError(f"{self.info_file} is not valid JSON: not a belote_sim run") from None
 
-    def prepare(self, settings: Any, resume: bool) -> dict[int, np.ndarray]:
-        """Check a previous run's settings (``settings.to_json()``) and load its committed
-        chunks (``settings.chunks()``); refuse to mix runs with different settings, naming
-        what differs."""
+    def prepare(self, job: Any, resume: bool) -> dict[int, np.ndarray]:
+        """Check a previous run's settings (``job.to_json()`` of a
+        :class:`belote_sim.runs.runner.Job`) and load its committed chunks
+        (``job.chunks()``); refuse to mix runs with different settings, naming what
+        differs."""
         self.check_writable()
         info = self.read_info()
         if info is None:
@@ -186,10 +190,10 @@ class RunDir:
                 raise BeloteError(f"--out {str(self.path)!r} exists and is not a run directory")
             self.path.mkdir(parents=True, exist_ok=True)
             self.chunk_dir.mkdir(exist_ok=True)
-            self.write_info({"status": "running", "settings": settings.to_json()})
+            self.write_info({"status": "running", "settings": job.to_json()})
             return {}
         old = info.get("settings", {})
-        new = settings.to_json()
+        new = job.to_json()
         diff = [k for k in new if old.get(k) != new[k]]
         if diff:
             details = "; ".join(f"{k}: run has {old.get(k)!r}, asked {new[k]!r}" for k in diff)
@@ -198,10 +202,10 @@ class RunDir:
             )
         self.chunk_dir.mkdir(exist_ok=True)
         done = {}
-        for i, *_ in settings.chunks():
-            f = self.chunk_file(i)
+        for chunk in job.chunks():
+            f = self.chunk_file(chunk.index)
             if f.is_file():
-                done[i] = np.load(f)
+                done[chunk.index] = np.load(f)
         return done
 
     def chunk_file(self, index: int) -> Path:
@@ -259,8 +263,8 @@ class Run:
 
 
 def load(run: str | Path) -> Run:
-    """Read a finished run directory (of ``simulate``, the arena or ``compare``, whose
-    ``summary`` is the comparison's table).
+    """Read a finished run directory of any command of the chunk runner; its ``summary``
+    is the command's main table (:data:`TABLE_FILES`: the comparison's, the atlas).
 
     >>> from belote_sim import Rules, simulate, load
     >>> import tempfile
@@ -276,16 +280,17 @@ def load(run: str | Path) -> Run:
     info = json.loads(info_file.read_text())
     if info.get("status") != "complete":
         settings = info.get("settings", {})
+        total = info.get("total", settings.get("count", "?"))
+        unit = info.get("unit", settings.get("unit", "deals"))
         raise BeloteError(
-            f"run {str(path)!r} is not complete ({info.get('done', 0)} of "
-            f"{settings.get('count', '?')} {settings.get('unit', 'deals')} done): resume it first"
+            f"run {str(path)!r} is not complete ({info.get('done', 0)} of {total} {unit} "
+            "done): resume it first"
         )
-    compared = path / "compare.parquet"  # a comparison's table (belote-sim compare)
-    if compared.is_file():
-        summary = pd.read_parquet(compared)
-        summary.attrs["provenance"] = read_provenance(compared)
-    else:
-        summary = pd.read_parquet(path / "summary.parquet")
+    command = info.get("settings", {}).get("command", "simulate")
+    table = path / TABLE_FILES.get(command, "summary.parquet")
+    summary = pd.read_parquet(table)
+    if command != "simulate":
+        summary.attrs["provenance"] = read_provenance(table)
     hist_file = path / "histograms.parquet"  # an arena's run has none
     histograms = pd.read_parquet(hist_file) if hist_file.is_file() else pd.DataFrame(
         {"histogram": pd.Series(dtype="string"), "value": pd.Series(dtype="int64"),

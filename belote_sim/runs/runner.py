@@ -17,11 +17,11 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numba
 import numpy as np
@@ -35,7 +35,13 @@ from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.players.table_bidder import lookup_for
 from belote_sim.rules import Rules
 from belote_sim.runs.deallog import dumps, record_to_deal
-from belote_sim.runs.executors import ChunkTask, LocalExecutor
+from belote_sim.runs.executors import (
+    Chunk,
+    ChunkResult,
+    ChunkTask,
+    LocalExecutor,
+    refuse_illegal,
+)
 from belote_sim.runs.io import RunDir, software, write_parquet, write_text_atomic
 from belote_sim.runs.stats import counters_to_dict, histogram_table, summary_table
 
@@ -84,14 +90,96 @@ def check_independent_deals(rules: Rules, unit: str) -> None:
         )
 
 
-@dataclass(frozen=True)
-class RunSettings:
-    """What determines a run's numbers (plus how it is cut into chunks).
+class Job(Protocol):
+    """A long run the runner (:func:`execute`) plays: what it counts, its identity (a
+    resumed run must have the same), its chunks, the task of each chunk, and how two
+    results merge (exactly, in any order: integer sums). Every long command is one:
+    :class:`SimulateJob` (deals or matches), the arena's, the comparison's, bid
+    strength's, the atlas's and card values'."""
 
-    A run plays ``count`` deals or matches (``unit``). An arena run (``versus`` set:
-    ``play_policy`` is player A, ``versus`` player B; A bids with ``bid_policy``, B with
-    ``versus_bid``) plays ``count`` deals and then ``matches`` matches, each twice with
-    the sides swapped, into arena counters."""
+    unit: str
+
+    @property
+    def total(self) -> int: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def chunks(self) -> list[Chunk]: ...
+
+    def task(self, chunk: Chunk, threads: int | None) -> ChunkTask: ...
+
+    def merge(self, a: np.ndarray, b: np.ndarray) -> np.ndarray: ...
+
+
+def chunk_plan(parts: Sequence[tuple[str, int]], chunk_size: int) -> list[Chunk]:
+    """The chunks of ``parts`` (``(unit, count)`` in turn), ``chunk_size`` at most each,
+    numbered in order.
+
+    >>> [(c.index, c.unit, c.start, c.count) for c in chunk_plan([("deals", 5), ("matches", 2)], 2)]
+    [(0, 'deals', 0, 2), (1, 'deals', 2, 2), (2, 'deals', 4, 1), (3, 'matches', 0, 2)]
+    """
+    out: list[Chunk] = []
+    for unit, total in parts:
+        for s in range(0, total, chunk_size):
+            out.append(Chunk(len(out), unit, s, min(chunk_size, total - s)))
+    return out
+
+
+def players_of(bid: PolicySpec, play: PolicySpec) -> Players:
+    """The kernels' :class:`~belote_sim.players.seating.Players`: every seat bids with
+    ``bid`` and plays with ``play`` (the table bidder's lookup loaded when it bids)."""
+    return same_players(bid.id, bid.value, play.id, play.value, *lookup_for(bid.id))
+
+
+@dataclass(frozen=True)
+class DealsTask:
+    """A chunk of independent deals of ``simulate``: their counters, and their per-deal
+    rows with ``records``."""
+
+    chunk: Chunk
+    threads: int | None
+    rules: tuple[int, ...]
+    bid_policy: PolicySpec
+    play_policy: PolicySpec
+    seed: int
+    records: bool
+
+    def play(self, blocks: int) -> ChunkResult:
+        c = self.chunk
+        counters, errors, rows = chunks.simulate_chunk(
+            np.asarray(self.rules, dtype=np.int64), players_of(self.bid_policy,
+                                                               self.play_policy),
+            self.seed, c.start, c.count, blocks, self.records,
+        )
+        refuse_illegal(errors, c)
+        return ChunkResult(c.index, counters, rows if self.records else None)
+
+
+@dataclass(frozen=True)
+class MatchesTask:
+    """A chunk of whole matches of ``simulate``: their counters."""
+
+    chunk: Chunk
+    threads: int | None
+    rules: tuple[int, ...]
+    bid_policy: PolicySpec
+    play_policy: PolicySpec
+    seed: int
+
+    def play(self, blocks: int) -> ChunkResult:
+        c = self.chunk
+        counters = chunks.simulate_matches(
+            np.asarray(self.rules, dtype=np.int64), players_of(self.bid_policy,
+                                                               self.play_policy),
+            self.seed, c.start, c.count, blocks, L.MAX_MATCH_DEALS,
+        )
+        return ChunkResult(c.index, counters)
+
+
+@dataclass(frozen=True)
+class SimulateJob:
+    """A ``simulate`` run: ``count`` deals or matches (``unit``) of ``rules`` between the
+    same players, cut into chunks of ``chunk_size``; with ``records`` every deal's row."""
 
     rules: Rules
     bid_policy: PolicySpec
@@ -101,22 +189,10 @@ class RunSettings:
     count: int
     records: bool
     chunk_size: int
-    versus: PolicySpec | None = None
-    matches: int = 0
-    versus_bid: PolicySpec | None = None
-    #: A comparison (:mod:`belote_sim.runs.compare`): every deal is played under each
-    #: rule set of ``cells`` (``rules`` is the first), cell ``k`` from the stream of
-    #: ``cell_seeds[k]``; ``slots`` are the counters whose per-deal values are paired.
-    cells: tuple[Rules, ...] = ()
-    cell_seeds: tuple[int, ...] = ()
-    slots: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        import belote_sim
-
-        out = {
-            # chunks of another engine version or counter layout cannot be merged
-            "engine": f"{belote_sim.__version__}/{self.n_counters}",
+        return {
+            **engine_identity(L.N_COUNTERS),
             "rules": {"preset": self.rules.preset, "options": self.rules.options()},
             "bid_policy": str(self.bid_policy),
             "play_policy": str(self.play_policy),
@@ -126,68 +202,39 @@ class RunSettings:
             "records": self.records,
             "chunk_size": self.chunk_size,
         }
-        if self.cells:
-            out.update(command="compare",
-                       cells=[{"preset": c.preset, "options": c.options()} for c in self.cells],
-                       cell_seeds=list(self.cell_seeds), slots=list(self.slots))
-        if self.versus is not None:
-            out.update(command="arena", a=str(self.play_policy), b=str(self.versus),
-                       a_bid=str(self.bid_policy), b_bid=str(self.b_bid), matches=self.matches)
-        return out
-
-    @property
-    def b_bid(self) -> PolicySpec:
-        """Player B's bidding in an arena run (A's unless it has its own)."""
-        return self.versus_bid if self.versus_bid is not None else self.bid_policy
-
-    @property
-    def n_counters(self) -> int:
-        if self.cells:
-            kq = len(self.cells) * len(self.slots)
-            return len(self.cells) * L.N_COUNTERS + kq + kq * kq
-        return L.N_COUNTERS if self.versus is None else L.N_ARENA_COUNTERS
 
     @property
     def total(self) -> int:
-        """Deals and matches of the run, what the progress counts."""
-        return self.count + self.matches
+        return self.count
 
-    def chunks(self) -> list[tuple[int, str, int, int]]:
-        """``(index, unit, start, count)`` of every chunk: the deals (or matches), then
-        an arena's matches."""
-        parts = [(self.unit, self.count), ("matches", self.matches)]
-        out: list[tuple[int, str, int, int]] = []
-        for unit, total in parts:
-            for s in range(0, total, self.chunk_size):
-                out.append((len(out), unit, s, min(self.chunk_size, total - s)))
-        return out
+    def chunks(self) -> list[Chunk]:
+        return chunk_plan([(self.unit, self.count)], self.chunk_size)
 
-    def task(self, index: int, unit: str, start: int, count: int,
-             threads: int | None) -> ChunkTask:
-        versus = self.versus
-        return ChunkTask(
-            index=index, unit=unit, start=start, count=count, seed=self.seed,
-            rules=tuple(int(x) for x in self.rules.to_array()),
-            bid_policy=self.bid_policy.id, bid_param=self.bid_policy.value,
-            play_policy=self.play_policy.id, play_param=self.play_policy.value,
-            records=self.records, threads=threads,
-            versus_policy=-1 if versus is None else versus.id,
-            versus_param=0.0 if versus is None else versus.value,
-            versus_bid_policy=self.b_bid.id, versus_bid_param=self.b_bid.value,
-            cells=tuple(tuple(int(x) for x in c.to_array()) for c in self.cells),
-            cell_seeds=self.cell_seeds, slots=self.slots,
-        )
+    def task(self, chunk: Chunk, threads: int | None) -> DealsTask | MatchesTask:
+        rules = tuple(int(x) for x in self.rules.to_array())
+        if self.unit == "matches":
+            return MatchesTask(chunk, threads, rules, self.bid_policy, self.play_policy,
+                               self.seed)
+        return DealsTask(chunk, threads, rules, self.bid_policy, self.play_policy, self.seed,
+                         self.records)
+
+    merge = staticmethod(np.add)
+
+
+def engine_identity(n_counters: int) -> dict[str, str]:
+    """The ``engine`` entry of a job's identity: chunks of another package version or
+    counter layout cannot be merged."""
+    import belote_sim
+
+    return {"engine": f"{belote_sim.__version__}/{n_counters}"}
 
 
 class RunInterrupted(BeloteError):  # noqa: N818 - a state, not a failure
     """A run stopped cleanly after a committed chunk; ``done`` of ``total`` are saved."""
 
-    def __init__(self, out: Path | None, done: int, total: int, unit: str,
-                 resumable: bool = True) -> None:
+    def __init__(self, out: Path | None, done: int, total: int, unit: str) -> None:
         self.out, self.done, self.total, self.unit = out, done, total, unit
-        if not resumable:  # a short run that keeps nothing until it ends
-            msg = f"interrupted after {done:,} of {total:,} {unit}: nothing written"
-        elif out is None:
+        if out is None:
             msg = f"interrupted after {done:,} of {total:,} {unit} (no --out: nothing saved)"
         else:
             msg = (
@@ -250,7 +297,7 @@ def check_out(out: str | Path | None, *, records: bool = False, resume: bool = F
 
 
 def execute(
-    settings: RunSettings,
+    job: Job,
     run_dir: RunDir | None,
     *,
     resume: bool = False,
@@ -262,47 +309,62 @@ def execute(
     should_stop: Callable[[], bool] | None = None,
     watch: Callable[[np.ndarray, int], bool] | None = None,
 ) -> Execution:
-    """Play the chunks of ``settings`` not yet committed in ``run_dir`` on ``executor``
+    """Play the chunks of ``job`` not yet committed in ``run_dir`` on ``executor``
     (see :func:`make_executor`; one it creates is closed at the end), committing each
-    as it finishes, and sum them in chunk order. ``progress(done, total)`` is called
-    after each chunk; when ``should_stop()`` turns true the run stops after the current
-    chunk and raises :class:`RunInterrupted`. Every run (:func:`simulate`, the arena)
-    goes through here.
+    as it finishes, and merge them. ``progress(done, total)`` is called after each
+    chunk; when ``should_stop()`` turns true the run stops after the current chunk and
+    raises :class:`RunInterrupted`. Every long command goes through here.
 
-    ``watch(counters, units)`` sees the sum of the first chunks as soon as they are all
-    done (chunk 0, then 0 and 1, ...: the same sums whatever the executor's order);
-    when it returns true the run ends there, and its counters are those sums."""
+    ``watch(result, units)`` sees the merge of the first chunks as soon as they are all
+    done (chunk 0, then 0 and 1, ...: the same merges whatever the executor's order);
+    when it returns true the run ends there, and its result is that merge."""
     check_executor(executor, scheduler)
-    done: dict[int, np.ndarray] = run_dir.prepare(settings, resume) if run_dir else {}
+    done: dict[int, np.ndarray] = run_dir.prepare(job, resume) if run_dir else {}
     owned = executor is None or isinstance(executor, str)
     executor = make_executor(executor, scheduler, workers, threads)
     started = datetime.now(timezone.utc).isoformat()
-    chunk_list = settings.chunks()
-    sizes = {i: n for i, _, _, n in chunk_list}
+    chunk_list = job.chunks()
+    sizes = {c.index: c.count for c in chunk_list}
     done_units = sum(sizes[i] for i in done)
-    total = settings.total
-    tasks = (settings.task(i, u, s, n, threads) for i, u, s, n in chunk_list if i not in done)
-    base_provenance = {**settings.to_json(), "started": started}
+    total = job.total
+    todo = [c for c in chunk_list if c.index not in done]
+    tasks = (job.task(c, threads) for c in todo)
+    base_provenance = {**job.to_json(), "started": started}
     old_threads = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(threads)
     described = executor.describe()
     t0 = time.perf_counter()
-    prefix = np.zeros(settings.n_counters, dtype=np.int64)
+    merged: np.ndarray | None = None
+    # Without ``watch`` each result is merged as it comes (integer sums: any order gives
+    # the same); with it, results wait in ``pending`` until the prefix reaches them.
+    pending: dict[int, np.ndarray] = {}
+    prefix: np.ndarray | None = None
     prefix_units = 0
-    prefix_end = 0  # chunks 0 .. prefix_end-1 are summed in ``prefix``
+    prefix_end = 0  # chunks 0 .. prefix_end-1 are merged in ``prefix``
     watched = False
 
+    def merge(a: np.ndarray | None, b: np.ndarray) -> np.ndarray:
+        return b if a is None else job.merge(a, b)
+
     def extend_prefix() -> bool:
-        nonlocal prefix_units, prefix_end
-        while prefix_end < len(chunk_list) and prefix_end in done:
-            np.add(prefix, done[prefix_end], out=prefix)
+        nonlocal prefix, prefix_units, prefix_end
+        while prefix_end < len(chunk_list) and prefix_end in pending:
+            prefix = merge(prefix, pending.pop(prefix_end))
             prefix_units += sizes[prefix_end]
             prefix_end += 1
             if watch(prefix, prefix_units):
                 return True
         return False
 
+    def take(index: int, result: np.ndarray) -> None:
+        nonlocal merged
+        if watch is not None:
+            pending[index] = result
+        merged = merge(merged, result)
+
+    for index in sorted(done):
+        take(index, done.pop(index))
     try:
         if progress is not None:
             progress(done_units, total)
@@ -311,7 +373,7 @@ def execute(
         for result in [] if watched else executor.map_unordered(tasks):
             if run_dir is not None:
                 run_dir.commit(result.index, result.counters, result.rows, base_provenance)
-            done[result.index] = result.counters
+            take(result.index, result.counters)
             done_units += sizes[result.index]
             if progress is not None:
                 progress(done_units, total)
@@ -319,34 +381,27 @@ def execute(
                 watched = True
                 break
             if should_stop is not None and should_stop() and done_units < total:
-                unit = "deals and matches" if settings.matches else settings.unit
                 if run_dir is not None:
-                    run_dir.write_info(
-                        {"status": "interrupted", "settings": settings.to_json(),
-                         "done": done_units}
-                    )
-                    raise RunInterrupted(run_dir.path, done_units, total, unit)
-                raise RunInterrupted(None, done_units, total, unit)
+                    run_dir.write_info({"status": "interrupted", "settings": job.to_json(),
+                                        "done": done_units, "total": total, "unit": job.unit})
+                    raise RunInterrupted(run_dir.path, done_units, total, job.unit)
+                raise RunInterrupted(None, done_units, total, job.unit)
     finally:
         numba.set_num_threads(old_threads)
         if owned:
             executor.close()
     wall = time.perf_counter() - t0
+    finished = datetime.now(timezone.utc).isoformat()
     if watched:
-        return Execution(prefix, wall, described, started,
-                         datetime.now(timezone.utc).isoformat(), run_dir, prefix_units)
-    counters = np.zeros(settings.n_counters, dtype=np.int64)
-    for i, *_ in chunk_list:  # fixed order
-        counters += done[i]
-    return Execution(counters, wall, described, started,
-                     datetime.now(timezone.utc).isoformat(), run_dir, total)
+        return Execution(prefix, wall, described, started, finished, run_dir, prefix_units)
+    return Execution(merged, wall, described, started, finished, run_dir, total)
 
 
 @dataclass
 class SimulationResult:
     """What a run produced: its settings, counters and timing."""
 
-    settings: RunSettings
+    settings: SimulateJob
     raw_counters: np.ndarray = field(repr=False)
     wall_seconds: float = 0.0
     executor: dict[str, Any] = field(default_factory=dict)
@@ -449,7 +504,7 @@ def simulate(
         if play.uses_solver:  # seconds per deal: small chunks
             chunk_size = CHUNK_SOLVER
     check_chunk_size(chunk_size)
-    settings = RunSettings(rules, bid, play, int(seed), unit, int(count), bool(records),
+    settings = SimulateJob(rules, bid, play, int(seed), unit, int(count), bool(records),
                            int(chunk_size))
     run = execute(settings, run_dir, resume=resume, threads=threads, executor=executor,
                   scheduler=scheduler, workers=workers, progress=progress,
@@ -462,7 +517,7 @@ def simulate(
         write_run_outputs(run_dir, result)
         if log_deals:
             write_deal_logs(run_dir.path / "deals.jsonl", rules, log_deals, seed, bid, play,
-                            unit)
+                            unit, count)
     return result
 
 
@@ -483,24 +538,21 @@ def write_run_outputs(run_dir: RunDir, result: SimulationResult) -> None:
 
 
 def write_deal_logs(path: Path, rules: Rules, k: int, seed: int, bid: PolicySpec,
-                    play: PolicySpec, unit: str = "deals") -> None:
+                    play: PolicySpec, unit: str = "deals", count: int | None = None) -> None:
     """The first ``k`` deals of the run in deal-log form, one JSON object a line: deals
     ``0 .. k-1``, or with ``unit = "matches"`` the deals of match 0, then match 1 ...
-    (each with its ``pot_before`` and ``redeals_before``)."""
+    (each with its ``pot_before`` and ``redeals_before``), never past the run's ``count``
+    matches: a run of fewer deals than ``k`` logs all of them."""
     if unit == "deals":
         logged = simulated_deals(rules, k, seed, bid_policy=bid, play_policy=play)
     else:
         logged = []
         match = 0
-        while len(logged) < k:
+        while len(logged) < k and (count is None or match < count):
             logged += play_match(rules, seed, match, bid_policy=bid,
                                  play_policy=play)["deals"][: k - len(logged)]
             match += 1
     write_text_atomic(path, "".join(dumps(d) + "\n" for d in logged))
-
-
-def _players(bid: PolicySpec, play: PolicySpec) -> Players:
-    return same_players(bid.id, bid.value, play.id, play.value, *lookup_for(bid.id))
 
 
 def simulated_deals(
@@ -524,7 +576,7 @@ def simulated_deals(
     check_independent_deals(rules, "deals")
     check_policies(rules, as_spec(bid_policy, "bid"))
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
-    recs = chunks.simulate_records(rules.to_array(), _players(bid, play), seed, start, deals)
+    recs = chunks.simulate_records(rules.to_array(), players_of(bid, play), seed, start, deals)
     return [record_to_deal(r, rules) for r in recs]
 
 
@@ -554,7 +606,7 @@ def play_match(
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
     out = np.zeros((max_deals, L.REC_SIZE), dtype=np.int64)
     n, winner, scores = chunks.play_match(
-        rules.to_array(), _players(bid, play), seed, match, max_deals, out
+        rules.to_array(), players_of(bid, play), seed, match, max_deals, out
     )
     return {
         "winner": {-1: None, L.MATCH_DRAW: "draw"}.get(int(winner), int(winner)),

@@ -42,15 +42,10 @@ True
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -62,21 +57,37 @@ from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.calls import BID_VALUES, N_STRAINS, bid_strain
 from belote_sim.kernels.calls import is_bid as _is_bid
-from belote_sim.players.spec import PolicySpec, as_spec, check_policies
-from belote_sim.players.table_bidder import lookup_for
+from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
 from belote_sim.runs.deallog import CALL_NAMES, format_call, parse_call
-from belote_sim.runs.io import software, summary_frame, write_parquet
+from belote_sim.runs.executors import Chunk, ChunkResult
+from belote_sim.runs.io import summary_frame
+from belote_sim.runs.playouts import (
+    PlayoutSetup,
+    RunOptions,
+    check_refused,
+    finish,
+    playout_setup,
+    provenance,
+    rules_of,
+    run_playouts,
+)
 from belote_sim.runs.replay import explain
-from belote_sim.runs.runner import RunInterrupted
+from belote_sim.runs.runner import (
+    DEFAULT_BID_POLICY,
+    check_chunk_size,
+    check_run_args,
+    chunk_plan,
+    engine_identity,
+)
 from belote_sim.runs.stats import mean_interval, wilson_interval
 
-#: Default number of worlds, and the largest.
+#: Default number of worlds.
 DEFAULT_WORLDS = 10_000
-MAX_WORLDS = 10**9
-#: Worlds per chunk (one progress step) for the fast models and the solver models.
-CHUNK_FAST = 2_000
-CHUNK_SOLVER = 8
+#: Worlds per chunk (one progress step, one committed file) for the fast models and the
+#: solver models.
+CHUNK_FAST = 4_000
+CHUNK_SOLVER = 16
 
 #: The proportion metrics of a call, with their counters, and the mean metrics.
 PROPORTIONS = (
@@ -141,15 +152,6 @@ class Decision:
             "calls": [format_call(c) for c in self.calls],
             "candidates": [format_call(c) for c in self.candidates],
         }
-
-
-def rules_of(rules: Rules | str) -> Rules:
-    """``rules`` as :class:`Rules` (a preset name is read with its defaults)."""
-    if isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, str):
-        return Rules.from_preset(rules)
-    raise BeloteError(f"rules must be a Rules or a preset name, got {rules!r}")
 
 
 def _replay(rules: Rules, pack: np.ndarray, dealer: int, calls: Sequence[int]):
@@ -338,110 +340,6 @@ def _openings(dec: Decision) -> tuple[np.ndarray, np.ndarray]:
     return table, np.array(strains, dtype=np.int64)
 
 
-def check_out_dir(out: str | Path | None) -> Path | None:
-    """``out`` as a directory that can be written (it need not exist yet)."""
-    if out is None:
-        return None
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise BeloteError(f"--out {str(path)!r} exists and is not a directory")
-    parent = path if path.exists() else path.parent
-    while not parent.exists():
-        parent = parent.parent
-    if not os.access(parent, os.W_OK):
-        raise BeloteError(f"--out {str(path)!r} cannot be written ({str(parent)!r} is read-only)")
-    return path
-
-
-def play_models(models: str | Iterable[str | PolicySpec]) -> list[PolicySpec]:
-    """The card-play models of ``"dd,heuristic"`` (or a list), checked, none repeated."""
-    items = [m for m in models.split(",") if m.strip()] if isinstance(models, str) else list(
-        models
-    )
-    if not items:
-        raise BeloteError("give at least one play model (e.g. heuristic)")
-    specs = [as_spec(m.strip() if isinstance(m, str) else m, "play") for m in items]
-    if len({str(s) for s in specs}) != len(specs):
-        raise BeloteError(f"a play model is repeated in {', '.join(str(s) for s in specs)}")
-    return specs
-
-
-@dataclass(frozen=True)
-class Chunked:
-    """How a chunked run went: its threads, start time (UTC, ISO) and wall seconds."""
-
-    threads: int
-    started: str
-    seconds: float
-
-
-def players_table(bid: PolicySpec, specs: list[PolicySpec]) -> np.ndarray:
-    """The kernels' ``float64[M, 4]`` players: per model the bidding policy and its
-    parameter, the play policy and its parameter."""
-    return np.array([[bid.id, bid.value, m.id, m.value] for m in specs], dtype=np.float64)
-
-
-def uses_solver(bid: PolicySpec, specs: list[PolicySpec]) -> bool:
-    """Whether a run's players search with the double-dummy solver (small chunks)."""
-    return any(m.uses_solver for m in specs) or bid.name == "dd"
-
-
-def play_in_chunks(total: int, per_thread: int, unit: str, play: Callable[[int, int, int], None],
-                   threads: int | None, progress: Callable[[int, int], None] | None,
-                   should_stop: Callable[[], bool] | None) -> Chunked:
-    """Call ``play(start, count, n_blocks)`` over ``total`` items in chunks of
-    ``per_thread`` items per thread, on ``threads`` numba threads (all by default),
-    reporting ``progress(done, total)``; when ``should_stop()`` turns true, stop after
-    the chunk with :class:`~belote_sim.runs.runner.RunInterrupted` (these short runs
-    write nothing until they end). The chunk loop of bid strength, the atlas and card
-    values."""
-    old_threads = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(threads)
-    n_threads = numba.get_num_threads()
-    chunk = per_thread * n_threads
-    started = datetime.now(timezone.utc).isoformat()
-    t0 = time.perf_counter()
-    try:
-        if progress is not None:
-            progress(0, total)
-        for start in range(0, total, chunk):
-            count = min(chunk, total - start)
-            play(start, count, min(count, n_threads))
-            if progress is not None:
-                progress(start + count, total)
-            if should_stop is not None and should_stop() and start + count < total:
-                raise RunInterrupted(None, start + count, total, unit, resumable=False)
-    finally:
-        numba.set_num_threads(old_threads)
-    return Chunked(n_threads, started, time.perf_counter() - t0)
-
-
-def check_refused(refused: int) -> None:
-    """Refuse the results of a run in which a player broke the rules."""
-    if refused:
-        raise BeloteError(f"a player broke the rules in {refused} deal(s): a policy bug")
-
-
-def provenance(command: str, head: dict[str, Any], seed: int, bid: PolicySpec,
-               specs: list[PolicySpec], run: Chunked, unit: str, count: int) -> dict[str, Any]:
-    """What reproduces a chunked run (``head``: its rules or decision), and how it went."""
-
-    return {
-        "command": command,
-        **head,
-        unit: count,
-        "seed": seed,
-        "bid_policy": str(bid),
-        "models": [str(s) for s in specs],
-        **software(),
-        "threads": run.threads,
-        "started": run.started,
-        "seconds": float(f"{run.seconds:.3f}"),
-        f"{unit}_per_second": float(f"{count / run.seconds:.1f}") if run.seconds > 0 else None,
-    }
-
-
 def _call_rows(model: str, call: str, c: np.ndarray, n_opp: int) -> list[tuple]:
     """The table rows of one (model, call) from its counters."""
     group = f"model={model} call={call}"
@@ -466,6 +364,72 @@ def _call_rows(model: str, call: str, c: np.ndarray, n_opp: int) -> list[tuple]:
     return rows
 
 
+@dataclass(frozen=True)
+class StrengthTask:
+    """A chunk of worlds of one decision: the counters of every opening under every
+    model, then the reach counters, flat."""
+
+    chunk: Chunk
+    threads: int | None
+    setup: PlayoutSetup
+    world: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+    openings: np.ndarray
+    probe_strain: np.ndarray
+    seat: int
+    dealer: int
+
+    def play(self, blocks: int) -> ChunkResult:
+        c, s = self.chunk, self.setup
+        counters, reach = K.strength_chunk(
+            s.rules.to_array(), s.players_table(), *s.lookup(), self.world, self.openings,
+            self.probe_strain, self.seat, self.dealer, s.seed, c.start, c.count, blocks,
+            s.rules.players == 4,
+        )
+        return ChunkResult(c.index, np.concatenate([counters.ravel(), reach.ravel()]))
+
+
+@dataclass(frozen=True)
+class StrengthJob:
+    """``worlds`` completions of one decision, every candidate call played out in each
+    under every model."""
+
+    decision: Decision
+    setup: PlayoutSetup
+    worlds: int
+    chunk_size: int
+    unit = "worlds"
+
+    @property
+    def total(self) -> int:
+        return self.worlds
+
+    def to_json(self) -> dict[str, Any]:
+        return {**engine_identity(K.N_SC), "command": "bid-strength",
+                **self.decision.describe(), **self.setup.to_json(), "worlds": self.worlds,
+                "chunk_size": self.chunk_size}
+
+    def chunks(self) -> list[Chunk]:
+        return chunk_plan([("worlds", self.worlds)], self.chunk_size)
+
+    def task(self, chunk: Chunk, threads: int | None) -> StrengthTask:
+        d = self.decision
+        openings, probe_strain = _openings(d)
+        return StrengthTask(chunk, threads, self.setup,
+                            (d.fixed_pos, d.fixed_cards, d.free_pos, d.unseen), openings,
+                            probe_strain, d.seat, d.dealer)
+
+    def split(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The counters ``int64[M, O, N_SC]`` and reach ``int64[M, N_STRAINS, N_REACH]``
+        of a merged result."""
+        m = len(self.setup.models)
+        o = len(self.decision.candidates) + len(self.decision.probes)
+        cut = m * o * K.N_SC
+        return (flat[:cut].reshape(m, o, K.N_SC),
+                flat[cut:].reshape(m, N_STRAINS, K.N_REACH))
+
+    merge = staticmethod(np.add)
+
+
 def bid_strength(
     rules: Rules | str,
     hand: str | Iterable[str] | int,
@@ -477,57 +441,43 @@ def bid_strength(
     calls: str | Iterable[str] = (),
     worlds: int = DEFAULT_WORLDS,
     seed: int = 0,
-    bid_policy: str | PolicySpec = "threshold",
+    bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
     models: str | Iterable[str | PolicySpec] = ("heuristic",),
-    threads: int | None = None,
-    out: str | Path | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    chunk_size: int | None = None,
+    **run: Any,
 ) -> pd.DataFrame:
     """Every call the seat may make at this decision (:func:`decision`), played out in
     ``worlds`` completions of what it knows under each play model of ``models``; the
-    tidy table of the module docstring, with the provenance in ``df.attrs``, also
-    written to ``out/summary.parquet`` when ``out`` is given.
+    tidy table of the module docstring, with the provenance in ``df.attrs``.
 
-    The worlds are a pure function of the decision, ``seed`` and their number: the
-    same whatever ``threads``; every call and model meets the same worlds and random
-    streams. ``progress(done, total)`` is called after each chunk of worlds; when
-    ``should_stop()`` turns true the run stops after the chunk and raises
-    :class:`~belote_sim.runs.runner.RunInterrupted` (nothing is written).
+    A run of the chunk runner (:func:`belote_sim.runs.runner.execute`): ``run`` takes the
+    options of :class:`~belote_sim.runs.playouts.RunOptions` (``out``, ``resume``,
+    ``threads``, ``executor``, ``scheduler``, ``workers``, ``progress``,
+    ``should_stop``), as :func:`~belote_sim.runs.runner.simulate` does. With ``out`` the
+    chunks are committed there as they finish, and ``summary.parquet`` and ``run.json``
+    written at the end. The worlds are a pure function of the decision, ``seed`` and
+    their number: the same whatever the threads, executor or chunk size; every call and
+    model meets the same worlds and random streams.
 
     :raises BeloteError: a bad decision (see :func:`decision`), bad ``worlds``, ``seed``,
         ``threads``, bidding policy, model or ``out``, all before any world is played.
     """
     dec = decision(rules, hand, retourne=retourne, seat=seat, dealer=dealer, round=round,
                    calls=calls)
-    worlds = whole_number("worlds", worlds, 1, MAX_WORLDS)
-    seed = whole_number("seed", seed, 0, 2**63 - 1)
-    if threads is not None:
-        threads = whole_number("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
-    bid = as_spec(bid_policy, "bid")
-    check_policies(dec.rules, bid)
-    specs = play_models(models)
-    out_dir = check_out_dir(out)
-    openings, probe_strain = _openings(dec)
-    table = players_table(bid, specs)
-    lookup = lookup_for(bid.id)
-    world = (dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen)
-    rules_arr = dec.rules.to_array()
-    counters = np.zeros((len(specs), len(openings), K.N_SC), dtype=np.int64)
-    reach = np.zeros((len(specs), N_STRAINS, K.N_REACH), dtype=np.int64)
-
-    def play(start: int, count: int, n_blocks: int) -> None:
-        c, r = K.strength_chunk(rules_arr, table, *lookup, world, openings, probe_strain, dec.seat,
-                                dec.dealer, seed, start, count, n_blocks, dec.players == 4)
-        counters[:] += c
-        reach[:] += r
-
-    run = play_in_chunks(worlds, CHUNK_SOLVER if uses_solver(bid, specs) else CHUNK_FAST,
-                         "worlds", play, threads, progress, should_stop)
+    check_run_args(worlds, seed, run.get("threads"), "worlds")
+    setup = playout_setup(dec.rules, seed=seed, bid_policy=bid_policy, models=models)
+    if chunk_size is None:
+        chunk_size = CHUNK_SOLVER if setup.uses_solver else CHUNK_FAST
+    check_chunk_size(chunk_size)
+    options = RunOptions(**run)
+    run_dir = options.run_dir()
+    job = StrengthJob(dec, setup, int(worlds), int(chunk_size))
+    ran = run_playouts(job, options, run_dir)
+    counters, reach = job.split(ran.counters)
     check_refused(int(counters[:, :, K.SC_REFUSED].sum()))
     n_opp = 2 if dec.players == 3 else 1
     rows: list[tuple] = []
-    for m, spec in enumerate(specs):
+    for m, spec in enumerate(setup.models):
         for o, call in enumerate(dec.candidates):
             rows += _call_rows(str(spec), format_call(call), counters[m, o], n_opp)
         for strain, _ in dec.probes:
@@ -539,10 +489,9 @@ def bid_strength(
                 group = f"model={spec} strain={TRUMP_NAMES[strain]} value={value}"
                 rows.append((REACH_METRIC, group, n_r, k, k / n_r, low, high))
     df = summary_frame(rows)
-    df.attrs["provenance"] = provenance("bid-strength", dec.describe(), seed, bid, specs, run,
-                                        "worlds", worlds)
-    if out_dir is not None:
-        write_strength(df, out_dir)
+    df.attrs["provenance"] = provenance("bid-strength", dec.describe(), setup, "worlds",
+                                        job.worlds, ran)
+    finish(run_dir, job, df, "summary.parquet")
     return df
 
 
@@ -582,15 +531,3 @@ def reach_table(df: pd.DataFrame) -> pd.DataFrame:
     reach = reach.assign(model=parts.model, strain=parts.strain, bid=parts.bid.astype(int))
     return reach.pivot_table(index=["model", "strain"], columns="bid", values="value",
                              sort=False)
-
-
-def write_strength(df: pd.DataFrame, out_dir: str | Path) -> Path:
-    """Write ``df`` to ``out_dir/summary.parquet`` with its provenance; return the path."""
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise BeloteError(f"{str(out)!r} exists and is not a directory")
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / "summary.parquet"
-    write_parquet(df, path, df.attrs.get("provenance", {}))
-    return path
-

@@ -1,0 +1,173 @@
+"""Playouts: the runs that play every decision (or deal) out under one or more card-play
+models, each its own :class:`~belote_sim.runs.runner.Job` of the chunk runner: bid
+strength (:mod:`belote_sim.runs.strength`), the bid atlas (:mod:`belote_sim.runs.atlas`)
+and card values (:mod:`belote_sim.runs.card_values`).
+
+What they share is here, written once: the checked setup of such a run
+(:func:`playout_setup`: rules, seed, bidding policy, play models), the players as the
+kernels read them, how a run is played and finished in its run directory
+(:func:`run_playouts`, :func:`finish`) and its provenance.
+
+>>> s = playout_setup("classic", seed=1, bid_policy="threshold", models="heuristic,dd")
+>>> [str(m) for m in s.models], s.uses_solver
+(['heuristic', 'dd'], True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from belote_sim.errors import BeloteError
+from belote_sim.players.spec import PolicySpec, as_spec, check_policies
+from belote_sim.rules import Rules
+from belote_sim.runs.io import RunDir, software, write_parquet
+from belote_sim.runs.runner import Execution, Job, check_out, check_run_args, execute
+
+#: The largest count of deals or worlds a playout accepts.
+MAX_COUNT = 10**12
+
+
+def rules_of(rules: Rules | str) -> Rules:
+    """``rules`` as :class:`Rules` (a preset name is read with its defaults)."""
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.from_preset(rules)
+    raise BeloteError(f"rules must be a Rules or a preset name, got {rules!r}")
+
+
+def play_models(models: str | Iterable[str | PolicySpec]) -> tuple[PolicySpec, ...]:
+    """The card-play models of ``"dd,heuristic"`` (or a list), checked, none repeated.
+
+    >>> play_models("dd,dd")
+    Traceback (most recent call last):
+    belote_sim.errors.BeloteError: a play model is repeated in dd, dd
+    """
+    items = [m for m in models.split(",") if m.strip()] if isinstance(models, str) else list(
+        models
+    )
+    if not items:
+        raise BeloteError("give at least one play model (e.g. heuristic)")
+    specs = tuple(as_spec(m.strip() if isinstance(m, str) else m, "play") for m in items)
+    if len({str(s) for s in specs}) != len(specs):
+        raise BeloteError(f"a play model is repeated in {', '.join(str(s) for s in specs)}")
+    return specs
+
+
+@dataclass(frozen=True)
+class PlayoutSetup:
+    """What a playout plays with: the rules, the run's seed, the bidding policy (every
+    call the run does not fix) and the card-play models, each played in turn."""
+
+    rules: Rules
+    seed: int
+    bid_policy: PolicySpec
+    models: tuple[PolicySpec, ...]
+
+    @property
+    def uses_solver(self) -> bool:
+        """Whether the players search with the double-dummy solver (small chunks)."""
+        return any(m.uses_solver for m in self.models) or self.bid_policy.name == "dd"
+
+    @property
+    def rules_key(self) -> tuple[int, ...]:
+        """The rules as the kernels read them, as plain integers (a task carries them)."""
+        return tuple(int(x) for x in self.rules.to_array())
+
+    def players_table(self) -> np.ndarray:
+        """The kernels' ``float64[M, 4]`` players: per model the bidding policy and its
+        parameter, the play policy and its parameter."""
+        bid = self.bid_policy
+        return np.array([[bid.id, bid.value, m.id, m.value] for m in self.models],
+                        dtype=np.float64)
+
+    def lookup(self) -> tuple[np.ndarray, np.ndarray]:
+        """The table bidder's lookup the bidding policy needs (empty if none)."""
+        from belote_sim.players.table_bidder import lookup_for
+
+        return lookup_for(self.bid_policy.id)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seed": self.seed, "bid_policy": str(self.bid_policy),
+                "models": [str(m) for m in self.models]}
+
+
+def playout_setup(rules: Rules | str, *, seed: int, bid_policy: str | PolicySpec,
+                  models: str | Iterable[str | PolicySpec]) -> PlayoutSetup:
+    """Check the parts every playout shares and return them.
+
+    :raises BeloteError: unknown rules, a bad seed, a bidding policy the rules cannot
+        use, bad or repeated models.
+    """
+    rules = rules_of(rules)
+    check_run_args(1, seed)
+    bid = as_spec(bid_policy, "bid")
+    check_policies(rules, bid)
+    return PlayoutSetup(rules, int(seed), bid, play_models(models))
+
+
+def check_refused(refused: int) -> None:
+    """Refuse the results of a run in which a player broke the rules."""
+    if refused:
+        raise BeloteError(f"a player broke the rules in {int(refused)} deal(s): a policy bug")
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a playout runs (none of it changes its numbers): where it is committed
+    (``out``), whether it must resume, threads, executor, progress and stop."""
+
+    out: str | Path | None = None
+    resume: bool = False
+    threads: int | None = None
+    executor: Any = "local"
+    scheduler: str | None = None
+    workers: int | None = None
+    progress: Callable[[int, int], None] | None = None
+    should_stop: Callable[[], bool] | None = None
+
+    def run_dir(self) -> RunDir | None:
+        """The checked run directory (before anything is played)."""
+        return check_out(self.out, resume=self.resume)
+
+
+def run_playouts(job: Job, options: RunOptions, run_dir: RunDir | None) -> Execution:
+    """Play ``job`` with the chunk runner as ``options`` say."""
+    return execute(job, run_dir, resume=options.resume, threads=options.threads,
+                   executor=options.executor, scheduler=options.scheduler,
+                   workers=options.workers, progress=options.progress,
+                   should_stop=options.should_stop)
+
+
+def provenance(command: str, head: dict[str, Any], setup: PlayoutSetup, unit: str,
+               count: int, run: Execution) -> dict[str, Any]:
+    """What reproduces a playout (``head``: its rules or decision), and how it went."""
+    seconds = run.wall_seconds
+    return {
+        "command": command,
+        **head,
+        unit: count,
+        **setup.to_json(),
+        **software(),
+        **run.executor,
+        "started": run.started,
+        "seconds": float(f"{seconds:.3f}"),
+        f"{unit}_per_second": float(f"{count / seconds:.1f}") if seconds > 0 else None,
+    }
+
+
+def finish(run_dir: RunDir | None, job: Job, table: pd.DataFrame, name: str) -> None:
+    """Write ``table`` (its provenance in ``table.attrs``) as ``name`` in the run
+    directory and mark the run complete."""
+    if run_dir is None:
+        return
+    prov = table.attrs["provenance"]
+    write_parquet(table, run_dir.path / name, prov)
+    run_dir.write_info({"status": "complete", "settings": job.to_json(), "done": job.total,
+                        "provenance": prov})
