@@ -379,32 +379,47 @@ def summary(
 @app.command(epilog=_example("odds"))
 def odds(
     cards: Annotated[int, typer.Option(help="hand size: 8 or 9")] = 8,
-    out: Annotated[Path | None, typer.Option(help="directory for summary.parquet")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="directory for summary.parquet (a run directory with "
+                                  "--samples)")
+    ] = None,
     samples: Annotated[
         int | None, typer.Option(help="estimate from N random hands instead of enumerating")
     ] = None,
     seed: Annotated[int, typer.Option(help="random seed for --samples")] = 0,
+    threads: ThreadsOption = None,
+    resume: ResumeOption = False,
+    executor: ExecutorOption = "local",
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
+    quiet: QuietOption = False,
     report: ReportOption = False,
 ) -> None:
     """Odds that one random hand holds each declaration (exact enumeration in Numba, or
-    Monte Carlo with --samples)."""
+    Monte Carlo with --samples, a run of the chunk runner)."""
     from belote_sim.runs.io import software
     from belote_sim.runs.odds import exact_odds, sampled_odds, write_odds
 
     _check_report(report, out)
-    t0 = time.perf_counter()
-    try:
-        table = exact_odds(cards) if samples is None else sampled_odds(cards, samples, seed)
-        if out is not None:
-            prov = {
-                "command": "odds", "cards": cards, "method": "exact" if samples is None else
-                "monte carlo", "samples": samples, "seed": seed if samples else None,
-                **software(), "wall_seconds": time.perf_counter() - t0,
-            }  # fmt: skip
-            write_odds(table, out, prov)
-    except BeloteError as e:
-        _fail(str(e))
-        return
+    if samples is not None:
+        table = _run(
+            lambda **run: sampled_odds(
+                cards, samples, seed, out=out, resume=resume, threads=threads,
+                executor=executor, scheduler=scheduler, workers=workers, **run,
+            ),
+            "hands", quiet,
+        )
+    else:
+        t0 = time.perf_counter()
+        try:
+            table = exact_odds(cards)
+            if out is not None:
+                prov = {"command": "odds", "cards": cards, "method": "exact", "samples": None,
+                        "seed": None, **software(), "wall_seconds": time.perf_counter() - t0}
+                write_odds(table, out, prov)
+        except BeloteError as e:
+            _fail(str(e))
+            return
     method = "exact, all hands" if samples is None else f"{samples:,} sampled hands"
     typer.echo(f"declarations in a hand of {cards} cards ({method})")
     typer.echo(f"{'metric':<32}{'value':>12}  95% interval")
@@ -865,26 +880,51 @@ def study(
     render_only: Annotated[bool, typer.Option(
         "--render-only", help="write README.md and plots/ again from OUT/tables/ "
         "without playing")] = False,
+    threads: ThreadsOption = None,
+    executor: ExecutorOption = "local",
+    scheduler: SchedulerOption = None,
+    workers: WorkersOption = None,
 ) -> None:
     """The published study (make study): every preset between realistic players,
     declaration odds, the bid atlases, card values, the rule-option factorials and the
     players' strengths, from fixed seeds, as OUT/tables/*.parquet, then OUT/README.md and
-    OUT/plots/ written from those tables. About 17 minutes on 2 cores."""
-    from belote_sim.report.study import run_study, write_study
+    OUT/plots/ written from those tables. Every run is committed under OUT/runs/: after
+    Ctrl-C the same command resumes part by part. About 17 minutes on 2 cores."""
+    from belote_sim.report.study import write_study
+    from belote_sim.runs.runner import RunInterrupted
 
-    try:
-        if render_only:
+    if render_only:
+        try:
             path = write_study(out)
-        else:
-            run_study(out, quick=quick, say=lambda line: typer.echo(line, err=True))
-            path = out / "README.md"
+        except BeloteError as e:
+            _fail(str(e))
+            return
+        typer.echo(f"wrote {path}")
+        return
+    from belote_sim.report.study import run_study
+
+    flag = _StopFlag()
+    previous = flag.install()
+    try:
+        run_study(out, quick=quick, say=lambda line: typer.echo(line, err=True),
+                  executor=executor, scheduler=scheduler, workers=workers, threads=threads,
+                  should_stop=flag)
+    except RunInterrupted:
+        typer.echo(f"interrupted: the finished parts and chunks are kept in {out}/runs; run "
+                   "the same command again to continue", err=True)
+        raise typer.Exit(130) from None
+    except KeyboardInterrupt:
+        typer.echo(f"aborted: the committed chunks are kept in {out}/runs; run the same "
+                   "command again to continue", err=True)
+        raise typer.Exit(130) from None
     except BeloteError as e:
         _fail(str(e))
         return
-    except KeyboardInterrupt:
-        typer.echo("interrupted: the study's tables were not written", err=True)
-        raise typer.Exit(130) from None
-    typer.echo(f"wrote {path}")
+    finally:
+        import signal
+
+        signal.signal(signal.SIGINT, previous)
+    typer.echo(f"wrote {out / 'README.md'}")
 
 
 @app.command("rules", epilog=_example("rules"))

@@ -270,10 +270,10 @@ def test_sampled_counts_do_not_depend_on_threads():
     threads = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        one = K.sampled_counts(9, 100_000, 5)
+        one = K.sampled_counts(9, 0, 100_000, 5)
     finally:
         numba.set_num_threads(threads)
-    assert np.array_equal(one, K.sampled_counts(9, 100_000, 5))
+    assert np.array_equal(one, K.sampled_counts(9, 0, 100_000, 5))
 
 
 def test_sample_i_is_a_pure_function_of_seed_and_index():
@@ -288,7 +288,7 @@ def test_sample_i_is_a_pure_function_of_seed_and_index():
         masks[i] = K.random_hand(state, 9, deck)
     assert all(bin(int(m)).count("1") == 9 for m in masks)
     flags, points = K.classify_hands(masks)
-    counts = K.sampled_counts(9, n, seed)
+    counts = K.sampled_counts(9, 0, n, seed)
     for bit in range(K.N_FLAGS):
         assert counts[bit] == int(((flags >> bit) & 1).sum())
     assert counts[K.SLOT_HANDS] == n

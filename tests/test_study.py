@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from belote_sim.errors import BeloteError
 from belote_sim.report.study import TABLES, load_tables, render, run_study
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
@@ -50,3 +51,33 @@ def test_quick_study_writes_tables_readme_and_plots(quick_study):
     plots = {p.stem for p in (quick_study / "plots").glob("*.png")}
     assert {"presets", "odds", "atlas-classic", "atlas-coinche", "card-values",
             "factorial", "arena"} <= plots
+
+
+def test_a_stopped_study_resumes_part_by_part_to_the_same_tables(quick_study, tmp_path):
+    said: list[str] = []
+
+    def say_then_stop_at_the_shuffle(line: str) -> None:
+        said.append(line)
+        if line == "study: shuffle ...":
+            raise KeyboardInterrupt
+
+    out = tmp_path / "study"
+    with pytest.raises(KeyboardInterrupt):
+        run_study(out, quick=True, say=say_then_stop_at_the_shuffle)
+    said.clear()
+    run_study(out, quick=True, say=said.append)
+    assert said[:3] == ["study: presets already done", "study: odds already done",
+                        "study: shuffle ..."]
+    a, b = load_tables(out), load_tables(quick_study)
+    for name in TABLES:
+        cols = [c for c in a[name].columns if "seconds" not in c]
+        if name != "about":
+            assert a[name][cols].equals(b[name][cols]), name
+    assert list(a["about"].key) == list(b["about"].key)
+
+
+def test_the_study_refuses_a_folder_of_other_runs(tmp_path):
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "mine.txt").write_text("not the study's")
+    with pytest.raises(BeloteError, match="does not hold the study's runs"):
+        run_study(tmp_path, quick=True, say=lambda line: None)

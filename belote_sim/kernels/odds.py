@@ -173,9 +173,11 @@ def random_hand(state, k, deck):
 
 
 @jit_parallel
-def sampled_counts(k, n, seed):
-    """Counters (``int64[N_SLOTS]``) over ``n`` random hands of ``k`` cards; hand ``i``
-    is drawn from the stream keyed ``(seed, i, 0)``, whatever the thread count.
+def sampled_counts(k, start, n, seed):
+    """Counters (``int64[N_SLOTS]``) over the ``n`` random hands ``start .. start+n-1``
+    of ``k`` cards; hand ``i`` is drawn from the stream keyed ``(seed, i, 0)``, whatever
+    the thread count, so the counters of consecutive ranges add up to those of their
+    union.
 
     Kernel of :func:`belote_sim.runs.odds.sampled_odds`; RULES.md section 5.
     """
@@ -186,7 +188,7 @@ def sampled_counts(k, n, seed):
         deck = np.zeros(32, dtype=np.int64)
         state = np.zeros(1, dtype=np.uint64)
         c = per_block[b]
-        for i in range(b * _SAMPLE_BLOCK, min(n, (b + 1) * _SAMPLE_BLOCK)):
+        for i in range(start + b * _SAMPLE_BLOCK, start + min(n, (b + 1) * _SAMPLE_BLOCK)):
             seed_stream(state, seed, i, 0)
             _count(random_hand(state, k, deck), decls, c)
     return sum_blocks(per_block)

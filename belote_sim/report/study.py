@@ -22,12 +22,15 @@ tables again and requires the committed README, so no figure in it can be stale.
 
 from __future__ import annotations
 
+import json
 import math
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -82,6 +85,24 @@ QUICK = Sizes(
 TABLES = ("about", "presets", "odds", "shuffle", "atlas", "atlas_gap", "card_values",
           "factorial", "arena")
 
+@dataclass(frozen=True)
+class StudyRuns:
+    """Where the study commits its runs and how they run (nothing here changes a
+    figure): every run of a part is a run directory under ``root`` (``OUT/runs/``), so an
+    interrupted study resumes chunk by chunk, and each finished part keeps its tables
+    there (``parts/``), so a study run again plays only the parts it had not finished."""
+
+    root: Path
+    executor: Any = "local"
+    threads: int | None = None
+    should_stop: Callable[[], bool] | None = None
+
+    def at(self, name: str) -> dict[str, Any]:
+        """The runner options of the run called ``name``."""
+        return {"out": self.root / name, "executor": self.executor, "threads": self.threads,
+                "should_stop": self.should_stop}
+
+
 # -- The parts --------------------------------------------------------------------------
 
 
@@ -89,7 +110,7 @@ def _tidy(df: pd.DataFrame, **columns) -> pd.DataFrame:
     return df.assign(**columns)[[*columns, *df.columns]]
 
 
-def presets_part(s: Sizes) -> dict[str, pd.DataFrame]:
+def presets_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
     from belote_sim.runs.runner import simulate
 
     parts = []
@@ -99,26 +120,28 @@ def presets_part(s: Sizes) -> dict[str, pd.DataFrame]:
             if unit == "deals" and rules.shuffle == "cut":
                 continue  # a cut pack depends on the deal before: whole matches only
             kw = {"deals": count} if unit == "deals" else {"matches": count}
-            run = simulate(rules, seed=SEEDS["presets"], **kw, **PLAYERS)
+            run = simulate(rules, seed=SEEDS["presets"], **kw, **PLAYERS,
+                           **runs.at(f"presets/{name}-{unit}"))
             parts.append(_tidy(run.table(), preset=name, unit=unit))
     return {"presets": pd.concat(parts, ignore_index=True)}
 
 
-def odds_part(s: Sizes) -> dict[str, pd.DataFrame]:
+def odds_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
     from belote_sim.runs.odds import exact_odds, sampled_odds
 
     parts = [_tidy(exact_odds(c), cards=c, method="exact") for c in (8, 9)]
-    parts.append(_tidy(sampled_odds(8, s.odds_samples, SEEDS["odds"]), cards=8,
-                       method="sampled"))
+    parts.append(_tidy(sampled_odds(8, s.odds_samples, SEEDS["odds"], **runs.at("odds")),
+                       cards=8, method="sampled"))
     return {"odds": pd.concat(parts, ignore_index=True)}
 
 
-def shuffle_part(s: Sizes) -> dict[str, pd.DataFrame]:
+def shuffle_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
     from belote_sim.runs.compare import compare, named_cells
 
     cells = named_cells([("shuffle=full", "classic", {}),
                          ("shuffle=cut", "classic", {"shuffle": "cut"})])
-    table = compare(cells, matches=s.shuffle_matches, seed=SEEDS["shuffle"], **PLAYERS)
+    table = compare(cells, matches=s.shuffle_matches, seed=SEEDS["shuffle"], **PLAYERS,
+                    **runs.at("shuffle"))
     return {"shuffle": pd.DataFrame(table)}
 
 
@@ -126,7 +149,7 @@ def shuffle_part(s: Sizes) -> dict[str, pd.DataFrame]:
 ATLAS_PRESETS = tuple(SHIPPED)
 
 
-def atlas_part(s: Sizes) -> dict[str, pd.DataFrame]:
+def atlas_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
     from belote_sim.runs.atlas import bid_table, model_gap, shipped_atlas
 
     grids, gaps = [], []
@@ -137,7 +160,8 @@ def atlas_part(s: Sizes) -> dict[str, pd.DataFrame]:
         grids.append(_tidy(grid, preset=preset,
                            deals=int(atlas.attrs["provenance"]["deals"])))
         both = bid_table(preset, s.gap_deals[preset], seed=SEEDS["atlas_gap"],
-                         models="heuristic,dd", bid_policy=PLAYERS["bid_policy"])
+                         models="heuristic,dd", bid_policy=PLAYERS["bid_policy"],
+                         **runs.at(f"atlas-gap/{preset}"))
         by = "round" if "round" in both.columns else "strain"
         for key in (by, "trumps", "holding"):
             gap = model_gap(both, "heuristic", by=[key]).sort_values(key, kind="stable")
@@ -147,13 +171,13 @@ def atlas_part(s: Sizes) -> dict[str, pd.DataFrame]:
             "atlas_gap": pd.concat(gaps, ignore_index=True)}
 
 
-def card_values_part(s: Sizes) -> dict[str, pd.DataFrame]:
+def card_values_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
     from belote_sim.runs.card_values import card_values
 
     parts = [card_values("classic", s.card_deals, seed=SEEDS["card_values"],
-                         models="heuristic"),
+                         models="heuristic", **runs.at("card-values/heuristic")),
              card_values("classic", s.card_dd_deals, seed=SEEDS["card_values"],
-                         models="dd")]
+                         models="dd", **runs.at("card-values/dd"))]
     return {"card_values": pd.concat([pd.DataFrame(p) for p in parts], ignore_index=True)}
 
 
@@ -185,7 +209,7 @@ FACTORIALS = {"play options": [factor(n) for n in PLAY_OPTIONS],
               "scoring options": [factor(n) for n in SCORING_OPTIONS]}
 
 
-def factorial_part(s: Sizes) -> dict[str, pd.DataFrame]:
+def factorial_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
     from belote_sim.runs.compare import compare, factorial_cells
 
     parts = []
@@ -193,18 +217,19 @@ def factorial_part(s: Sizes) -> dict[str, pd.DataFrame]:
         cells = factorial_cells(PRESET, {}, factors)
         for unit, kw in (("deals", {"deals": s.factorial_deals}),
                          ("matches", {"matches": s.factorial_matches})):
-            table = compare(cells, seed=SEEDS["factorial"], factors=factors, **kw, **PLAYERS)
+            table = compare(cells, seed=SEEDS["factorial"], factors=factors, **kw, **PLAYERS,
+                            **runs.at(f"factorial/{name.replace(' ', '-')}-{unit}"))
             parts.append(_tidy(pd.DataFrame(table), study=name, unit=unit))
     return {"factorial": pd.concat(parts, ignore_index=True)}
 
 
-def arena_part(s: Sizes) -> dict[str, pd.DataFrame]:
+def arena_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
     from belote_sim.runs.arena import arena
 
     rows = []
     for a, b, a_bid, b_bid, deals, matches in s.arena:
         r = arena(a, b, deals=deals, matches=matches, seed=SEEDS["arena"], a_bid=a_bid,
-                  b_bid=b_bid)
+                  b_bid=b_bid, **runs.at(f"arena/{a}-{a_bid}-vs-{b}-{b_bid}"))
         decided = r.games - r.match_unfinished
         rows.append({
             "a": a, "b": b, "a_bid": a_bid, "b_bid": b_bid, "deals": deals,
@@ -217,32 +242,107 @@ def arena_part(s: Sizes) -> dict[str, pd.DataFrame]:
 
 
 #: The parts in the order they run.
-PARTS: dict[str, Callable[[Sizes], dict[str, pd.DataFrame]]] = {
+PARTS: dict[str, Callable[[Sizes, StudyRuns], dict[str, pd.DataFrame]]] = {
     "presets": presets_part, "odds": odds_part, "shuffle": shuffle_part,
     "atlas": atlas_part, "card values": card_values_part, "factorial": factorial_part,
     "arena": arena_part,
 }
 
 
+#: The run directory of the study's runs, below OUT.
+RUNS_DIR = "runs"
+
+
+def _identity(quick: bool, sizes: Sizes) -> dict[str, Any]:
+    """What the study's figures depend on: runs committed under another identity are
+    not resumed."""
+    return {"quick": quick, "version": software()["version"], "seeds": SEEDS,
+            "sizes": json.loads(json.dumps(asdict(sizes)))}
+
+
+def _prepare_runs(root: Path, identity: dict[str, Any], say: Callable[[str], None]) -> None:
+    """Keep ``root`` when it holds the runs of the same study, else start it afresh."""
+    marker = root / "study.json"
+    if marker.is_file():
+        if json.loads(marker.read_text()) == identity:
+            return
+        say(f"study: {root} holds the runs of another study (other sizes, seeds or "
+            "version): starting afresh")
+        shutil.rmtree(root)
+    elif root.exists() and any(root.iterdir()):
+        raise BeloteError(f"{str(root)!r} exists and does not hold the study's runs")
+    root.mkdir(parents=True, exist_ok=True)
+    _write_text(marker, json.dumps(identity, indent=2) + "\n")
+
+
+def _slug(name: str) -> str:
+    return name.replace(" ", "-")
+
+
+def _load_part(root: Path, name: str) -> tuple[dict[str, pd.DataFrame], float] | None:
+    """A finished part's tables and seconds, or None."""
+    done = root / "parts" / _slug(name) / "done.json"
+    if not done.is_file():
+        return None
+    info = json.loads(done.read_text())
+    tables = {t: pd.read_parquet(done.parent / f"{t}.parquet") for t in info["tables"]}
+    return tables, float(info["seconds"])
+
+
+def _save_part(root: Path, name: str, tables: dict[str, pd.DataFrame], seconds: float) -> None:
+    folder = root / "parts" / _slug(name)
+    folder.mkdir(parents=True, exist_ok=True)
+    for table, df in tables.items():
+        write_parquet(df.reset_index(drop=True), folder / f"{table}.parquet",
+                      {"command": "study", "part": name, "table": table})
+    _write_text(folder / "done.json",
+                json.dumps({"tables": sorted(tables), "seconds": seconds}) + "\n")
+
+
 def run_study(out: str | Path, quick: bool = False,
-              say: Callable[[str], None] = print) -> dict[str, pd.DataFrame]:
+              say: Callable[[str], None] = print, *, executor: Any = "local",
+              scheduler: str | None = None, workers: int | None = None,
+              threads: int | None = None,
+              should_stop: Callable[[], bool] | None = None) -> dict[str, pd.DataFrame]:
     """Play every part, write ``OUT/tables/*.parquet``, then ``OUT/README.md`` and
     ``OUT/plots/`` from them (:func:`write_study`); return the tables.
 
     ``quick`` plays a few deals of each part (for the test suite): the figures mean
-    nothing, the files are those of the full study.
+    nothing, the files are those of the full study. Every run goes through the chunk
+    runner on ``executor`` (``"local"`` or ``"dask"``, with ``scheduler`` or
+    ``workers``) and ``threads``, committed under ``OUT/runs/`` (:class:`StudyRuns`):
+    when ``should_stop()`` turns true the study stops after the current chunk with
+    :class:`~belote_sim.runs.runner.RunInterrupted`, and running it again resumes part
+    by part and chunk by chunk, to the same tables.
     """
+    from belote_sim.runs.runner import make_executor
+
     sizes = QUICK if quick else FULL
     out = Path(out)
+    root = out / RUNS_DIR
+    _prepare_runs(root, _identity(quick, sizes), say)
     tables: dict[str, pd.DataFrame] = {}
     timings = []
     started = datetime.now(timezone.utc)
-    for name, part in PARTS.items():
-        say(f"study: {name} ...")
-        t0 = time.perf_counter()
-        tables.update(part(sizes))
-        timings.append((name, time.perf_counter() - t0))
-        say(f"study: {name} done in {timings[-1][1]:.0f} s")
+    pool = make_executor(executor, scheduler, workers, threads)
+    runs = StudyRuns(root, pool, threads, should_stop)
+    try:
+        for name, part in PARTS.items():
+            kept = _load_part(root, name)
+            if kept is not None:
+                say(f"study: {name} already done")
+                part_tables, seconds = kept
+            else:
+                say(f"study: {name} ...")
+                t0 = time.perf_counter()
+                part_tables = part(sizes, runs)
+                seconds = time.perf_counter() - t0
+                _save_part(root, name, part_tables, seconds)
+                say(f"study: {name} done in {seconds:.0f} s")
+            tables.update(part_tables)
+            timings.append((name, seconds))
+    finally:
+        pool.close()
     soft = software()
     about = [("quick", str(quick)), ("version", soft["version"]),
              ("git_commit", str(soft["git_commit"])), ("numba", soft["numba"]),

@@ -15,14 +15,19 @@ the tidy summary table of :func:`belote_sim.runs.io.summary_frame`, one row per 
 from __future__ import annotations
 
 import numbers
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from belote_sim.errors import BeloteError
 from belote_sim.kernels import odds as K
-from belote_sim.runs.io import summary_frame, write_parquet
+from belote_sim.runs.executors import Chunk, ChunkResult
+from belote_sim.runs.io import software, summary_frame, write_parquet
+from belote_sim.runs.playouts import RunOptions, finish, run_playouts
+from belote_sim.runs.runner import check_chunk_size, check_run_args, chunk_plan, engine_identity
 from belote_sim.runs.stats import mean_interval, wilson_interval
 
 #: Proportion metrics, in the order of the kernel's flag bits ``F_*``.
@@ -54,12 +59,6 @@ def _check_cards(cards: Any) -> int:
     return int(cards)
 
 
-def _check_int(name: str, value: Any, minimum: int) -> int:
-    if not _is_int(value) or not minimum <= int(value) < 2**63:
-        raise BeloteError(f"{name} must be an integer from {minimum} to 2**63 - 1, got {value!r}")
-    return int(value)
-
-
 def exact_odds(cards: int = 8) -> pd.DataFrame:
     """Exact odds of declarations in a hand of ``cards`` cards (8 or 9), by enumerating
     all ``C(32, cards)`` hands.
@@ -88,12 +87,62 @@ def exact_odds(cards: int = 8) -> pd.DataFrame:
     return summary_frame(rows)
 
 
-def sampled_odds(cards: int = 8, samples: int = 1_000_000, seed: int = 0) -> pd.DataFrame:
+#: Hands per chunk of a sampled table (one progress step, one committed file).
+CHUNK_SAMPLES = 5_000_000
+
+
+@dataclass(frozen=True)
+class SampledOddsTask:
+    """A chunk of random hands: their declaration counters."""
+
+    chunk: Chunk
+    threads: int | None
+    cards: int
+    seed: int
+
+    def play(self, blocks: int) -> ChunkResult:
+        c = self.chunk
+        return ChunkResult(c.index, K.sampled_counts(self.cards, c.start, c.count, self.seed))
+
+
+@dataclass(frozen=True)
+class SampledOddsJob:
+    """``samples`` random hands of ``cards`` cards."""
+
+    cards: int
+    samples: int
+    seed: int
+    chunk_size: int
+    unit = "hands"
+
+    @property
+    def total(self) -> int:
+        return self.samples
+
+    def to_json(self) -> dict[str, Any]:
+        return {**engine_identity(K.N_SLOTS), "command": "odds", "cards": self.cards,
+                "method": "monte carlo", "samples": self.samples, "seed": self.seed,
+                "chunk_size": self.chunk_size}
+
+    def chunks(self) -> list[Chunk]:
+        return chunk_plan([("hands", self.samples)], self.chunk_size)
+
+    def task(self, chunk: Chunk, threads: int | None) -> SampledOddsTask:
+        return SampledOddsTask(chunk, threads, self.cards, self.seed)
+
+    merge = staticmethod(np.add)
+
+
+def sampled_odds(cards: int = 8, samples: int = 1_000_000, seed: int = 0, *,
+                 chunk_size: int = CHUNK_SAMPLES, **run: Any) -> pd.DataFrame:
     """Monte Carlo odds of declarations over ``samples`` random hands of ``cards`` cards.
 
     Hand ``i`` is a pure function of ``(seed, i)``, so a table is reproducible whatever
-    the thread count. Proportions have Wilson 95% intervals; the mean has
-    ``mean ± 1.96 × standard error`` (sample variance; nan for one sample).
+    the threads, executor or chunk size. Proportions have Wilson 95% intervals; the mean
+    has ``mean ± 1.96 × standard error`` (sample variance; nan for one sample). A run of
+    the chunk runner: ``run`` takes the options of
+    :class:`~belote_sim.runs.playouts.RunOptions` (``out`` commits the chunks there, and
+    ``summary.parquet`` and ``run.json`` at the end).
 
     :raises BeloteError: ``cards`` is not 8 or 9, ``samples <= 0`` or ``seed < 0``.
 
@@ -103,9 +152,13 @@ def sampled_odds(cards: int = 8, samples: int = 1_000_000, seed: int = 0) -> pd.
     ('expected_declaration_points', True)
     """
     cards = _check_cards(cards)
-    samples = _check_int("samples", samples, 1)
-    seed = _check_int("seed", seed, 0)
-    counts = K.sampled_counts(cards, samples, seed)
+    check_run_args(samples, seed, run.get("threads"), "samples")
+    check_chunk_size(chunk_size)
+    options = RunOptions(**run)
+    run_dir = options.run_dir()
+    job = SampledOddsJob(cards, int(samples), int(seed), int(chunk_size))
+    ran = run_playouts(job, options, run_dir)
+    counts = ran.counters
     group = f"cards={cards}"
     rows = []
     for f, metric in enumerate(METRICS):
@@ -116,7 +169,11 @@ def sampled_odds(cards: int = 8, samples: int = 1_000_000, seed: int = 0) -> pd.
         int(counts[K.SLOT_POINTS]), int(counts[K.SLOT_POINTS_SQ]), samples
     )
     rows.append((MEAN_METRIC, group, samples, None, mean, low, high))
-    return summary_frame(rows)
+    df = summary_frame(rows)
+    df.attrs["provenance"] = {**job.to_json(), **software(), **ran.executor,
+                              "started": ran.started, "wall_seconds": ran.wall_seconds}
+    finish(run_dir, job, df, "summary.parquet")
+    return df
 
 
 def write_odds(df: pd.DataFrame, out_dir: str | Path, provenance: dict[str, Any]) -> Path:
