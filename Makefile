@@ -57,7 +57,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_compare.py
 
 ## The generated parts of the docs: docs/metrics.md's tables (from belote_sim.runs.stats.METRICS
-## and the per-deal row schema) and the README's picture of the layers (docs/layers.py).
+## and the per-deal row schema) and docs/design.md's picture of the layers (docs/layers.py).
 docs: $(STAMP)
 	$(BIN)/python -c "from belote_sim.runs.stats import write_metrics_doc; write_metrics_doc()"
 	$(BIN)/python docs/layers.py

@@ -96,8 +96,8 @@ def _kernel_decorator(**options: Any) -> Callable:
 jit = _kernel_decorator(cache=True, nogil=True, error_model="numpy")
 #: The same for kernels that allocate nothing, only read and write the arrays they are
 #: given: Numba then emits no reference counting for those arrays. Otherwise every
-#: array handed to a callee (inlined or not) costs an atomic increment and decrement
-#: (about 10% of the solver's search time when it was introduced, commit 0b3160a). A
+#: array handed to a callee (inlined or not) costs an atomic increment and decrement,
+#: a visible share of the time of a kernel as hot as the solver's search. A
 #: kernel that allocates does not compile with it: Numba's runtime, the ``_nrt``
 #: option, is off.
 jit_no_refcount = _kernel_decorator(cache=True, nogil=True, error_model="numpy", _nrt=False)

@@ -199,7 +199,7 @@ def simulate(
     ] = DEFAULT_BID_POLICY,
     play_policy: Annotated[
         str,
-        typer.Option(help=f"{policy_usage('play')} (see README)"),
+        typer.Option(help=f"{policy_usage('play')} (see docs/players.md)"),
     ] = DEFAULT_PLAY_POLICY,
     threads: ThreadsOption = None,
     out: Annotated[

@@ -6,8 +6,7 @@ warm): classic deals per second with random play, random bidding with heuristic 
 and threshold bidding with heuristic play, each the median of 5 runs of 300,000 deals
 on all threads (``--threads 1``: on one), through the public ``simulate``. It prints
 each tree's rates and this tree's ratio to each commit. The machine is shared and
-noisy: only figures of the same sitting are compared (the redesign's gate compared
-661b1fb and 1669738 this way).
+noisy: only figures of the same sitting are compared.
 """
 
 from __future__ import annotations

@@ -13,17 +13,17 @@ table and writes ``results/bench_engine.json``. Every figure is measured in this
   it; without colver the line says so and ours stands alone;
 * ``classic, threshold + heuristic, all threads``: the realistic players (threshold
   bidding at 50, heuristic play), as a ratio to random play in the same run: a
-  slowdown of the heuristic's path shows here (it once went unnoticed at 0.2 x);
+  slowdown of the heuristic's path shows here;
 * peak memory (max RSS) of fresh processes that run aggregate simulations of growing
   size (``--memory-deals``, default 1M, 10M and 100M deals), beside one that only
   imports the package: flat in the number of deals;
 * time from command start to the first deal with a warm cache: the wall time of
   ``belote-sim simulate --deals 1 --quiet`` (best of 5).
 
-Targets (issues 2, 3 and 17): at least 1,000,000 complete classic deals per second on
+Targets: at least 1,000,000 complete classic deals per second on
 2 cores, one thread at least 1.5 x colver's rollouts per second (the goal is 2 x), all
 threads at least 1.8 x one thread, heuristic play at least 0.6 x random
-play (issue 13: back to its speed before the solver players came in), peak memory of a
+play, peak memory of a
 100,000,000-deal run under 500 MB and flat, start to first deal under 1.5 s.
 """
 
@@ -106,8 +106,8 @@ def colver_rollouts_per_s(total: int = 600_000, repeats: int = 3) -> float | Non
 def _peak_rss_mb(code: str) -> float:
     """Peak memory of a fresh process running ``code``: ``VmHWM`` where Linux has it.
     Not ``ru_maxrss``: Linux carries the parent's peak over into a child at ``exec``, so
-    that after this process had compiled the kernels (1.3 GB at its peak) every probe
-    read 1.3 GB."""
+    that after this process had compiled the kernels every probe would read the
+    compiler's peak."""
     probe = (
         f"{code}\nimport os, resource\n"
         "status = '/proc/self/status'\n"

@@ -1,4 +1,4 @@
-"""Where the time of one classic deal goes: a per-phase breakdown (issue 17).
+"""Where the time of one classic deal goes: a per-phase breakdown.
 
 Run with ``python benchmarks/bench_phases.py [--deals N] [--heuristic]`` (``make bench``
 runs it). One thread plays the same classic deals (random bidding at 0.25 and random

@@ -9,8 +9,7 @@ time a solve, the min of 3 passes; nodes; a hash of the values). The two trees r
 the same time, one per core (``taskset``), and swap cores every round: the machine is
 shared and its speed drifts within minutes, and what drifts then weighs on both alike.
 It prints each round's times, the ratio of the minima (this tree over the commit) and
-whether the values are the same. Issue 17 measured its solver speed-up against d13e2d4
-this way.
+whether the values are the same.
 """
 
 from __future__ import annotations

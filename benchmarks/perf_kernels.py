@@ -1,4 +1,4 @@
-"""Where the kernels spend their time: Linux ``perf`` over jitted code (issue 17).
+"""Where the kernels spend their time: Linux ``perf`` over jitted code.
 
 ``perf record`` sees jitted code as anonymous memory. This script plays a workload,
 then writes ``/tmp/perf-<pid>.map`` (the file ``perf report`` reads to name such code)

@@ -1,7 +1,8 @@
-"""The README's picture of the package's layers, generated from the import-linter
-contract (``pyproject.toml``) and the import graph that ``lint-imports`` checks (grimp).
+"""The picture of the package's layers in ``docs/design.md``, generated from the
+import-linter contract (``pyproject.toml``) and the import graph that ``lint-imports``
+checks (grimp).
 
-``make docs`` rewrites the picture between the README's ``layers:begin`` and
+``make docs`` rewrites the picture between ``docs/design.md``'s ``layers:begin`` and
 ``layers:end`` markers; ``tests/test_layers.py`` fails when it is stale. Each layer
 lists its modules as they are on disk and the layers it really imports.
 """
@@ -14,7 +15,7 @@ import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
+DESIGN = ROOT / "docs" / "design.md"
 BEGIN = "<!-- layers:begin"
 END = "<!-- layers:end -->"
 #: The contract's layers, top first, as the picture names them.
@@ -74,16 +75,16 @@ def picture() -> str:
     return "```\n" + "\n".join(lines) + "\n```\n"
 
 
-def with_picture(readme: str) -> str:
-    """``readme`` with the generated picture between its markers."""
-    if BEGIN not in readme or END not in readme:
-        raise ValueError(f"README.md has no {BEGIN} ... {END} markers")
-    head, rest = readme.split(BEGIN, 1)
+def with_picture(page: str) -> str:
+    """``page`` with the generated picture between its markers."""
+    if BEGIN not in page or END not in page:
+        raise ValueError(f"docs/design.md has no {BEGIN} ... {END} markers")
+    head, rest = page.split(BEGIN, 1)
     marker = rest.split("\n", 1)[0]
     tail = rest.split(END, 1)[1]
     return f"{head}{BEGIN}{marker}\n{picture()}{END}{tail}"
 
 
 if __name__ == "__main__":
-    README.write_text(with_picture(README.read_text(encoding="utf-8")), encoding="utf-8")
+    DESIGN.write_text(with_picture(DESIGN.read_text(encoding="utf-8")), encoding="utf-8")
     sys.exit(0)

@@ -1,5 +1,5 @@
 """Ten typical hands of classic and of coinche under every play model: the table of
-``docs/typical_hands.md``, which the README quotes.
+``docs/typical_hands.md``, which the README and ``docs/cli.md`` link to.
 
 Run with ``python docs/typical_hands.py`` (about 35 minutes on 2 cores, the kernels
 compiled). Each hand is the first hand's decision (seat 0, dealer 3): in classic round 1

@@ -1,7 +1,7 @@
 """The layers of the package: every module belongs to one layer of the import-linter
 contract in ``pyproject.toml`` (which ``make test`` checks with ``lint-imports``), and
-the README's picture of the layers is generated from the contract and the import graph
-(``docs/layers.py``, run by ``make docs``)."""
+the picture of the layers in ``docs/design.md`` is generated from the contract and the
+import graph (``docs/layers.py``, run by ``make docs``)."""
 
 from __future__ import annotations
 
@@ -31,12 +31,12 @@ def test_every_module_is_in_a_layer():
             assert f"belote_sim.{path.stem}" in placed, f"{path.name} is in no layer"
 
 
-def test_readme_picture_is_generated_from_the_import_graph():
+def test_design_picture_is_generated_from_the_import_graph():
     spec = importlib.util.spec_from_file_location("layers_doc", ROOT / "docs" / "layers.py")
     layers_doc = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(layers_doc)
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert layers_doc.with_picture(readme) == readme, "README's picture is stale: make docs"
-    picture = readme[readme.index(layers_doc.BEGIN):readme.index(layers_doc.END)]
+    design = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    assert layers_doc.with_picture(design) == design, "docs/design.md's picture is stale: make docs"
+    picture = design[design.index(layers_doc.BEGIN):design.index(layers_doc.END)]
     for layer in _layers():  # every layer, top first
         assert all(m.removeprefix("belote_sim.") in picture for m in layer)

@@ -113,7 +113,7 @@ def _count_deals(rules, seats, table_keys, table_gains, seed, lo, hi, counters, 
 def _count_deal_range(rules, players, script, seed, lo, hi, ws, counters, start, rows):
     """The loop of :func:`_count_deals`, compiled without reference counting: in a
     function that keeps them, taking the record or the stream out of the workspace at
-    every deal cost an atomic increment and decrement each (7% of a random deal)."""
+    every deal would cost an atomic increment and decrement each."""
     refused = 0
     for i in range(lo, hi):
         if simulate_deal(rules, players, script, seed, i, ws) != 0:

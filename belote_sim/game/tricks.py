@@ -10,7 +10,7 @@ its belote "at the first card played" are options of the same loop.
 Mass runs, where only ``random`` and ``heuristic`` players sit at the table and nothing
 watches, take :func:`play_plain_tricks`: the same steps (:func:`lay_card`,
 :func:`end_trick`, :func:`end_tricks`, the same rule functions, the same draws in the
-same order) in a loop that carries nothing else (README, *Speed*, has its
+same order) in a loop that carries nothing else (``docs/performance.md`` has its
 measurements). ``tests/test_engine.py`` plays the same deals through both loops and
 compares the records.
 """

@@ -11,7 +11,8 @@ best average value for its side.
 holds more than :data:`EXACT_TRICKS` cards: there it is what the takers get when every
 seat then plays the heuristic card (:func:`belote_sim.players.heuristic.heuristic_playout`),
 not the double-dummy value. Nearly all of ``pimc``'s time goes into the first two
-tricks, and the playouts play them almost as well (README, *How strong, how fast*).
+tricks, and the playouts play them almost as well (``docs/players.md``, *How strong,
+how fast*).
 
 ``dd`` is a yardstick, not a fair player: it plays the double-dummy best card seeing
 all hands. All three fall back to the heuristic player during the free tricks of the

@@ -46,7 +46,7 @@ def random_card_from(legal, z):
 def heuristic_choice(legal, hands, seat, trick, k, leader, played, trump, taker, n):
     """The ``heuristic`` policy's card, called by the trick loop directly: no solver kit
     crosses the call (passing its arrays to a compiled function costs a reference count
-    of each, which made heuristic play four times slower), and the integers are pinned
+    of each, several times the cost of the heuristic's own work), and the integers are pinned
     to int64 so that it is compiled once."""
     return heuristic_card(
         np.int64(legal), np.int64(hands[seat]), trick, np.int64(k), np.int64(leader),

@@ -34,8 +34,7 @@ TABLE_BITS = 20  # 2**20 entries, 16 MB per workspace of a solver player
 #: a small part of a table: in 1 MB rather than 16 MB its probes miss the caches less,
 #: and each workspace has less to clear. ``pimc``'s first leads, whose 20 worlds share
 #: the table, are a little slower with the small one, so any other solver player at the
-#: table gets the large one. (Measured in commit 84d2215, whose message gives the
-#: figures and how; the choices do not depend on the size: ``test_players``.)
+#: table gets the large one. (The choices do not depend on the size: ``test_players``.)
 FASTPIMC_TABLE_BITS = 16
 ANALYSE_TABLE_BITS = 20
 

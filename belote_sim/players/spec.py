@@ -71,7 +71,7 @@ class PolicySpec:
 
     @property
     def uses_solver(self) -> bool:
-        """True for the players that run the double-dummy solver (slow, see README)."""
+        """True for the players that run the double-dummy solver (slow, see docs/players.md)."""
         return policy(self.kind, self.name).solver
 
 

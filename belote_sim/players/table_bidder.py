@@ -23,8 +23,8 @@ parent. :func:`belote_sim.runs.atlas.bidder_lookup` builds this lookup from an a
 The lookups reach the kernels as arrays of the players (``table_keys`` and
 ``table_gains`` of :class:`~belote_sim.players.seating.Players`, from
 :func:`shipped_lookup`), not as module constants: Numba would compile a constant array
-into every kernel that can reach the bidder, which made each cached kernel three times
-larger and every start-up slower.
+into every kernel that can reach the bidder, which would make each cached kernel several
+times larger and every start-up slower.
 """
 
 from __future__ import annotations

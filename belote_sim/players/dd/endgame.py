@@ -85,8 +85,8 @@ def _first_trick_level(play_on):
     """The search of the first trick of the two when the seat to move plays card ``kk``
     of it, ``play_on`` searching what follows each card. One function per number of
     cards still to play (built by nesting these levels) makes a search of fixed depth
-    without recursion, whose state stays in registers: the frame-based loop it replaced
-    kept it in memory (commit 536ecb4: the whole search 1.04-1.09x faster, same nodes).
+    without recursion, whose state stays in registers, where a frame-based loop would
+    keep it in memory.
 
     The level tries each legal card of the seat to move, with the card winning the trick
     so far at place ``w`` (power ``wp``), in the window ``(a, b)``, and returns the

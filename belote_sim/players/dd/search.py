@@ -9,18 +9,17 @@ searched again only when the scout says it is better.
 
 An exact value (:func:`dd_value`) comes from a null-window search at the caller's guess,
 then one principal variation search on the side of the guess it found, in the window its
-fail-soft result leaves. It replaced a bisection by null-window searches, several of
-which fell close to the value, where they are expensive: ``benchmarks/bench_players.py``
-times both, and on its bid deals the bisection takes 1.95x the nodes. The exact value of
-each card of a hand (:func:`dd_move_values`, the ``pimc`` player) comes from one
-full-window principal variation search per card: on the same deals, bisection takes
-2.8x the nodes (measured there too).
+fail-soft result leaves. A bisection by null-window searches takes more nodes: several
+of its searches fall close to the value, where they are expensive
+(``benchmarks/bench_players.py`` times both and compares their nodes on bid deals). The
+exact value of each card of a hand (:func:`dd_move_values`, the ``pimc`` player) comes
+from one full-window principal variation search per card, which also takes fewer nodes
+than bisection on the same deals.
 
 The search kernels (here and the helpers they call in the other modules) allocate
 nothing and are compiled without Numba's reference counting
 (:data:`belote_sim._jit.jit_no_refcount`): with it, each array handed to an inlined
-helper cost two atomic operations (15% of the samples in a ``perf`` profile; the change,
-commit 0b3160a, made the search about 10% faster at the same node count).
+helper costs two atomic operations, a visible share of a ``perf`` profile of the search.
 """
 
 from __future__ import annotations
@@ -73,8 +72,8 @@ from belote_sim.players.dd.table import (
 # ---------------------------------------------------------------------------------------
 # The search, written as a loop over an explicit stack of frames. Numba 0.68 does cache a
 # self-recursive kernel given an explicit signature, but each call passes every array as
-# a struct of its fields: in a micro-benchmark (issue 17's closing note of 2026-12-02) a
-# trivial recursive node cost about a third of a whole node of this search.
+# a struct of its fields, so that the call alone of a trivial recursive node costs a
+# sizeable part of a whole node of this search.
 
 MAX_TRICKS = 16
 MAX_DEPTH = 4 * MAX_TRICKS + 2
@@ -151,8 +150,7 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
 
     The frames, moves and tricks are indexed in place (``fr[d, F_K]``), never through a
     row view (``f = fr[d]``): Numba reference-counts every view it makes, and in this
-    loop that took a third of the time (the change, commit 9bb2a95, made the search 1.6x
-    faster at the same node count)."""
+    loop that counting would cost a large share of the time."""
     fr, mv, tb, hist, kil = ws
     # The rules' options as a tuple: read from an array, they were loaded again after
     # every store to the frames (as far as the compiler knows, the arrays may overlap).
@@ -195,9 +193,9 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
     mode = M_ENTER
     v = 0
     # Indices read from the frames pass through nonneg, and the depth through a mask:
-    # Numba would otherwise wrap each access around for a negative index (commit
-    # 441da54: the search 1.07x faster, same nodes). The mask bounds the depth too, so
-    # that d + 1 cannot be negative either.
+    # Numba would otherwise wrap each access around for a negative index, a test and a
+    # branch on every read. The mask bounds the depth too, so that d + 1 cannot be
+    # negative either.
     while True:
         d &= DEPTH_MASK
         if mode == M_ENTER:
@@ -656,10 +654,10 @@ def _card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta,
     ``alpha >= beta``, otherwise a fail-soft search in ``(alpha, beta)``.
 
     The exact value of a card comes from one full-window principal variation search;
-    :func:`_exact`'s test at ``guess`` first (the previous card's value) was tried here
-    and cost more nodes on bid deals (closing note of issue 5, 2026-11-30): the cards of
-    a hand often differ by a few points, so the test mostly confirms what the search
-    finds anyway. Without ``OPT_PVS``, from :func:`_exact`'s bisection."""
+    :func:`_exact`'s test at ``guess`` first (the previous card's value) would cost more
+    nodes on bid deals: the cards of a hand often differ by a few points, so the test
+    mostly confirms what the search finds anyway. Without ``OPT_PVS``, from
+    :func:`_exact`'s bisection."""
     n = cx[CX_N]
     left = _load(ws, hands, trick, k, n)
     seat = seat_after(leader, k, n)

@@ -12,13 +12,12 @@ and whether a takers' capot is still possible, storing lower and upper bounds (s
 null-window searches that find an exact value share their work). An entry holds a 64-bit
 check of the key rather than the key (16 bytes rather than 32), and a bucket four entries
 in one cache line; a new position replaces a stale entry first, otherwise the one with
-the fewest tricks to play. Against two entries of 32 bytes in a bucket, the first kept
-for the position with more tricks to play, this takes 24-33% fewer nodes on
-``bench_players``' solves; and an index hash whose every key bit reaches the low bits
-of the index (:func:`_hash`) 27-36% fewer again (the earlier hash left most bits of the
-key out of the low bits, so that many positions fell in the same buckets).
-``python benchmarks/bench_solver_commits.py 65e53da`` prints the node counts of both
-trees (this tree's against the one before these changes). The hands of
+the fewest tricks to play: more positions stay in the table than with two entries of
+32 bytes in a bucket, and the solves take fewer nodes. Every bit of the key reaches the
+low bits of the index (:func:`_hash`): a hash that left most bits of the key out of them
+would send many positions to the same buckets, where they evict each other.
+``python benchmarks/bench_solver_commits.py COMMIT`` prints the node counts of this
+tree's solves beside another commit's. The hands of
 the key are canonical: cards adjacent in rank among the cards still in play and worth
 the same points are interchangeable (see the tables below).
 """
