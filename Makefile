@@ -56,18 +56,18 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_strength.py
 	$(BIN)/python benchmarks/bench_compare.py
 
-## The generated parts of the docs: docs/metrics.md's tables (from belote_sim.runs.stats.METRICS
+## The generated parts of the docs: docs/metrics.md's tables (from belote_sim.stats.METRICS
 ## and the per-deal row schema) and docs/design.md's picture of the layers (docs/layers.py).
 docs: $(STAMP)
-	$(BIN)/python -c "from belote_sim.runs.stats import write_metrics_doc; write_metrics_doc()"
+	$(BIN)/python -c "from belote_sim.stats import write_metrics_doc; write_metrics_doc()"
 	$(BIN)/python docs/layers.py
 
 ## The bid atlases the package ships (belote_sim/data/: classic and coinche, fixed deals and
-## seeds, belote_sim.runs.atlas.SHIPPED) and the table bidder's lookups derived from them.
+## seeds, belote_sim.studies.atlas.SHIPPED) and the table bidder's lookups derived from them.
 ## About 3 minutes on 2 cores (the kernels compiled). The lookups reach the kernels as arrays:
 ## nothing recompiles afterwards.
 atlas: $(STAMP)
-	$(BIN)/python -c "from belote_sim.runs.atlas import ship_atlases; ship_atlases()"
+	$(BIN)/python -c "from belote_sim.studies.atlas import ship_atlases; ship_atlases()"
 
 ## The published study (results/README.md, results/plots/, results/tables/): every part
 ## from fixed seeds, about 17 minutes on 2 cores (belote_sim/report/study.py).

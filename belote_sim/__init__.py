@@ -5,21 +5,15 @@
 1000
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("belote_sim")
-except PackageNotFoundError:  # running from a source tree
-    __version__ = "0.0.0+source"
-
-from belote_sim.cards import CardSet  # noqa: E402
-from belote_sim.rules import PRESETS, Rules  # noqa: E402
-from belote_sim.runs.arena import arena  # noqa: E402
-from belote_sim.runs.compare import compare  # noqa: E402
-from belote_sim.runs.io import load  # noqa: E402
-from belote_sim.runs.replay import replay  # noqa: E402
-from belote_sim.runs.runner import play_match, simulate  # noqa: E402
-from belote_sim.runs.strength import bid_strength  # noqa: E402
+from belote_sim._version import __version__
+from belote_sim.cards import CardSet
+from belote_sim.deallog.replay import replay
+from belote_sim.rules import PRESETS, Rules
+from belote_sim.runner.rundir import load
+from belote_sim.studies.arena import arena
+from belote_sim.studies.bid_strength import bid_strength
+from belote_sim.studies.compare import compare
+from belote_sim.studies.simulate import play_match, simulate
 
 __all__ = ["Rules", "PRESETS", "CardSet", "simulate", "play_match", "arena", "replay", "load",
            "bid_strength", "compare", "__version__"]

@@ -29,11 +29,12 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 DISABLE_JIT = bool(numba.config.DISABLE_JIT)
 
 
-#: The layers above the game engine and the package's front door (``__init__.py``, which
-#: only re-exports the runs layer): they hold no kernel, and the import contract
+#: The layers above the batch kernels and the package's front door (``__init__.py``, which
+#: only re-exports the studies and the deal logs): they hold no kernel, and the import contract
 #: (``make test``) forbids every kernel to import them, so their sources stay out of the
 #: hash and editing them keeps the compiled kernels.
-ABOVE_KERNELS = ("report/", "runs/", "cli.py", "__main__.py", "__init__.py")
+ABOVE_KERNELS = ("report/", "studies/", "deallog/", "runner/", "stats.py", "cli.py",
+                 "__main__.py", "__init__.py")
 
 
 def source_hash(package_dir: Path = PACKAGE_DIR) -> str:

@@ -1,5 +1,5 @@
-"""The ``belote-sim`` command line: a thin Typer layer over :mod:`belote_sim.runs.runner` and
-:mod:`belote_sim.runs.replay`. User errors become one line on stderr and exit status 2."""
+"""The ``belote-sim`` command line: a thin Typer layer over :mod:`belote_sim.runner.jobs` and
+:mod:`belote_sim.deallog.replay`. User errors become one line on stderr and exit status 2."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ from belote_sim.rules import (
     Rules,
     option_names,
 )
-from belote_sim.runs.runner import DEFAULT_BID_POLICY, DEFAULT_PLAY_POLICY
+from belote_sim.studies.bid_strength import STRENGTH_WORLDS
+from belote_sim.studies.simulate import DEFAULT_BID_POLICY, DEFAULT_PLAY_POLICY
 
 #: The command's name, whichever way it is started (``belote-sim`` or ``python -m
 #: belote_sim``).
@@ -225,7 +226,7 @@ def simulate(
     report: ReportOption = False,
 ) -> None:
     """Play deals (or matches), print the headline figures and write the run directory."""
-    from belote_sim.runs.runner import simulate as run_simulation
+    from belote_sim.studies.simulate import simulate as run_simulation
 
     _check_report(report, out)
     if deals is not None and matches is not None:
@@ -252,7 +253,7 @@ def _run(start, unit: str, quiet: bool):
     """Run ``start(progress=..., should_stop=...)`` (a runner function that checks its
     arguments before it plays anything) with a progress bar on a terminal and the Ctrl-C
     protocol of :class:`_StopFlag`; user errors exit 2, a stopped run 130."""
-    from belote_sim.runs.runner import RunInterrupted
+    from belote_sim.runner.jobs import RunInterrupted
 
     flag = _StopFlag()
     previous = flag.install()
@@ -313,7 +314,7 @@ def _print_table(table, wanted=None) -> None:
     """The headline rows of a summary table (the catalogue's, :data:`stats.HEADLINE`)."""
     import pandas as pd
 
-    from belote_sim.runs.stats import HEADLINE
+    from belote_sim.stats import HEADLINE
 
     wanted = HEADLINE if wanted is None else wanted
 
@@ -350,7 +351,7 @@ def summary(
     all_rows: Annotated[bool, typer.Option("--all", help="every metric and group")] = False,
 ) -> None:
     """Print the headline figures of a finished run."""
-    from belote_sim.runs.io import load
+    from belote_sim.runner.rundir import load
 
     try:
         data = load(run)
@@ -359,7 +360,7 @@ def summary(
         return
     prov = data.info.get("provenance", {})
     if prov.get("command") == "compare":
-        from belote_sim.runs.compare import compare_report
+        from belote_sim.studies.compare import compare_report
 
         typer.echo(f"{run}: compare, bid {prov.get('bid_policy')}, play "
                    f"{prov.get('play_policy')}, seed {prov.get('seed')}")
@@ -397,8 +398,8 @@ def odds(
 ) -> None:
     """Odds that one random hand holds each declaration (exact enumeration in Numba, or
     Monte Carlo with --samples, a run of the chunk runner)."""
-    from belote_sim.runs.io import software
-    from belote_sim.runs.odds import exact_odds, sampled_odds, write_odds
+    from belote_sim.runner.rundir import software
+    from belote_sim.studies.odds import exact_odds, sampled_odds, write_odds
 
     _check_report(report, out)
     if samples is not None:
@@ -433,7 +434,7 @@ def odds(
 def _each_deal(file: str, process) -> None:
     """Print ``process(deal, number=...)`` for every deal of a deal log, one JSON line
     each; a bad deal is one line on stderr and the others still go through (exit 2)."""
-    from belote_sim.runs.deallog import dumps, read_deals
+    from belote_sim.deallog.format import dumps, read_deals
 
     if file != "-" and not Path(file).is_file():
         _fail(f"no such file: {file}")
@@ -462,7 +463,7 @@ def replay(
     file: Annotated[str, typer.Argument(help="JSON Lines deal log ('-' for standard input)")],
 ) -> None:
     """Check and replay every deal of a deal log; print them with their result fields."""
-    from belote_sim.runs.replay import replay as replay_deal
+    from belote_sim.deallog.replay import replay as replay_deal
 
     _each_deal(file, replay_deal)
 
@@ -474,7 +475,7 @@ def analyse(
     """Double-dummy analysis of every deal of a deal log: print each deal's input fields
     with `dd` (the takers' card points under perfect play, before each card and after
     the last) and `cost` (what each card cost its side against the best card)."""
-    from belote_sim.runs.analyse import analyse as analyse_deal
+    from belote_sim.deallog.analyse import analyse as analyse_deal
 
     _each_deal(file, analyse_deal)
 
@@ -523,7 +524,7 @@ def arena(
     decision. A and B are card players; with --a-bid/--b-bid each side also bids its
     own way, so two bidders meet with the same card play (--a heuristic --b heuristic
     --a-bid table --b-bid threshold)."""
-    from belote_sim.runs.arena import arena as run_arena
+    from belote_sim.studies.arena import arena as run_arena
 
     _check_report(report, out)
     result = _run(
@@ -590,7 +591,7 @@ def compare(
     --b-set), or a full factorial: --rules classic --factor undertrump=forced,free
     --factor partner_exemption=on,off. Prints each metric's paired differences with
     their 95% intervals and p-values (* = significant after Holm's adjustment)."""
-    from belote_sim.runs import compare as C
+    from belote_sim.studies import compare as C
 
     _check_report(report, out)
 
@@ -650,7 +651,7 @@ def bid_strength(
     calls: Annotated[
         str, typer.Option(help='coinche: the calls so far from the first hand, e.g. "80H pass"')
     ] = "",
-    worlds: Annotated[int, typer.Option(help="completions of the unseen cards")] = 10_000,
+    worlds: Annotated[int, typer.Option(help="completions of the unseen cards")] = STRENGTH_WORLDS,
     seed: Annotated[int, typer.Option(help="random seed")] = 0,
     bid_policy: Annotated[
         str, typer.Option(help=f"every later call: {policy_usage('bid')}")
@@ -674,7 +675,7 @@ def bid_strength(
     each played out in the same worlds (completions of the unseen cards), with its
     chance to take, make, go dedans or capot, the mean deal scores and the gain over
     passing (95% intervals); the best call is marked."""
-    from belote_sim.runs.strength import bid_strength as run_strength
+    from belote_sim.studies.bid_strength import bid_strength as run_strength
 
     _check_report(report, out)
     table = _run(
@@ -693,7 +694,7 @@ def bid_strength(
 
 
 def _print_strength(table) -> None:
-    from belote_sim.runs.strength import reach_table, strength_table
+    from belote_sim.studies.bid_strength import reach_table, strength_table
 
     prov = table.attrs["provenance"]
     where = f"round {prov['round']}" if prov["round"] else "calls: " + (
@@ -759,7 +760,7 @@ def bid_table(
     pass both played out on the same deal, tabulated by hand class (holding in the
     strain, its length, side aces and tens, voids, position, round, retourne or bid
     value): take, make and capot rates and the gain over passing per play model."""
-    from belote_sim.runs.atlas import bid_table as run_atlas
+    from belote_sim.studies.atlas import bid_table as run_atlas
 
     _check_report(report, out)
     atlas = _run(
@@ -777,7 +778,7 @@ def bid_table(
 
 
 def _print_atlas(atlas, top: int) -> None:
-    from belote_sim.runs.atlas import class_columns
+    from belote_sim.studies.atlas import class_columns
 
     prov = atlas.attrs["provenance"]
     keys = class_columns(atlas)
@@ -829,8 +830,8 @@ def card_values(
     """What holding a card is worth to the taker's side: each of the taker's cards
     swapped with a random defender's card on the same deal, the deal played again; the
     paired difference of the deal scores, by card (trump J, 9 ... side A, T ...)."""
-    from belote_sim.runs.card_values import card_values as run_values
-    from belote_sim.runs.card_values import value_table
+    from belote_sim.studies.card_values import card_values as run_values
+    from belote_sim.studies.card_values import value_table
 
     _check_report(report, out)
     table = _run(
@@ -891,7 +892,7 @@ def study(
     OUT/plots/ written from those tables. Every run is committed under OUT/runs/: after
     Ctrl-C the same command resumes part by part. About 17 minutes on 2 cores."""
     from belote_sim.report.study import write_study
-    from belote_sim.runs.runner import RunInterrupted
+    from belote_sim.runner.jobs import RunInterrupted
 
     if render_only:
         try:

@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 
 from belote_sim import Rules, simulate
-from belote_sim.runs.compare import Until, compare
-from belote_sim.runs.stats import wilson_interval
+from belote_sim.stats import wilson_interval
+from belote_sim.studies.compare import Until, compare
 
 ROOT = Path(__file__).resolve().parent.parent
 CELLS = [Rules(), Rules(undertrump="free")]

@@ -42,7 +42,7 @@ import numpy as np
 
 from belote_sim import Rules
 from belote_sim import kernels as K
-from belote_sim.game import chunks
+from belote_sim.batch import runs as chunks
 from belote_sim.players import BID_THRESHOLD, PLAY_HEURISTIC
 from belote_sim.players.seating import no_lookup, same_players
 

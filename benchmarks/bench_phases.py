@@ -11,7 +11,7 @@ the difference between two adjacent stops, in nanoseconds per deal (best of 3):
 * bidding; declarations and belote; the trick loop; scoring (totals, outcome);
 * the counters (``accumulate``).
 
-The full deal is also timed through :func:`belote_sim.game.chunks.simulate_chunk` (one
+The full deal is also timed through :func:`belote_sim.batch.runs.simulate_chunk` (one
 block), which is what ``make bench``'s engine figure measures, so the stops can be held
 against the real thing.
 """
@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 from belote_sim import Rules
-from belote_sim.game import chunks
+from belote_sim.batch import runs as chunks
 from belote_sim.game.deals import _start
 from belote_sim.game.phases import bid_retourne, close_bidding, read_declarations, total_points
 from belote_sim.game.state import TrickPlan, new_workspace, no_script

@@ -38,7 +38,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from belote_sim import Rules  # noqa: E402
-from belote_sim.game.chunks import simulate_records  # noqa: E402
+from belote_sim.batch.runs import simulate_records  # noqa: E402
 from belote_sim.kernels import layout as L  # noqa: E402
 from belote_sim.kernels.rng import seed_stream  # noqa: E402
 from belote_sim.players import (
@@ -50,7 +50,7 @@ from belote_sim.players import (
 from belote_sim.players.seating import same_players  # noqa: E402
 from belote_sim.players.spec import PolicySpec  # noqa: E402
 from belote_sim.players.table_bidder import lookup_for  # noqa: E402
-from belote_sim.runs.arena import arena  # noqa: E402
+from belote_sim.studies.arena import arena  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,8 +17,8 @@ import numba
 
 from belote_sim import PRESETS, Rules
 from belote_sim.players.spec import PolicySpec
-from belote_sim.runs.executors import Chunk, run_chunk
-from belote_sim.runs.runner import DealsTask
+from belote_sim.runner.executors import Chunk, run_chunk
+from belote_sim.studies.simulate import DealsTask
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -28,8 +28,8 @@ import time
 from pathlib import Path
 
 from belote_sim import Rules, simulate
-from belote_sim.runs.atlas import bid_table
-from belote_sim.runs.strength import bid_strength
+from belote_sim.studies.atlas import bid_table
+from belote_sim.studies.bid_strength import bid_strength
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND, RETOURNE = "JH 9H AH 7D 8C", "TH"

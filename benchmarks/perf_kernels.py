@@ -74,7 +74,7 @@ def workload(kind: str, scale: int) -> None:
     """Play the workload ``kind`` (see the module's docstring) ``scale`` times over."""
     if kind in ("random", "heuristic"):
         from belote_sim import Rules
-        from belote_sim.game import chunks
+        from belote_sim.batch import runs as chunks
         from belote_sim.players import BID_RANDOM, BID_THRESHOLD, PLAY_HEURISTIC, PLAY_RANDOM
         from belote_sim.players.seating import no_lookup, same_players
 
@@ -90,7 +90,7 @@ def workload(kind: str, scale: int) -> None:
         bp.solve_all(positions, None)
         bp.solve_all(positions, None, every_card=True)
     elif kind == "fastpimc":
-        from belote_sim.runs.arena import arena
+        from belote_sim.studies.arena import arena
 
         arena("fastpimc:20", "heuristic", deals=20 * scale, matches=0, seed=2)
 

@@ -19,7 +19,8 @@ DESIGN = ROOT / "docs" / "design.md"
 BEGIN = "<!-- layers:begin"
 END = "<!-- layers:end -->"
 #: The contract's layers, top first, as the picture names them.
-LABELS = ("cli", "reports", "runs", "game engine", "players", "rule kernels", "facts")
+LABELS = ("cli", "reports", "studies", "logs, stats", "runner", "batch kernels", "deal engine",
+          "players", "rule kernels", "facts")
 WIDTH = 88
 
 
@@ -71,7 +72,9 @@ def picture() -> str:
                         below.add(owner[imported])
         if i < len(layers) - 1:
             names = ", ".join(LABELS[j] for j in sorted(below)) or "nothing"
-            lines.append(f"{'  |':<15} imports: {names}")
+            wrapped = textwrap.wrap(f"imports: {names}", WIDTH - 16)
+            lines.append(f"{'  |':<15} {wrapped[0]}")
+            lines += [f"{'  |':<15} {w}" for w in wrapped[1:]]
     return "```\n" + "\n".join(lines) + "\n```\n"
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from belote_sim.runs.strength import bid_strength
+from belote_sim.studies.bid_strength import bid_strength
 
 OUT = Path(__file__).resolve().parent / "typical_hands.md"
 SEED = 1

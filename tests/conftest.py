@@ -10,7 +10,7 @@ from belote_sim import Rules
 
 @pytest.fixture(scope="session", autouse=True)
 def warm_kernels() -> None:
-    from belote_sim.runs.runner import play_match, simulate, simulated_deals
+    from belote_sim.studies.simulate import play_match, simulate, simulated_deals
 
     simulate(Rules(), deals=64, seed=0)
     simulated_deals(Rules(), 2, seed=0)

@@ -125,17 +125,17 @@ def _digest(obj: Any) -> str:
 def run_case(case: Case) -> dict[str, str]:
     """The digests of one case: ``counters`` and ``logs`` (or ``arena``)."""
     from belote_sim import Rules
-    from belote_sim.runs.arena import arena
-    from belote_sim.runs.runner import play_match, simulate, simulated_deals
+    from belote_sim.studies.arena import arena
+    from belote_sim.studies.simulate import play_match, simulate, simulated_deals
 
     rules = Rules.from_preset(case.preset, **case.options)
     if case.kind == "odds":
-        from belote_sim.runs.odds import exact_odds
+        from belote_sim.studies.odds import exact_odds
 
         return {"odds": _digest(exact_odds(8).to_dict("list")),
                 "odds9": _digest(exact_odds(9).to_dict("list"))}
     if case.kind == "analyse":
-        from belote_sim.runs.analyse import analyse
+        from belote_sim.deallog.analyse import analyse
 
         logs = simulated_deals(rules, case.deals, seed=11, bid_policy=case.bid,
                                play_policy=case.play)

@@ -27,11 +27,11 @@ from reference.rules_ref import (
 )
 
 from belote_sim.cards import CardSet, format_card, format_cards, parse_card, parse_cards
+from belote_sim.deallog.format import DealInput
 from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
+from belote_sim.kernels.api import legal_cards, trick_winner
 from belote_sim.rules import Rules
-from belote_sim.runs.deallog import DealInput
-from belote_sim.runs.engine import legal_cards, trick_winner
 
 __all__ = [
     "PACK_BY_INDEX",
@@ -133,7 +133,7 @@ def play_out(deal: dict, prefs: dict | None = None) -> dict:
 def engine_play_out(rules, orders, dealer, trump, taker):
     """Legal plays of an eight-trick deal whose hands are known: each seat plays the
     first card of its preference order (``orders[seat]``, its whole hand) that the
-    engine's :func:`~belote_sim.runs.engine.legal_cards` allows; the first hand leads the
+    engine's :func:`~belote_sim.kernels.api.legal_cards` allows; the first hand leads the
     first trick. ``trump`` as text (``"H"``, ``"AT"``). Returns the plays and the tricks
     as ``(leader, cards, winner)``."""
     rules = Rules.from_spec(rules)

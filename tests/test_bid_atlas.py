@@ -10,17 +10,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from belote_sim.batch import counterfactuals as K
 from belote_sim.cards import format_card, format_cards
 from belote_sim.errors import BeloteError
-from belote_sim.game import strength as K
 from belote_sim.kernels.deal import shuffle_pack
 from belote_sim.kernels.rng import seed_stream
 from belote_sim.players import table_bidder as T
 from belote_sim.rules import Rules
-from belote_sim.runs.atlas import bid_table, holding_text, model_gap
-from belote_sim.runs.io import read_provenance
-from belote_sim.runs.runner import simulated_deals
-from belote_sim.runs.strength import bid_strength
+from belote_sim.runner.rundir import read_provenance
+from belote_sim.studies.atlas import bid_table, holding_text, model_gap
+from belote_sim.studies.bid_strength import bid_strength
+from belote_sim.studies.simulate import simulated_deals
 
 DEALS = 600
 
@@ -145,7 +145,7 @@ def test_cli_writes_the_atlas(tmp_path):
 
 
 def test_card_values_rank_the_trumps():
-    from belote_sim.runs.card_values import card_values, value_table
+    from belote_sim.studies.card_values import card_values, value_table
 
     df = card_values("classic", 1500, seed=3)
     wide = value_table(df)["heuristic"]

@@ -13,9 +13,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from belote_sim.batch import counterfactuals as K
 from belote_sim.cards import cards_of, parse_cards
+from belote_sim.deallog.format import format_call
 from belote_sim.errors import BeloteError
-from belote_sim.game import strength as K
 from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.deal import complete_pack
@@ -23,9 +24,8 @@ from belote_sim.kernels.rng import seed_stream
 from belote_sim.players import BID_THRESHOLD, PLAY_DD
 from belote_sim.players.seating import no_lookup
 from belote_sim.rules import Rules
-from belote_sim.runs.deallog import format_call
-from belote_sim.runs.io import read_provenance
-from belote_sim.runs.strength import (
+from belote_sim.runner.rundir import read_provenance
+from belote_sim.studies.bid_strength import (
     _openings,
     bid_strength,
     decision,
@@ -128,8 +128,8 @@ def test_the_calls_before_a_decision_follow_seat_dealer_and_round():
         ({"hand": "JH 9H AS 7D ZZ"}, "bad card 'ZZ'"),
         ({"retourne": "JH"}, "retourne JH is also in the hand"),
         ({"retourne": None}, "turns a card up: give the retourne"),
-        ({"round": 3}, "round must be a whole number from 1 to 2"),
-        ({"seat": 4}, "seat must be a whole number from 0 to 3"),
+        ({"round": 3}, "round must be an integer in 1..2"),
+        ({"seat": 4}, "seat must be an integer in 0..3"),
         ({"calls": "pass"}, "every call before a decision .* is a pass"),
         ({"rules": "coinche", "hand": "JH 9H AH TH 7D 8C AS TS", "retourne": None,
           "calls": "90H 80S"}, "call 2: '80S' .* is illegal: a bid must be higher than 90"),
@@ -267,7 +267,7 @@ def test_cli_refuses_bad_input_and_writes_nothing(tmp_path):
 
 
 def test_a_stopped_decision_resumes_to_the_uninterrupted_table(tmp_path):
-    from belote_sim.runs.runner import RunInterrupted
+    from belote_sim.runner.jobs import RunInterrupted
 
     out = tmp_path / "stopped"
     kw = dict(retourne="TH", worlds=3_000, seed=5, chunk_size=1_000)

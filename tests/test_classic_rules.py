@@ -17,11 +17,10 @@ from hand_built import build_pack, engine_play_out, sorted_hand
 
 from belote_sim import replay
 from belote_sim.cards import RANKS, parse_card
+from belote_sim.deallog.replay import PACK_EXAMPLE
 from belote_sim.errors import BeloteError, DealLogError, IllegalPlayError
 from belote_sim.kernels import layout as L
-from belote_sim.kernels.declarations import declaration_contest, declaration_key
-from belote_sim.rules import Rules
-from belote_sim.runs.engine import (
+from belote_sim.kernels.api import (
     declarations,
     legal_cards,
     legal_cards_with_rule,
@@ -29,8 +28,9 @@ from belote_sim.runs.engine import (
     trick_winner,
     trump_code,
 )
-from belote_sim.runs.replay import PACK_EXAMPLE
-from belote_sim.runs.runner import play_match
+from belote_sim.kernels.declarations import declaration_contest, declaration_key
+from belote_sim.rules import Rules
+from belote_sim.studies.simulate import play_match
 
 CLASSIC = Rules.from_preset("classic")
 LITIGE = Rules.from_preset("litige")

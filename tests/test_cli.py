@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import belote_sim
-from belote_sim.runs.io import read_provenance
+from belote_sim.runner.rundir import read_provenance
 
 EXE = shutil.which("belote-sim", path=str(Path(sys.executable).parent)) or "belote-sim"
 

@@ -1,7 +1,7 @@
 """The ``coinche`` preset (RULES.md 7.4 and section 8 "Coinche"): the 3-3-2 deal, every
 auction rule, the contract test, AT/NT scaling to 162 and every scoring formula.
 
-Hand-built deals are deal-log objects replayed with :func:`belote_sim.runs.replay`:
+Hand-built deals are deal-log objects replayed with :func:`belote_sim.deallog.replay`:
 :func:`~hand_built.coinche_pack` lays out a pack that deals four chosen hands,
 :func:`~hand_built.engine_play_out` plays each seat's first legal card in a preference
 order. Most layouts give every seat two cards of each suit, so every suit is led exactly
@@ -33,13 +33,13 @@ from reference.rules_ref import card_value, last_trick_bonus, naive_coinche_scor
 
 from belote_sim import replay
 from belote_sim.cards import CardSet, parse_card
+from belote_sim.deallog.format import parse_call
 from belote_sim.errors import DealLogError, IllegalPlayError
 from belote_sim.game.coinche import score_coinche
 from belote_sim.kernels import layout as L
 from belote_sim.players.coinche_bidding import side_estimate
 from belote_sim.rules import Rules
-from belote_sim.runs.deallog import parse_call
-from belote_sim.runs.runner import simulate, simulated_deals
+from belote_sim.studies.simulate import simulate, simulated_deals
 
 COINCHE = Rules.from_preset("coinche")
 
@@ -688,12 +688,12 @@ def test_threshold_bidder_bids_its_strong_suit_at_its_estimate():
 
 def _policy_calls(pack, dealer, policy):
     """Play ``pack`` with a bidding policy (the kernel entry point of the simulator)."""
+    from belote_sim.deallog.format import record_to_deal
     from belote_sim.game.deals import play_deal
     from belote_sim.game.state import new_workspace, no_script
     from belote_sim.players import bid_policy_id
     from belote_sim.players.seating import same_players
     from belote_sim.players.table_bidder import lookup_for
-    from belote_sim.runs.deallog import record_to_deal
 
     players = same_players(bid_policy_id(policy), 50.0, 0, 0.0,
                            *lookup_for(bid_policy_id(policy)))

@@ -16,7 +16,8 @@ from scipy import stats
 from belote_sim import load
 from belote_sim.errors import BeloteError
 from belote_sim.rules import Rules
-from belote_sim.runs.compare import (
+from belote_sim.runner.jobs import RunInterrupted
+from belote_sim.studies.compare import (
     PAIRED,
     YES_NO,
     Until,
@@ -26,7 +27,7 @@ from belote_sim.runs.compare import (
     sprt_bounds,
     sprt_llr,
 )
-from belote_sim.runs.runner import RunInterrupted, simulate
+from belote_sim.studies.simulate import simulate
 
 DEALS = 3000
 

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("dask.distributed")
 
 from belote_sim import Rules, simulate  # noqa: E402
-from belote_sim.runs.distributed import DaskExecutor  # noqa: E402
+from belote_sim.runner.distributed import DaskExecutor  # noqa: E402
 
 RULES = Rules.from_preset("litige")
 
@@ -62,7 +62,7 @@ def test_cli_dask_executor(tmp_path, local_counts):
 
 
 def test_a_comparison_on_a_cluster_matches_a_local_one():
-    from belote_sim.runs.compare import compare
+    from belote_sim.studies.compare import compare
 
     cells = [RULES, Rules.from_preset("litige", undertrump="free")]
     local = compare(cells, 6000, seed=4)

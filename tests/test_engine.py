@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 from belote_sim import Rules, simulate
 from belote_sim import kernels as K
 from belote_sim._jit import PACKAGE_DIR, source_hash
+from belote_sim.batch import runs as chunks
 from belote_sim.errors import BeloteError
-from belote_sim.game import chunks, deals
+from belote_sim.game import deals
 from belote_sim.players.seating import no_lookup, same_players
-from belote_sim.runs.runner import play_match, simulated_deals
+from belote_sim.studies.simulate import play_match, simulated_deals
 
 
 @settings(deadline=None)  # the first example loads (or compiles) three kernels
@@ -150,13 +151,15 @@ def test_source_hash_changes_with_any_source_file(tmp_path):
 
 
 def test_source_hash_leaves_out_the_layers_above_the_kernels(tmp_path):
-    """Editing the runs or report layer or the CLI keeps the compiled kernels: no kernel can
-    depend on them (they hold none, and the import contract forbids importing them)."""
+    """Editing the studies, deal-log, statistics, runner or report layers or the CLI keeps
+    the compiled kernels: no kernel can depend on them (they hold none, and the import
+    contract forbids importing them)."""
     from belote_sim._jit import ABOVE_KERNELS
 
     copy = tmp_path / "belote_sim"
     shutil.copytree(PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("runs/runner.py", "report/pages.py", "cli.py"):
+    for name in ("studies/simulate.py", "deallog/replay.py", "stats.py", "runner/jobs.py",
+                 "report/pages.py", "cli.py"):
         (copy / name).write_text((copy / name).read_text() + "\n# edited\n")
     assert source_hash(copy) == source_hash(PACKAGE_DIR)
     above = [p for p in PACKAGE_DIR.rglob("*.py")

@@ -13,7 +13,7 @@ import pytest
 from belote_sim import PRESETS, Rules, replay
 from belote_sim.cards import format_card, mask_of, parse_cards
 from belote_sim.players.heuristic import heuristic_card
-from belote_sim.runs.runner import PolicySpec, simulated_deals
+from belote_sim.studies.simulate import PolicySpec, simulated_deals
 
 HEARTS = 2
 

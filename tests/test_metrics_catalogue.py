@@ -1,4 +1,4 @@
-"""The metric catalogue (``belote_sim.runs.stats.METRICS``) is the one list of the metrics:
+"""The metric catalogue (``belote_sim.stats.METRICS``) is the one list of the metrics:
 ``summary_table`` emits exactly its metrics, the CLI's headline comes from it, and the
 tables of ``docs/metrics.md`` are generated from it (``make docs``); likewise the per-deal
 row schema (``ROW_SCHEMA``) types the Parquet rows and lists them in the docs."""
@@ -22,8 +22,8 @@ from belote_sim.kernels.layout import (
     ROW_SCHEMA,
     ROW_TYPES,
 )
-from belote_sim.runs.io import rows_frame
-from belote_sim.runs.stats import HEADLINE, METRICS, METRICS_DOC, SECTIONS, with_metrics_tables
+from belote_sim.runner.rundir import rows_frame
+from belote_sim.stats import HEADLINE, METRICS, METRICS_DOC, SECTIONS, with_metrics_tables
 
 
 @cache

@@ -31,8 +31,8 @@ from reference.retourne import naive_retourne_replay
 
 from belote_sim import Rules, replay
 from belote_sim.errors import DealLogError, IllegalPlayError, RulesConflictError
-from belote_sim.runs.engine import legal_cards
-from belote_sim.runs.runner import play_match, simulate, simulated_deals
+from belote_sim.kernels.api import legal_cards
+from belote_sim.studies.simulate import play_match, simulate, simulated_deals
 
 NC = Rules.from_preset("no-contract-4p")
 

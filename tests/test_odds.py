@@ -14,8 +14,8 @@ import pytest
 
 from belote_sim.errors import BeloteError
 from belote_sim.kernels import odds as K
-from belote_sim.runs.io import SUMMARY_COLUMNS, read_provenance
-from belote_sim.runs.odds import MEAN_METRIC, METRICS, exact_odds, sampled_odds, write_odds
+from belote_sim.runner.rundir import SUMMARY_COLUMNS, read_provenance
+from belote_sim.studies.odds import MEAN_METRIC, ODDS_METRICS, exact_odds, sampled_odds, write_odds
 
 CARDS = (8, 9)
 JACK, NINE, QUEEN, KING = 4, 2, 5, 6
@@ -78,7 +78,7 @@ def suit_by_suit_counts(k: int) -> tuple[dict[str, int], int]:
                     acc[0] += hands
                     acc[1] += points + hands * suit_points
         states = nxt
-    counts = dict.fromkeys(METRICS, 0)
+    counts = dict.fromkeys(ODDS_METRICS, 0)
     total_points = 0
     for (n, common, kinds), (hands, points) in states.items():
         if n != k:
@@ -117,12 +117,12 @@ def exact() -> dict[int, pd.DataFrame]:
 def test_exact_table_layout(exact, k):
     df = exact[k]
     assert list(exact_odds(k).columns) == list(SUMMARY_COLUMNS)
-    assert list(df.index) == [*METRICS, MEAN_METRIC]
+    assert list(df.index) == [*ODDS_METRICS, MEAN_METRIC]
     assert (df.group == f"cards={k}").all()
     assert (df.n == math.comb(32, k)).all()  # the kernel counted every hand once
     assert (df.ci_low == df.value).all() and (df.ci_high == df.value).all()
     assert pd.isna(df.k[MEAN_METRIC])
-    props = df.loc[list(METRICS)]
+    props = df.loc[list(ODDS_METRICS)]
     assert (props.value == props.k / props.n).all()
 
 
@@ -227,7 +227,7 @@ def test_classifier_matches_naive_classifier():
     flags, points = K.classify_hands(masks)
     for hand, f, pts in zip(hands, flags, points, strict=True):
         holds, naive_points = naive_odds_row(hand)
-        got = {m: bool(f >> bit & 1) for bit, m in enumerate(METRICS)}
+        got = {m: bool(f >> bit & 1) for bit, m in enumerate(ODDS_METRICS)}
         assert got == holds, sorted(hand)
         assert pts == naive_points, sorted(hand)
 
@@ -247,7 +247,7 @@ def test_sampled_odds_agree_with_exact(exact, k):
     mc = table(sampled_odds(cards=k, samples=samples, seed=7))
     assert list(mc.index) == list(exact[k].index)
     assert (mc.n == samples).all() and (mc.group == f"cards={k}").all()
-    for metric in METRICS:
+    for metric in ODDS_METRICS:
         p = exact[k].value[metric]
         se = math.sqrt(p * (1 - p) / samples)
         assert abs(mc.value[metric] - p) < 4 * se, metric

@@ -16,11 +16,11 @@ import pandas as pd
 import pytest
 
 from belote_sim import Rules, simulate
-from belote_sim.runs.atlas import bid_table
-from belote_sim.runs.card_values import card_values
-from belote_sim.runs.odds import sampled_odds
-from belote_sim.runs.runner import RunInterrupted
-from belote_sim.runs.strength import bid_strength
+from belote_sim.runner.jobs import RunInterrupted
+from belote_sim.studies.atlas import bid_table
+from belote_sim.studies.bid_strength import bid_strength
+from belote_sim.studies.card_values import card_values
+from belote_sim.studies.odds import sampled_odds
 
 EXE = Path(sys.executable).parent / "belote-sim"
 
@@ -112,7 +112,7 @@ def test_log_deals_of_a_match_run_stop_at_its_matches(tmp_path):
 
 
 def test_compare_plays_with_simulates_players():
-    from belote_sim.runs.compare import compare
+    from belote_sim.studies.compare import compare
 
     prov = compare([Rules(), Rules(undertrump="free")], 200, seed=1).attrs["provenance"]
     sim = simulate(Rules(), deals=200, seed=1).provenance()

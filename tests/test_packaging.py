@@ -28,9 +28,15 @@ def _run(args: list[str], **kw) -> subprocess.CompletedProcess:
 def installed(tmp_path_factory) -> Path:
     """The ``bin/`` of a fresh virtual environment holding the wheel of this tree."""
     base = tmp_path_factory.mktemp("wheel")
+    source = base / "source"  # a copy: building writes build/ and egg-info beside it
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    shutil.copytree(ROOT / "belote_sim", source / "belote_sim",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     wheels = base / "dist"
     built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w",
-                  str(wheels), str(ROOT)])
+                  str(wheels), str(source)])
     assert built.returncode == 0, built.stderr
     venv = base / "venv"
     made = _run([sys.executable, "-m", "venv", str(venv)])

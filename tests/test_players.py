@@ -17,15 +17,16 @@ import pytest
 
 from belote_sim import PRESETS, Rules, replay
 from belote_sim.cards import CardSet, parse_card
+from belote_sim.deallog.analyse import analyse
 from belote_sim.errors import BeloteError, IllegalPlayError
 from belote_sim.kernels.layout import RULE_FREE
 from belote_sim.players.knowledge import KNOW_HELD, KNOW_SIZE, KNOW_VOID, learn_from_card
 from belote_sim.players.pimc import ALWAYS_EXACT
 from belote_sim.players.worlds import sample_worlds
-from belote_sim.runs.analyse import analyse
-from belote_sim.runs.arena import arena
-from belote_sim.runs.io import load, read_provenance
-from belote_sim.runs.runner import RunInterrupted, simulated_deals
+from belote_sim.runner.jobs import RunInterrupted
+from belote_sim.runner.rundir import load, read_provenance
+from belote_sim.studies.arena import arena
+from belote_sim.studies.simulate import simulated_deals
 
 EXE = shutil.which("belote-sim", path=str(Path(sys.executable).parent)) or "belote-sim"
 INPUTS = ("rules", "dealer", "pack", "calls", "plays")

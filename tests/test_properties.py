@@ -37,9 +37,9 @@ from reference.rules_ref import (
 
 from belote_sim import Rules, replay
 from belote_sim.cards import format_card, parse_card
+from belote_sim.kernels.api import declarations, legal_cards, score_deal, trick_winner
 from belote_sim.kernels.declarations import may_declare
-from belote_sim.runs.engine import declarations, legal_cards, score_deal, trick_winner
-from belote_sim.runs.runner import play_match, simulated_deals
+from belote_sim.studies.simulate import play_match, simulated_deals
 
 IMPLEMENTED = ("classic", "sans-annonces", "litige")
 
@@ -687,7 +687,7 @@ def deal_inputs(draw):
 @settings(max_examples=150, deadline=None)
 @given(deal_inputs())
 def test_replay_of_any_deal_matches_naive(deal):
-    """``belote_sim.runs.replay`` of arbitrary legal deals (any pack and bidding, the options of
+    """``belote_sim.deallog.replay`` of arbitrary legal deals (any pack and bidding, the options of
     section 9) agrees with the naive replay on every result field."""
     got = replay(deal)
     want = naive_retourne_replay(deal)

@@ -20,9 +20,9 @@ from belote_sim import Rules, arena, bid_strength, compare, simulate
 from belote_sim.errors import BeloteError
 from belote_sim.report import PLOTS_DIR, REPORT_FILE, write_report
 from belote_sim.report.pages import pct, read_source
-from belote_sim.runs.atlas import bid_table
-from belote_sim.runs.card_values import card_values
-from belote_sim.runs.compare import factorial_cells
+from belote_sim.studies.atlas import bid_table
+from belote_sim.studies.card_values import card_values
+from belote_sim.studies.compare import factorial_cells
 
 #: Where the browser test leaves its screenshots (a CI job can keep the folder).
 ARTIFACTS = Path(os.environ.get("BELOTE_ARTIFACTS", Path(__file__).parents[1] / ".artifacts"))
@@ -120,7 +120,7 @@ def test_simulate_report_quotes_every_figure_with_its_interval(outputs):
                     "Points and scores", "Declarations"):
         assert f"<h2>{heading}</h2>" in page
     # The exact odds of one hand beside the simulated figures (RULES.md section 5).
-    from belote_sim.runs.odds import exact_odds
+    from belote_sim.studies.odds import exact_odds
 
     tierce = exact_odds(8).set_index("metric").value["p_tierce"]
     assert pct(tierce) in page

@@ -16,9 +16,10 @@ import pytest
 
 from belote_sim import Rules, load, simulate
 from belote_sim.errors import BeloteError
-from belote_sim.runs.io import SUMMARY_COLUMNS, read_provenance
-from belote_sim.runs.runner import RunInterrupted, play_match
-from belote_sim.runs.stats import mean_interval, wilson_interval
+from belote_sim.runner.jobs import RunInterrupted
+from belote_sim.runner.rundir import SUMMARY_COLUMNS, read_provenance
+from belote_sim.stats import mean_interval, wilson_interval
+from belote_sim.studies.simulate import play_match
 
 LITIGE = Rules.from_preset("litige")
 

@@ -26,7 +26,7 @@ from belote_sim.players import BID_RANDOM, BID_THRESHOLD
 from belote_sim.players.bidding import choose_call, forced_call
 from belote_sim.players.dd_bidder import dd_call
 from belote_sim.players.solver_kit import TABLE_BITS, new_solver_kit
-from belote_sim.runs.runner import simulated_deals
+from belote_sim.studies.simulate import simulated_deals
 
 #: A pack in index order: the turned card is JH with four players (pack[20]), AD with
 #: three (pack[15]) and JD with two (pack[12]).

@@ -19,7 +19,7 @@ from belote_sim import Rules, replay
 from belote_sim import kernels as K
 from belote_sim.cards import format_card, parse_card
 from belote_sim.kernels import layout as L
-from belote_sim.runs.runner import play_match, simulated_deals
+from belote_sim.studies.simulate import play_match, simulated_deals
 
 ALL = PACK_BY_INDEX
 

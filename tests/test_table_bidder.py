@@ -16,8 +16,9 @@ from belote_sim.cards import parse_card
 from belote_sim.errors import BeloteError
 from belote_sim.players import table_bidder as T
 from belote_sim.rules import Rules
-from belote_sim.runs.arena import arena
-from belote_sim.runs.atlas import (
+from belote_sim.runner.rundir import read_provenance
+from belote_sim.studies.arena import arena
+from belote_sim.studies.atlas import (
     SHIPPED,
     bid_table,
     bidder_lookup,
@@ -25,8 +26,7 @@ from belote_sim.runs.atlas import (
     ship_atlases,
     shipped_atlas,
 )
-from belote_sim.runs.io import read_provenance
-from belote_sim.runs.runner import simulate, simulated_deals
+from belote_sim.studies.simulate import simulate, simulated_deals
 from tests.reference.retourne import deal_before_bidding
 
 SUITS = "CDHS"

@@ -31,8 +31,8 @@ from reference.rules_ref import TRUMP_NAMES
 
 from belote_sim import Rules, replay
 from belote_sim.errors import DealLogError, IllegalPlayError
-from belote_sim.runs.engine import legal_cards
-from belote_sim.runs.runner import play_match, simulate, simulated_deals
+from belote_sim.kernels.api import legal_cards
+from belote_sim.studies.simulate import play_match, simulate, simulated_deals
 
 THREE = Rules.from_preset("three-player")
 

@@ -30,8 +30,8 @@ from reference.rules_ref import TRUMP_NAMES, deal_total
 
 from belote_sim import Rules, replay
 from belote_sim.errors import IllegalPlayError
-from belote_sim.runs.engine import legal_cards
-from belote_sim.runs.runner import play_match, simulate, simulated_deals
+from belote_sim.kernels.api import legal_cards
+from belote_sim.studies.simulate import play_match, simulate, simulated_deals
 
 TOUT = Rules.from_preset("tout-atout")
 ACE19 = {"preset": "tout-atout", "options": {"nt_values": "ace19"}}

@@ -1,7 +1,7 @@
 """The two-player presets: ``stock-2p`` (RULES.md 7.2, seed 002) and ``no-contract-2p``
 (RULES.md 7.3, seed 003), their scoring (section 8) and their matches.
 
-Hand-built deals are deal-log dicts replayed with :func:`belote_sim.runs.replay`: packs are
+Hand-built deals are deal-log dicts replayed with :func:`belote_sim.deallog.replay`: packs are
 laid out by :func:`~hand_built.two_player_pack`, and :func:`~hand_built.play_out`
 completes the plays with legal cards, asking the replay kernel itself which cards are
 legal at each step. The plain-Python reference of both games
@@ -29,7 +29,7 @@ from belote_sim import Rules, replay, simulate
 from belote_sim.cards import SUITS, format_card, parse_card
 from belote_sim.errors import IllegalPlayError
 from belote_sim.kernels import layout as L
-from belote_sim.runs.runner import play_match, simulated_deals
+from belote_sim.studies.simulate import play_match, simulated_deals
 
 STOCK = "stock-2p"
 NC2 = "no-contract-2p"

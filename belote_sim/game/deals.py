@@ -189,8 +189,8 @@ def _deal_retourne(rules, players, script, ws):
 def replay_deal(rules, pack, dealer, pot_before, redeals_before, calls, plays, analyse):
     """Play a deal-log deal from its calls and cards: ``(record, status, values)``.
 
-    Kernel of :func:`belote_sim.runs.replay.replay`: :func:`play_deal` with the deal log as
-    its script. With ``analyse`` (:func:`belote_sim.runs.analyse.analyse`) it also records the
+    Kernel of :func:`belote_sim.deallog.replay.replay`: :func:`play_deal` with the deal log as
+    its script. With ``analyse`` (:func:`belote_sim.deallog.analyse.analyse`) it also records the
     double-dummy value of every position: ``values[0, i]`` the takers' trick points
     (capot bonus included) under perfect play from position ``i`` (before play ``i``;
     ``i = len(plays)`` after the last card given), ``values[1, i]`` the same after play

@@ -7,7 +7,7 @@
   and card from its script instead of the players, through the same choose, check and
   record steps (:func:`scripted_call`, :func:`scripted_card`). An *opening* script
   (:func:`opening_of`) gives only the first calls of the auction, and the players
-  choose from there (a bidding decision put to the test, :mod:`belote_sim.game.strength`).
+  choose from there (a bidding decision put to the test, :mod:`belote_sim.batch.counterfactuals`).
 * :class:`TrickPlan`: how many tricks, and the stock game's free tricks and draws.
 
 The players of a deal are :class:`belote_sim.players.seating.Players`.

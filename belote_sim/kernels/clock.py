@@ -1,7 +1,7 @@
 """A cycle counter readable inside jitted code, to time decisions without leaving it.
 
 ``cycles()`` is LLVM's ``readcyclecounter`` (the time-stamp counter on x86-64): cheap,
-monotonic on one core, in units that :func:`belote_sim.runs.arena` converts to seconds by
+monotonic on one core, in units that :func:`belote_sim.studies.arena` converts to seconds by
 measuring them against ``time.perf_counter`` over the same run.
 """
 

@@ -44,7 +44,7 @@ def complete_pack(pack, fixed_pos, fixed_cards, free_pos, unseen, rng):
     no sample is ever rejected. The inputs are only read, so a world depends on its
     stream alone.
 
-    Kernel of the worlds of :mod:`belote_sim.game.strength`; tested against the
+    Kernel of the worlds of :mod:`belote_sim.batch.counterfactuals`; tested against the
     enumeration of every completion of small packs."""
     for j in range(len(fixed_pos)):
         pack[fixed_pos[j]] = fixed_cards[j]

@@ -51,7 +51,7 @@ def list_declarations(hand, split_long_runs, out):
 
     A run's ``top`` is its highest card index, a carré's is its rank. Each maximal run of
     a suit counts once; a card may be in a carré and a run. Kernel of
-    :func:`belote_sim.runs.engine.declarations`; naive reference in
+    :func:`belote_sim.kernels.api.declarations`; naive reference in
     ``tests/reference/rules_ref.py``.
     """
     n = 0

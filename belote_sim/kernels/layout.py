@@ -130,7 +130,7 @@ DECISIONS = _slot(2)  # with decision timing (the arena): cards chosen by side 0
 DECISION_CYCLES = _slot(2)  # ... and the cycle-counter ticks they took
 REC_SIZE = _n
 
-# --- counters of a run (kernels/counting.py, runs/stats.py) ------------------------------
+# --- counters of a run (kernels/counting.py, stats.py) ------------------------------
 # One flat int64 vector per block of deals; blocks are summed, so any split of a run
 # gives the same totals. "Position" is the taker's seat counted from the first hand:
 # 0 = first hand ... players-1 = the dealer.
@@ -200,7 +200,7 @@ H_DECL_POINTS = _slot(HIST_SCORE)
 H_MATCH_DEALS = _slot(MAX_MATCH_DEALS + 1)
 N_COUNTERS = _n
 
-# --- counters of an arena run (runs/arena.py) ---------------------------------------
+# --- counters of an arena run (studies/arena.py) ---------------------------------------
 # Player A against player B: every deal and match is played twice from the same random
 # stream, A on side 0 then on side 1. Sums over deals of integers, so any split of the
 # run gives the same totals.

@@ -59,7 +59,7 @@ def legal_cards_rule(rules, hand, trick, k, leader, trump, taker):
     the rule that decided the set (for error messages).
 
     ``hand`` is an int64 card mask; ``trick`` holds card indices. Kernel of
-    :func:`belote_sim.runs.engine.legal_cards`; naive reference in ``tests/reference/rules_ref.py``.
+    :func:`belote_sim.kernels.api.legal_cards`; naive reference in ``tests/reference/rules_ref.py``.
     """
     if k == 0:
         return hand, RULE_FREE

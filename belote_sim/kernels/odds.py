@@ -7,7 +7,7 @@ Every hand is classified by :func:`belote_sim.kernels.declarations.list_declarat
 stream keyed ``(seed, i, 0)``. Both return ``int64[N_SLOTS]``: the number of hands with
 each flag, the number of hands, the sum of points and the sum of squared points. Work is split into
 blocks with their own integer counters, summed in a fixed order, so totals are
-bit-identical for any thread count. Wrappers: :mod:`belote_sim.runs.odds`.
+bit-identical for any thread count. Wrappers: :mod:`belote_sim.studies.odds`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.rng import rand_below, seed_stream
 
-# Flag bits of a hand, in the order of belote_sim.runs.odds.METRICS.
+# Flag bits of a hand, in the order of belote_sim.studies.odds.ODDS_METRICS.
 F_TIERCE = 0  # a run of exactly 3
 F_QUARTE = 1  # a run of exactly 4
 F_QUINTE = 2  # a run of 5 or more
@@ -138,7 +138,7 @@ def exact_counts(k):
     """Counters (``int64[N_SLOTS]``) over all ``C(32, k)`` hands of ``k`` cards, walked
     with Gosper's hack in ``_EXACT_BLOCKS`` disjoint rank ranges run in parallel.
 
-    Kernel of :func:`belote_sim.runs.odds.exact_odds`; RULES.md section 5.
+    Kernel of :func:`belote_sim.studies.odds.exact_odds`; RULES.md section 5.
     """
     total = binomial(32, k)
     per_block = np.zeros((_EXACT_BLOCKS, N_SLOTS), dtype=np.int64)
@@ -179,7 +179,7 @@ def sampled_counts(k, start, n, seed):
     the thread count, so the counters of consecutive ranges add up to those of their
     union.
 
-    Kernel of :func:`belote_sim.runs.odds.sampled_odds`; RULES.md section 5.
+    Kernel of :func:`belote_sim.studies.odds.sampled_odds`; RULES.md section 5.
     """
     n_blocks = (n + _SAMPLE_BLOCK - 1) // _SAMPLE_BLOCK
     per_block = np.zeros((n_blocks, N_SLOTS), dtype=np.int64)

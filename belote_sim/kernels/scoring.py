@@ -58,7 +58,7 @@ def score_two_sides(rec, taker_side, tie_rule):
     """Score a deal between two sides from the record's trick points, capot, contest and
     belote fields; write card points, ``S_T``/``S_E``, outcome, pot and deal scores.
 
-    Kernel of :func:`belote_sim.runs.engine.score_deal`; naive reference in
+    Kernel of :func:`belote_sim.kernels.api.score_deal`; naive reference in
     ``tests/reference/rules_ref.py``.
     """
     T = taker_side

@@ -47,7 +47,7 @@ def trick_card_points(rules, trick, n, trump):
 def trick_winner(trick, k, trump):
     """Position (0..k-1) of the card winning the first ``k`` cards of ``trick``.
 
-    Wrapped for Python by :func:`belote_sim.runs.engine.trick_winner`.
+    Wrapped for Python by :func:`belote_sim.kernels.api.trick_winner`.
     """
     led = trick[0] >> 3
     best = 0

@@ -19,7 +19,7 @@ from belote_sim.kernels.layout import MAX_SEATS
 from belote_sim.players import BID_DD, PLAY_FASTPIMC, SOLVER_PLAYS, dd
 from belote_sim.players.knowledge import KNOW_SIZE
 
-#: Per-run statistics of the solver players (see :mod:`belote_sim.runs.arena`).
+#: Per-run statistics of the solver players (see :mod:`belote_sim.studies.arena`).
 STAT_DECISIONS = 0  # 2 slots, per side of the arena
 STAT_CYCLES = 2  # 2 slots
 STAT_SIZE = 4

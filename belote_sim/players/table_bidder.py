@@ -1,6 +1,6 @@
 """The ``table`` bidder: the call with the best gain over passing in the bid atlas.
 
-The bid atlas (:mod:`belote_sim.runs.atlas`) measures, for every hand class, what a call
+The bid atlas (:mod:`belote_sim.studies.atlas`) measures, for every hand class, what a call
 gains over passing at the same decision, paired deal by deal. The ``table`` bidder
 (``param`` = the minimum gain, default 0) looks up each call it may make in the atlas
 shipped with the package and makes the one with the best gain when that gain reaches
@@ -17,7 +17,7 @@ voids. Fine classes are rare, so the bidder reads a hierarchy (:data:`LEVELS`): 
 is looked up with every feature, then with fewer, and the first level that has it
 answers. Each level's gain is shrunk towards its parent's (``PRIOR_DECISIONS``
 decisions' worth of the parent), so a class seen a few times says little beyond its
-parent. :func:`belote_sim.runs.atlas.bidder_lookup` builds this lookup from an atlas;
+parent. :func:`belote_sim.studies.atlas.bidder_lookup` builds this lookup from an atlas;
 ``make atlas`` writes the shipped ones (``belote_sim/data/``) from fixed seeds.
 
 The lookups reach the kernels as arrays of the players (``table_keys`` and

@@ -35,7 +35,7 @@ def write_report(directory: str | Path) -> Path:
     """
     from belote_sim.report.html import render
     from belote_sim.report.plots import png_bytes
-    from belote_sim.runs.io import write_bytes_atomic, write_text_atomic
+    from belote_sim.runner.rundir import write_bytes_atomic, write_text_atomic
 
     path = Path(directory)
     page = build_page(read_source(path))

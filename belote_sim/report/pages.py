@@ -19,7 +19,7 @@ import pandas as pd
 from belote_sim.errors import BeloteError
 from belote_sim.report import plots as P
 from belote_sim.report.html import Page, Plot, Section, Table
-from belote_sim.runs.io import read_provenance
+from belote_sim.runner.rundir import read_provenance
 
 # -- Reading a directory --------------------------------------------------------------
 
@@ -58,7 +58,7 @@ def read_source(directory: str | Path) -> Source:
     if not path.is_dir():
         raise BeloteError(f"no such directory: {str(path)!r}")
     if (path / "run.json").is_file():  # a run of the chunk runner (resumable)
-        from belote_sim.runs.io import load
+        from belote_sim.runner.rundir import load
 
         run = load(path)
         prov = dict(run.info.get("provenance", {}))
@@ -220,7 +220,7 @@ def _label(metric: str, group: str) -> str:
 
 
 #: Words a belote player uses for the catalogue's metrics (the catalogue:
-#: :data:`belote_sim.runs.stats.METRICS`, which ``docs/metrics.md`` explains).
+#: :data:`belote_sim.stats.METRICS`, which ``docs/metrics.md`` explains).
 LABELS = {
     "take_rate": "someone takes", "take_rate_round1": "taken in round 1",
     "thrown_in_rate": "thrown in (nobody takes)", "made_rate": "contract made",
@@ -269,7 +269,7 @@ def _rank_order(levels: list[str]) -> list[str]:
 
 
 def simulate_page(src: Source) -> Page:
-    from belote_sim.runs.stats import HEADLINE
+    from belote_sim.stats import HEADLINE
 
     t, prov = src.table, src.provenance
     rules = prov.get("rules", {})
@@ -398,7 +398,7 @@ def simulate_page(src: Source) -> Page:
 
 
 #: The simulator's declaration metrics (some hand of the deal) and the exact odds' metric
-#: for one given hand that matches each (:data:`belote_sim.runs.odds.METRICS`).
+#: for one given hand that matches each (:data:`belote_sim.studies.odds.ODDS_METRICS`).
 DECLARATION_PAIRS = (
     ("p_any_declaration", "p_any_declaration"), ("p_tierce", "p_tierce"),
     ("p_quarte", "p_quarte"), ("p_quinte_or_longer", "p_quinte_or_longer"),
@@ -414,7 +414,7 @@ def _declarations(t: pd.DataFrame, rules: dict[str, Any]) -> Section:
         return Section("Declarations", "This rule set has no declarations.")
     exact = None
     if options.get("players") == 4:
-        from belote_sim.runs.odds import exact_odds
+        from belote_sim.studies.odds import exact_odds
 
         exact = exact_odds(8).set_index("metric").value
     rows = []
@@ -564,7 +564,7 @@ def _diff_of(metric: str, r) -> str:
 
 
 def strength_page(src: Source) -> Page:
-    from belote_sim.runs.strength import MEANS, PROPORTIONS, REACH_METRIC
+    from belote_sim.studies.bid_strength import MEANS, PROPORTIONS, REACH_METRIC
 
     t, prov = src.table, src.provenance
     calls = t[t.metric != REACH_METRIC]
@@ -655,7 +655,7 @@ HEAT_MIN_N = 20
 
 
 def _pooled(atlas: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    from belote_sim.runs.atlas import SUMS, with_rates
+    from belote_sim.studies.atlas import SUMS, with_rates
 
     pooled = atlas.groupby(["model", *keys], sort=False)[list(SUMS)].sum()
     return with_rates(pooled.reset_index())
@@ -693,8 +693,8 @@ def atlas_grid_figure(atlas: pd.DataFrame) -> P.Figure:
 
 
 def atlas_page(src: Source) -> Page:
-    from belote_sim.runs.atlas import model_gap
-    from belote_sim.runs.stats import wilson_interval
+    from belote_sim.stats import wilson_interval
+    from belote_sim.studies.atlas import model_gap
 
     atlas, prov = src.table, src.provenance
     models = list(dict.fromkeys(atlas.model))
@@ -757,7 +757,7 @@ def atlas_page(src: Source) -> Page:
 
 
 def card_values_page(src: Source) -> Page:
-    from belote_sim.runs.card_values import value_table
+    from belote_sim.studies.card_values import value_table
 
     t, prov = src.table, src.provenance
     wide = value_table(t)
@@ -786,7 +786,7 @@ def card_values_page(src: Source) -> Page:
 
 
 def arena_page(src: Source) -> Page:
-    from belote_sim.runs.arena import format_seconds
+    from belote_sim.studies.arena import format_seconds
 
     t, prov = src.table, src.provenance
     idx = {r.metric: r for r in t.itertuples()}
@@ -832,7 +832,7 @@ def arena_page(src: Source) -> Page:
 
 
 def odds_page(src: Source) -> Page:
-    from belote_sim.runs.odds import MEAN_METRIC, exact_odds
+    from belote_sim.studies.odds import MEAN_METRIC, exact_odds
 
     t, prov = src.table, src.provenance
     cards = int(prov.get("cards", 8))

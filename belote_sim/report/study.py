@@ -38,9 +38,9 @@ from belote_sim.errors import BeloteError
 from belote_sim.report import plots as P
 from belote_sim.report.pages import atlas_grid_figure, pct
 from belote_sim.rules import BOOL_OPTIONS, CHOICES, PRESETS, Rules
-from belote_sim.runs.atlas import SHIPPED, SUMS
-from belote_sim.runs.io import read_provenance, software, write_bytes_atomic, write_parquet
-from belote_sim.runs.io import write_text_atomic as _write_text
+from belote_sim.runner.rundir import read_provenance, software, write_bytes_atomic, write_parquet
+from belote_sim.runner.rundir import write_text_atomic as _write_text
+from belote_sim.studies.atlas import SHIPPED, SUMS
 
 #: The seed of every part (one per part, so that a part can be rerun alone).
 SEEDS = {"presets": 16, "odds": 16, "shuffle": 16, "atlas_gap": 16, "card_values": 16,
@@ -111,7 +111,7 @@ def _tidy(df: pd.DataFrame, **columns) -> pd.DataFrame:
 
 
 def presets_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
-    from belote_sim.runs.runner import simulate
+    from belote_sim.studies.simulate import simulate
 
     parts = []
     for name in PRESETS:
@@ -127,7 +127,7 @@ def presets_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
 
 
 def odds_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
-    from belote_sim.runs.odds import exact_odds, sampled_odds
+    from belote_sim.studies.odds import exact_odds, sampled_odds
 
     parts = [_tidy(exact_odds(c), cards=c, method="exact") for c in (8, 9)]
     parts.append(_tidy(sampled_odds(8, s.odds_samples, SEEDS["odds"], **runs.at("odds")),
@@ -136,7 +136,7 @@ def odds_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
 
 
 def shuffle_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
-    from belote_sim.runs.compare import compare, named_cells
+    from belote_sim.studies.compare import compare, named_cells
 
     cells = named_cells([("shuffle=full", "classic", {}),
                          ("shuffle=cut", "classic", {"shuffle": "cut"})])
@@ -150,7 +150,7 @@ ATLAS_PRESETS = tuple(SHIPPED)
 
 
 def atlas_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
-    from belote_sim.runs.atlas import bid_table, model_gap, shipped_atlas
+    from belote_sim.studies.atlas import bid_table, model_gap, shipped_atlas
 
     grids, gaps = [], []
     for preset in ATLAS_PRESETS:
@@ -172,7 +172,7 @@ def atlas_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
 
 
 def card_values_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
-    from belote_sim.runs.card_values import card_values
+    from belote_sim.studies.card_values import card_values
 
     parts = [card_values("classic", s.card_deals, seed=SEEDS["card_values"],
                          models="heuristic", **runs.at("card-values/heuristic")),
@@ -210,7 +210,7 @@ FACTORIALS = {"play options": [factor(n) for n in PLAY_OPTIONS],
 
 
 def factorial_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
-    from belote_sim.runs.compare import compare, factorial_cells
+    from belote_sim.studies.compare import compare, factorial_cells
 
     parts = []
     for name, factors in FACTORIALS.items():
@@ -224,7 +224,7 @@ def factorial_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
 
 
 def arena_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
-    from belote_sim.runs.arena import arena
+    from belote_sim.studies.arena import arena
 
     rows = []
     for a, b, a_bid, b_bid, deals, matches in s.arena:
@@ -312,10 +312,10 @@ def run_study(out: str | Path, quick: bool = False,
     runner on ``executor`` (``"local"`` or ``"dask"``, with ``scheduler`` or
     ``workers``) and ``threads``, committed under ``OUT/runs/`` (:class:`StudyRuns`):
     when ``should_stop()`` turns true the study stops after the current chunk with
-    :class:`~belote_sim.runs.runner.RunInterrupted`, and running it again resumes part
+    :class:`~belote_sim.runner.jobs.RunInterrupted`, and running it again resumes part
     by part and chunk by chunk, to the same tables.
     """
-    from belote_sim.runs.runner import make_executor
+    from belote_sim.runner.jobs import make_executor
 
     sizes = QUICK if quick else FULL
     out = Path(out)
@@ -671,7 +671,7 @@ def _findings(tables) -> list[str]:
 
 def _values(tables) -> pd.DataFrame:
     """The card-value table, heuristic play first."""
-    from belote_sim.runs.card_values import value_table
+    from belote_sim.studies.card_values import value_table
 
     wide = value_table(tables["card_values"])
     models = sorted(dict.fromkeys(m for m, _ in wide.columns), key=lambda m: m == "dd")
@@ -680,13 +680,13 @@ def _values(tables) -> pd.DataFrame:
 
 def atlas_summary(grid: pd.DataFrame, by: str) -> pd.DataFrame:
     """An atlas grid pooled by ``by``, with its rates (:func:`runs.atlas.with_rates`)."""
-    from belote_sim.runs.atlas import with_rates
+    from belote_sim.studies.atlas import with_rates
 
     return with_rates(grid.groupby(by, sort=False)[list(SUMS)].sum().reset_index())
 
 
 def _atlas_section(tables, about) -> list[str]:
-    from belote_sim.runs.stats import wilson_interval
+    from belote_sim.stats import wilson_interval
 
     a, gap = tables["atlas"], tables["atlas_gap"]
     L = ["## The bid atlas: what a holding is worth", ""]
@@ -782,8 +782,8 @@ def _factorial_section(tables, sizes, about) -> list[str]:
 
 
 def _arena_section(tables, about) -> list[str]:
-    from belote_sim.runs.arena import format_seconds
-    from belote_sim.runs.stats import wilson_interval
+    from belote_sim.stats import wilson_interval
+    from belote_sim.studies.arena import format_seconds
 
     ar = tables["arena"]
     L = ["## The players", "",

@@ -2,7 +2,7 @@
 
 Each is written independently, straight from ``shared/RULES.md`` and
 ``shared/DEAL_LOG.md``, with Python sets and lists, and not from the engine: nothing here
-imports ``belote_sim.kernels``, ``belote_sim.runs.engine``, ``belote_sim.game`` or the players;
+imports ``belote_sim.kernels``, ``belote_sim.kernels.api``, ``belote_sim.game`` or the players;
 only the card notation of ``belote_sim.cards`` and the option object
 ``belote_sim.rules.Rules``. The tests compare the engine with them.
 

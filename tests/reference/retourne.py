@@ -5,7 +5,7 @@ dealt and bid as 7.1; scored by section 8.
 
 Written independently, straight from ``shared/RULES.md`` and ``shared/DEAL_LOG.md`` with
 Python sets and lists, not from the engine: it builds on :mod:`reference.rules_ref`
-only, and imports nothing from ``belote_sim.kernels`` or ``belote_sim.runs.engine``.
+only, and imports nothing from ``belote_sim.kernels`` or ``belote_sim.kernels.api``.
 """
 
 from __future__ import annotations

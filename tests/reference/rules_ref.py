@@ -2,7 +2,7 @@
 
 Written independently, straight from ``shared/RULES.md`` (sections 1-6 and 8) and
 ``shared/DEAL_LOG.md``, with Python sets and lists, not from the engine. It deliberately
-imports nothing from ``belote_sim.kernels`` or ``belote_sim.runs.engine``: only card-notation
+imports nothing from ``belote_sim.kernels`` or ``belote_sim.kernels.api``: only card-notation
 helpers from ``belote_sim.cards`` and the option object ``belote_sim.rules.Rules``.
 
 Cards are indices ``8*suit + rank`` (suits C D H S = 0..3, ranks 7 8 9 T J Q K A = 0..7).

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from belote_sim.errors import BeloteError
-from belote_sim.runs.executors import ChunkResult, ChunkTask, run_chunk
+from belote_sim.runner.executors import ChunkResult, ChunkTask, run_chunk
 
 try:
     from dask.distributed import Client, LocalCluster, as_completed
@@ -36,7 +36,7 @@ def _warm(threads: int | None) -> int:
     """Run on each worker once: set its Numba threads and load (or compile) the kernels."""
     import numba
 
-    from belote_sim.game import chunks as S
+    from belote_sim.batch import runs as S
     from belote_sim.players.seating import no_lookup, same_players
     from belote_sim.rules import Rules
 

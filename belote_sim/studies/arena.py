@@ -10,9 +10,9 @@ cancels the luck of the cards; its mean comes with a 95% interval. Matches are p
 the same way (each twice, sides swapped) for A's win rate. Decisions are timed inside
 the kernels with the processor's cycle counter, converted to seconds against the wall
 clock of the same run. An arena is a run of the chunk runner
-(:func:`belote_sim.runs.runner.execute`): executors, resuming and progress as in ``simulate``.
+(:func:`belote_sim.runner.jobs.execute`): executors, resuming and progress as in ``simulate``.
 
->>> from belote_sim.runs.arena import arena
+>>> from belote_sim.studies.arena import arena
 >>> res = arena("heuristic", "random", deals=200, matches=4, seed=1)
 >>> res.mean_score_diff > 0
 True
@@ -37,18 +37,19 @@ from belote_sim.kernels import layout as L
 from belote_sim.kernels.clock import cycles
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import R_PLAYERS, Rules
-from belote_sim.runs.executors import Chunk, ChunkResult
-from belote_sim.runs.io import software, summary_frame, write_parquet, write_text_atomic
-from belote_sim.runs.runner import (
-    CHUNK_SOLVER,
+from belote_sim.runner.executors import Chunk, ChunkResult
+from belote_sim.runner.jobs import (
     check_chunk_size,
+    check_int,
     check_out,
     check_run_args,
     chunk_plan,
     engine_identity,
     execute,
 )
-from belote_sim.runs.stats import mean_interval, wilson_interval
+from belote_sim.runner.rundir import software, summary_frame, write_parquet, write_text_atomic
+from belote_sim.stats import mean_interval, wilson_interval
+from belote_sim.studies.simulate import CHUNK_SOLVER
 
 #: Deals (or matches) per chunk of the fast players (the solver players use the
 #: runner's ``CHUNK_SOLVER``).
@@ -76,7 +77,7 @@ class ArenaTask:
     seed: int
 
     def play(self, blocks: int) -> ChunkResult:
-        from belote_sim.game import chunks
+        from belote_sim.batch import runs as chunks
         from belote_sim.players.seating import sided_players
         from belote_sim.players.table_bidder import lookup_for
 
@@ -295,10 +296,10 @@ def arena(
     with the sides swapped, between play policies ``a`` and ``b``. Side A bids with
     ``a_bid``, side B with ``b_bid``; each defaults to ``bid_policy``.
 
-    An arena is a run of :func:`belote_sim.runs.runner.execute`: chunked, on any executor,
+    An arena is a run of :func:`belote_sim.runner.jobs.execute`: chunked, on any executor,
     resumable from ``out`` (where ``summary.parquet``, ``arena.json`` and ``run.json``
     are written at the end), ``progress(done, total)`` after each chunk, and
-    ``should_stop`` as in :func:`belote_sim.runs.runner.simulate`. Its figures are a pure
+    ``should_stop`` as in :func:`belote_sim.studies.simulate.simulate`. Its figures are a pure
     function of (rules, players, seed, deals, matches). Three-player rules are refused:
     the sides are not symmetric.
     """
@@ -317,8 +318,7 @@ def arena(
         check_policies(rules, spec)
     if matches is None:
         matches = deals // 10
-    if isinstance(matches, bool) or not isinstance(matches, (int, np.integer)) or matches < 0:
-        raise BeloteError(f"matches must be an integer >= 0, not {matches!r}")
+    matches = check_int("matches", matches, 0)
     if chunk_size is None:
         slow = any(s.uses_solver for s in (spec_a, spec_b, bid_a, bid_b))
         chunk_size = CHUNK_SOLVER if slow else CHUNK_FAST

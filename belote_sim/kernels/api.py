@@ -3,7 +3,7 @@
 Each function checks and converts its input, calls the one kernel that implements the
 rule, and packages the result; nothing here re-implements a rule.
 
->>> from belote_sim.runs.engine import legal_cards, trick_winner, declarations
+>>> from belote_sim.kernels.api import legal_cards, trick_winner, declarations
 >>> from belote_sim import Rules
 >>> str(legal_cards(Rules(), "7H 8H JH AS", trick=["9H"], leader=1, trump="H", taker=1))
 'JH'

@@ -80,7 +80,7 @@ def simulate_chunk(rules, players, seed, start, n, n_blocks, want_rows):
     broken), and, with ``want_rows``, one row per deal (``int64[n, N_ROW]``, else
     empty).
 
-    Kernel of :func:`belote_sim.runs.executors.run_chunk`.
+    Kernel of :func:`belote_sim.runner.executors.run_chunk`.
     """
     per_block = np.zeros((n_blocks, N_COUNTERS), dtype=np.int64)
     errors = np.zeros(n_blocks, dtype=np.int64)
@@ -139,7 +139,7 @@ def compare_chunk(cells, cell_seeds, players, slots, start, n, n_blocks, matches
     products (``(K Q)^2``, row-major): every paired difference, main effect or
     interaction follows from these, with its variance.
 
-    Kernel of :func:`belote_sim.runs.compare.compare`.
+    Kernel of :func:`belote_sim.studies.compare.compare`.
     """
     k, q = cells.shape[0], slots.shape[0]
     size = k * N_COUNTERS + k * q + (k * q) * (k * q)
@@ -399,7 +399,7 @@ def arena_chunk(rules, ab, ba, seed, start, n, n_blocks, matches):
     (player A on side 0, :func:`~belote_sim.players.seating.sided_players`), then by
     ``ba`` (A on side 1). Each side's decisions are timed.
 
-    Kernel of :func:`belote_sim.runs.arena.arena`."""
+    Kernel of :func:`belote_sim.studies.arena.arena`."""
     per_block = np.zeros((n_blocks, N_ARENA_COUNTERS), dtype=np.int64)
     seats_ab, seats_ba = players_to_array(ab), players_to_array(ba)
     table_keys, table_gains = ab.table_keys, ab.table_gains

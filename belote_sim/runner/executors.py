@@ -1,4 +1,4 @@
-"""Where chunks run. Every long run (:class:`belote_sim.runs.runner.Job`) is split into
+"""Where chunks run. Every long run (:class:`belote_sim.runner.jobs.Job`) is split into
 chunks of consecutive deals, matches or worlds (:class:`Chunk`); each kind of run has its
 own task type (a frozen dataclass of plain values, cheap to pickle, following
 :class:`ChunkTask`), and an executor turns tasks into :class:`ChunkResult` objects, in
@@ -6,7 +6,7 @@ any order.
 
 * :class:`LocalExecutor` (``--executor local``, the default): this process, every chunk
   in turn, each spread over all cores by Numba threads.
-* :class:`belote_sim.runs.distributed.DaskExecutor` (``--executor dask``): the chunks as tasks
+* :class:`belote_sim.runner.distributed.DaskExecutor` (``--executor dask``): the chunks as tasks
   of a Dask cluster (imported only when asked for, as it needs the ``dask`` extra).
 """
 

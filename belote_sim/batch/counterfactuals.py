@@ -159,7 +159,7 @@ def strength_chunk(rules, players_table, table_keys, table_gains, world, opening
     and world (:func:`~belote_sim.game.tricks.solve_tricks`) instead of searching every
     card: the same takers' points, as perfect play keeps the value.
 
-    Kernel of :func:`belote_sim.runs.strength.bid_strength`.
+    Kernel of :func:`belote_sim.studies.bid_strength.bid_strength`.
     """
     n_models = players_table.shape[0]
     n_open = openings.shape[0]
@@ -344,7 +344,7 @@ def atlas_chunk(rules, players_table, table_keys, table_gains, seed, start, n, n
     played out from the calls before it, under every model, all from the stream
     ``(seed, i, 1)``: a counterfactual pair per candidate, paired world by world.
 
-    Kernel of :func:`belote_sim.runs.strength.bid_table`.
+    Kernel of :func:`belote_sim.studies.bid_strength.bid_table`.
     """
     n_models = players_table.shape[0]
     per_deal = ROWS_PER_DEAL * n_models
@@ -486,7 +486,7 @@ def card_values_chunk(rules, players_table, table_keys, table_gains, seed, start
     script) under each model, as is the deal as dealt: the card's value is the paired
     difference of the takers' (own minus opponents') deal score.
 
-    Kernel of :func:`belote_sim.runs.card_values.card_values`.
+    Kernel of :func:`belote_sim.studies.card_values.card_values`.
     """
     n_models = players_table.shape[0]
     per_block = np.zeros((n_blocks, n_models * N_ROLES * N_CV), dtype=np.int64)

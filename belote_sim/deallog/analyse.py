@@ -5,11 +5,11 @@ For each position of a deal (before each card played, and after the last card gi
 deal log's ``card_points`` counts them (the last-trick bonus and capot included, scaled
 to 162 in coinche all-trumps and no-trumps), under perfect play by everyone from that
 position. ``cost[i]`` is what play ``i`` cost its own side against the best card there.
-The deal is replayed by the same kernels as :func:`belote_sim.runs.replay`, so an illegal
+The deal is replayed by the same kernels as :func:`belote_sim.deallog.replay`, so an illegal
 card is refused with the same message; the plays may stop anywhere.
 
->>> from belote_sim.runs.analyse import analyse
->>> from belote_sim.runs.replay import PACK_EXAMPLE
+>>> from belote_sim.deallog.analyse import analyse
+>>> from belote_sim.deallog.replay import PACK_EXAMPLE
 >>> deal = {"rules": "classic", "dealer": 0, "pack": PACK_EXAMPLE,
 ...         "calls": ["take"], "plays": []}
 >>> out = analyse(deal)
@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 
 from belote_sim.cards import CAPOT_BONUS, SCALED_TOTAL
+from belote_sim.deallog.format import DealInput
+from belote_sim.deallog.replay import _INPUT_FIELDS, explain
 from belote_sim.errors import IllegalPlayError
 from belote_sim.game.coinche import scale_to_162
 from belote_sim.game.deals import replay_deal
@@ -31,8 +33,6 @@ from belote_sim.kernels import layout as L
 from belote_sim.kernels.scoring import TOTALS
 from belote_sim.players.solver_kit import NO_VALUE
 from belote_sim.rules import Rules
-from belote_sim.runs.deallog import DealInput
-from belote_sim.runs.replay import _INPUT_FIELDS, explain
 
 
 def analyse(deal: dict[str, Any], *, number: int = 1) -> dict[str, Any]:

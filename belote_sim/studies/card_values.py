@@ -5,7 +5,7 @@ contract, every card the taker holds at the first trick (but the retourne, which
 trump) is swapped with a card drawn uniformly from the defenders' hands, and the deal is
 played again with the same calls; the value of the card is the paired difference of the
 takers' (own minus opponents') deal score, as dealt minus after the swap
-(:func:`belote_sim.game.strength.card_values_chunk`). Cards are grouped by role: the
+(:func:`belote_sim.batch.counterfactuals.card_values_chunk`). Cards are grouped by role: the
 trump jack, nine, ace ... and a side ace, ten, king ... (any side suit).
 
 The table (:func:`card_values`): metric ``card_value`` (points, with its 95% interval),
@@ -26,13 +26,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from belote_sim.batch import counterfactuals as K
 from belote_sim.cards import RANKS
-from belote_sim.game import strength as K
 from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
-from belote_sim.runs.executors import Chunk, ChunkResult
-from belote_sim.runs.io import summary_frame
-from belote_sim.runs.playouts import (
+from belote_sim.runner.executors import Chunk, ChunkResult
+from belote_sim.runner.jobs import check_chunk_size, check_run_args, chunk_plan, engine_identity
+from belote_sim.runner.rundir import summary_frame
+from belote_sim.stats import mean_interval, wilson_interval
+from belote_sim.studies.playouts import (
     PlayoutSetup,
     RunOptions,
     check_refused,
@@ -41,14 +43,7 @@ from belote_sim.runs.playouts import (
     provenance,
     run_playouts,
 )
-from belote_sim.runs.runner import (
-    DEFAULT_BID_POLICY,
-    check_chunk_size,
-    check_run_args,
-    chunk_plan,
-    engine_identity,
-)
-from belote_sim.runs.stats import mean_interval, wilson_interval
+from belote_sim.studies.simulate import DEFAULT_BID_POLICY
 
 #: The role of each counter row, in the order of the kernel's roles.
 ROLES = tuple(f"trump {r}" for r in RANKS) + tuple(f"side {r}" for r in RANKS)
@@ -117,13 +112,13 @@ def card_values(
     whatever the threads, executor or chunk size.
 
     A run of the chunk runner: ``run`` takes the options of
-    :class:`~belote_sim.runs.playouts.RunOptions` (``out``, ``resume``, ``threads``,
+    :class:`~belote_sim.studies.playouts.RunOptions` (``out``, ``resume``, ``threads``,
     ``executor``, ``scheduler``, ``workers``, ``progress``, ``should_stop``). With
     ``out`` the chunks are committed there as they finish, and ``summary.parquet`` and
     ``run.json`` written at the end.
 
     :raises BeloteError: bad rules, counts, policies, models or ``out`` (before any deal
-        is played); :class:`~belote_sim.runs.runner.RunInterrupted` when ``should_stop()``
+        is played); :class:`~belote_sim.runner.jobs.RunInterrupted` when ``should_stop()``
         turns true.
     """
     check_run_args(deals, seed, run.get("threads"))

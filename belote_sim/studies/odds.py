@@ -1,12 +1,12 @@
 """Odds of declarations in one random hand (RULES.md section 5): exact and Monte Carlo.
 
 The library side of ``belote-sim odds [--cards 8|9] --out DIR``. Each function returns
-the tidy summary table of :func:`belote_sim.runs.io.summary_frame`, one row per metric of
-:data:`METRICS` with group ``"cards=8"`` or ``"cards=9"``, then the mean
+the tidy summary table of :func:`belote_sim.runner.rundir.summary_frame`, one row per metric of
+:data:`ODDS_METRICS` with group ``"cards=8"`` or ``"cards=9"``, then the mean
 ``expected_declaration_points`` (sum of the points of every declaration held,
 ``split_long_runs`` off). Kernels: :mod:`belote_sim.kernels.odds`.
 
->>> from belote_sim.runs.odds import sampled_odds
+>>> from belote_sim.studies.odds import sampled_odds
 >>> df = sampled_odds(cards=8, samples=20_000, seed=1)
 >>> list(df.metric[:3]), int(df.n[0])
 (['p_tierce', 'p_quarte', 'p_quinte_or_longer'], 20000)
@@ -24,14 +24,14 @@ import pandas as pd
 
 from belote_sim.errors import BeloteError
 from belote_sim.kernels import odds as K
-from belote_sim.runs.executors import Chunk, ChunkResult
-from belote_sim.runs.io import software, summary_frame, write_parquet
-from belote_sim.runs.playouts import RunOptions, finish, run_playouts
-from belote_sim.runs.runner import check_chunk_size, check_run_args, chunk_plan, engine_identity
-from belote_sim.runs.stats import mean_interval, wilson_interval
+from belote_sim.runner.executors import Chunk, ChunkResult
+from belote_sim.runner.jobs import check_chunk_size, check_run_args, chunk_plan, engine_identity
+from belote_sim.runner.rundir import software, summary_frame, write_parquet
+from belote_sim.stats import mean_interval, wilson_interval
+from belote_sim.studies.playouts import RunOptions, finish, run_playouts
 
 #: Proportion metrics, in the order of the kernel's flag bits ``F_*``.
-METRICS = (
+ODDS_METRICS = (
     "p_tierce",  # at least one run of exactly 3
     "p_quarte",  # at least one run of exactly 4
     "p_quinte_or_longer",  # a run of 5 or more
@@ -46,7 +46,7 @@ METRICS = (
 MEAN_METRIC = "expected_declaration_points"
 CARDS = (8, 9)
 
-assert len(METRICS) == K.N_FLAGS
+assert len(ODDS_METRICS) == K.N_FLAGS
 
 
 def _is_int(value: Any) -> bool:
@@ -69,7 +69,7 @@ def exact_odds(cards: int = 8) -> pd.DataFrame:
 
     :raises BeloteError: ``cards`` is not 8 or 9.
 
-    >>> from belote_sim.runs.odds import exact_odds
+    >>> from belote_sim.studies.odds import exact_odds
     >>> df = exact_odds(8).set_index("metric")
     >>> int(df.n["p_carre_jacks"]), int(df.k["p_carre_jacks"])
     (10518300, 20475)
@@ -79,7 +79,7 @@ def exact_odds(cards: int = 8) -> pd.DataFrame:
     n = int(counts[K.SLOT_HANDS])
     group = f"cards={cards}"
     rows = []
-    for f, metric in enumerate(METRICS):
+    for f, metric in enumerate(ODDS_METRICS):
         k = int(counts[f])
         rows.append((metric, group, n, k, k / n, k / n, k / n))
     mean = int(counts[K.SLOT_POINTS]) / n
@@ -141,12 +141,12 @@ def sampled_odds(cards: int = 8, samples: int = 1_000_000, seed: int = 0, *,
     the threads, executor or chunk size. Proportions have Wilson 95% intervals; the mean
     has ``mean ± 1.96 × standard error`` (sample variance; nan for one sample). A run of
     the chunk runner: ``run`` takes the options of
-    :class:`~belote_sim.runs.playouts.RunOptions` (``out`` commits the chunks there, and
+    :class:`~belote_sim.studies.playouts.RunOptions` (``out`` commits the chunks there, and
     ``summary.parquet`` and ``run.json`` at the end).
 
     :raises BeloteError: ``cards`` is not 8 or 9, ``samples <= 0`` or ``seed < 0``.
 
-    >>> from belote_sim.runs.odds import sampled_odds
+    >>> from belote_sim.studies.odds import sampled_odds
     >>> row = sampled_odds(cards=9, samples=10_000, seed=3).iloc[-1]
     >>> row.metric, bool(row.ci_low < row.value < row.ci_high)
     ('expected_declaration_points', True)
@@ -161,7 +161,7 @@ def sampled_odds(cards: int = 8, samples: int = 1_000_000, seed: int = 0, *,
     counts = ran.counters
     group = f"cards={cards}"
     rows = []
-    for f, metric in enumerate(METRICS):
+    for f, metric in enumerate(ODDS_METRICS):
         k = int(counts[f])
         low, high = wilson_interval(k, samples)
         rows.append((metric, group, samples, k, k / samples, low, high))
@@ -178,11 +178,12 @@ def sampled_odds(cards: int = 8, samples: int = 1_000_000, seed: int = 0, *,
 
 def write_odds(df: pd.DataFrame, out_dir: str | Path, provenance: dict[str, Any]) -> Path:
     """Write ``df`` to ``out_dir/summary.parquet`` (creating ``out_dir``) with
-    ``provenance`` in its metadata (:func:`belote_sim.runs.io.write_parquet`); return the path.
+    ``provenance`` in its metadata (:func:`belote_sim.runner.rundir.write_parquet`);
+    return the path.
 
     >>> import tempfile
-    >>> from belote_sim.runs.io import read_provenance
-    >>> from belote_sim.runs.odds import sampled_odds, write_odds
+    >>> from belote_sim.runner.rundir import read_provenance
+    >>> from belote_sim.studies.odds import sampled_odds, write_odds
     >>> path = write_odds(sampled_odds(samples=1_000), tempfile.mkdtemp(), {"seed": 0})
     >>> path.name, read_provenance(path)["seed"]
     ('summary.parquet', 0)

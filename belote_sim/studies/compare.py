@@ -7,8 +7,8 @@ Cells with another number of players than the first cannot share its packs: they
 from streams of their own (``seed`` mixed with the cell's index, :func:`cell_seed`)
 and are compared *unpaired*.
 
-Inside the kernel (:func:`belote_sim.game.chunks.compare_chunk`) each cell keeps the
-run's counters (every metric of the catalogue, :func:`belote_sim.runs.stats.summary_table`),
+Inside the kernel (:func:`belote_sim.batch.runs.compare_chunk`) each cell keeps the
+run's counters (every metric of the catalogue, :func:`belote_sim.stats.summary_table`),
 and for the per-deal values of the counters in :data:`PAIRED` (0 or 1 for a yes/no
 outcome, points for a score) the sums and the sums of products over all cells: integer
 sums, so a comparison is bit-identical for any threads, chunks or executor and needs no
@@ -55,21 +55,23 @@ from belote_sim.errors import BeloteError
 from belote_sim.kernels import layout as L
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
-from belote_sim.runs.executors import Chunk, ChunkResult, refuse_illegal
-from belote_sim.runs.io import software, write_parquet, write_text_atomic
-from belote_sim.runs.runner import (
-    CHUNK_SOLVER,
-    DEFAULT_BID_POLICY,
-    DEFAULT_PLAY_POLICY,
+from belote_sim.runner.executors import Chunk, ChunkResult, refuse_illegal
+from belote_sim.runner.jobs import (
     check_chunk_size,
     check_out,
     check_run_args,
     chunk_plan,
     engine_identity,
     execute,
+)
+from belote_sim.runner.rundir import software, write_parquet, write_text_atomic
+from belote_sim.stats import Z95, summary_table
+from belote_sim.studies.simulate import (
+    CHUNK_SOLVER,
+    DEFAULT_BID_POLICY,
+    DEFAULT_PLAY_POLICY,
     players_of,
 )
-from belote_sim.runs.stats import Z95, summary_table
 
 #: Deals per chunk (one progress step, one SPRT look) of the fast players.
 CHUNK_FAST = 10_000
@@ -476,7 +478,7 @@ class CompareTask:
     play_policy: PolicySpec
 
     def play(self, blocks: int) -> ChunkResult:
-        from belote_sim.game import chunks
+        from belote_sim.batch import runs as chunks
 
         c = self.chunk
         counters, errors = chunks.compare_chunk(
@@ -575,7 +577,7 @@ def compare(
     ``factors`` (from :func:`factorial_cells`'s cells) adds the main effects and the
     two-way interactions. A run of the chunk runner: ``threads``, ``executor``,
     ``resume``, ``progress`` and ``should_stop`` as in
-    :func:`~belote_sim.runs.runner.simulate`.
+    :func:`~belote_sim.studies.simulate.simulate`.
 
     :raises BeloteError: fewer than two cells, bad counts or players, a cell the players
         cannot play (before any deal is played).

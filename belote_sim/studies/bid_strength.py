@@ -5,7 +5,7 @@ The library side of ``belote-sim bid-strength``. :func:`decision` checks the pos
 (the rules, the seat's cards, the retourne, seat, dealer, round or the coinche calls so
 far) with the engine itself: the calls so far are replayed by the simulator's kernels,
 and a call is a candidate exactly when the engine accepts it there. :func:`bid_strength`
-plays the worlds (:mod:`belote_sim.game.strength`) and returns the tidy table of the
+plays the worlds (:mod:`belote_sim.batch.counterfactuals`) and returns the tidy table of the
 runner (``metric, group, n, k, value, ci_low, ci_high``), one group per model and call
 (``model=heuristic call=take``):
 
@@ -49,20 +49,29 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from belote_sim.batch import counterfactuals as K
 from belote_sim.cards import TRUMP_NAMES, cards_of, format_card, format_cards, parse_card
 from belote_sim.cards import parse_cards as _parse_cards
+from belote_sim.deallog.format import CALL_NAMES, format_call, parse_call
+from belote_sim.deallog.replay import explain
 from belote_sim.errors import BeloteError
-from belote_sim.game import strength as K
 from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.calls import BID_VALUES, N_STRAINS, bid_strain
 from belote_sim.kernels.calls import is_bid as _is_bid
 from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
-from belote_sim.runs.deallog import CALL_NAMES, format_call, parse_call
-from belote_sim.runs.executors import Chunk, ChunkResult
-from belote_sim.runs.io import summary_frame
-from belote_sim.runs.playouts import (
+from belote_sim.runner.executors import Chunk, ChunkResult
+from belote_sim.runner.jobs import (
+    check_chunk_size,
+    check_int,
+    check_run_args,
+    chunk_plan,
+    engine_identity,
+)
+from belote_sim.runner.rundir import summary_frame
+from belote_sim.stats import mean_interval, wilson_interval
+from belote_sim.studies.playouts import (
     PlayoutSetup,
     RunOptions,
     check_refused,
@@ -72,18 +81,10 @@ from belote_sim.runs.playouts import (
     rules_of,
     run_playouts,
 )
-from belote_sim.runs.replay import explain
-from belote_sim.runs.runner import (
-    DEFAULT_BID_POLICY,
-    check_chunk_size,
-    check_run_args,
-    chunk_plan,
-    engine_identity,
-)
-from belote_sim.runs.stats import mean_interval, wilson_interval
+from belote_sim.studies.simulate import DEFAULT_BID_POLICY
 
 #: Default number of worlds.
-DEFAULT_WORLDS = 10_000
+STRENGTH_WORLDS = 10_000
 #: Worlds per chunk (one progress step, one committed file) for the fast models and the
 #: solver models.
 CHUNK_FAST = 4_000
@@ -181,20 +182,6 @@ def _parse_hand(hand: str | Iterable[str] | int) -> list[int]:
     return _parse_cards(hand)
 
 
-def whole_number(name: str, value: Any, low: int, high: int) -> int:
-    """``value`` as an int in ``low .. high``, refused in one line naming ``name``.
-
-    >>> whole_number("worlds", 0, 1, 10)
-    Traceback (most recent call last):
-    belote_sim.errors.BeloteError: worlds must be a whole number from 1 to 10, got 0
-    """
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
-        low <= int(value) <= high
-    ):
-        raise BeloteError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
-    return int(value)
-
-
 def decision(
     rules: Rules | str,
     hand: str | Iterable[str] | int,
@@ -224,9 +211,9 @@ def decision(
     """
     rules = rules_of(rules)
     n = rules.players
-    seat = whole_number("seat", seat, 0, n - 1)
+    seat = check_int("seat", seat, 0, n - 1)
     if dealer is not None:
-        dealer = whole_number("dealer", dealer, 0, n - 1)
+        dealer = check_int("dealer", dealer, 0, n - 1)
     mine = _parse_hand(hand)
     coinche = rules.contract == "coinche"
 
@@ -247,7 +234,7 @@ def decision(
                 "pass; give the round and the seat instead of calls"
             )
         n_rounds = 3 if rules.all_no_trumps_round else 2
-        round = whole_number("round", round, 1, n_rounds)
+        round = check_int("round", round, 1, n_rounds)
         prefix = []  # set once the dealer is known
     if has_retourne and retourne is None:
         raise BeloteError(f"{rules.preset} turns a card up: give the retourne")
@@ -439,7 +426,7 @@ def bid_strength(
     dealer: int | None = None,
     round: int = 1,
     calls: str | Iterable[str] = (),
-    worlds: int = DEFAULT_WORLDS,
+    worlds: int = STRENGTH_WORLDS,
     seed: int = 0,
     bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
     models: str | Iterable[str | PolicySpec] = ("heuristic",),
@@ -450,10 +437,10 @@ def bid_strength(
     ``worlds`` completions of what it knows under each play model of ``models``; the
     tidy table of the module docstring, with the provenance in ``df.attrs``.
 
-    A run of the chunk runner (:func:`belote_sim.runs.runner.execute`): ``run`` takes the
-    options of :class:`~belote_sim.runs.playouts.RunOptions` (``out``, ``resume``,
+    A run of the chunk runner (:func:`belote_sim.runner.jobs.execute`): ``run`` takes the
+    options of :class:`~belote_sim.studies.playouts.RunOptions` (``out``, ``resume``,
     ``threads``, ``executor``, ``scheduler``, ``workers``, ``progress``,
-    ``should_stop``), as :func:`~belote_sim.runs.runner.simulate` does. With ``out`` the
+    ``should_stop``), as :func:`~belote_sim.studies.simulate.simulate` does. With ``out`` the
     chunks are committed there as they finish, and ``summary.parquet`` and ``run.json``
     written at the end. The worlds are a pure function of the decision, ``seed`` and
     their number: the same whatever the threads, executor or chunk size; every call and

@@ -2,7 +2,7 @@
 standard errors, histograms; the metric catalogue (:data:`METRICS`), from which the
 CLI's headline and the tables of ``docs/metrics.md`` are made.
 
->>> from belote_sim.runs.stats import wilson_interval, mean_interval
+>>> from belote_sim.stats import wilson_interval, mean_interval
 >>> [round(x, 4) for x in wilson_interval(50, 100)]
 [0.4038, 0.5962]
 >>> mean, se, lo, hi = mean_interval(total=20, total_sq=50, n=10)
@@ -21,7 +21,7 @@ import pandas as pd
 
 from belote_sim.cards import RANKS, TRUMP_NAMES
 from belote_sim.kernels import layout as L
-from belote_sim.runs.io import summary_frame
+from belote_sim.runner.rundir import summary_frame
 
 Z95 = 1.959963984540054
 
@@ -230,7 +230,7 @@ class _Rows:
 
 
 def summary_table(counters: np.ndarray, players: int = 4) -> pd.DataFrame:
-    """The tidy summary of a run (columns of :data:`belote_sim.runs.io.SUMMARY_COLUMNS`):
+    """The tidy summary of a run (columns of :data:`belote_sim.runner.rundir.SUMMARY_COLUMNS`):
     one row per metric and group, as ``docs/metrics.md`` lists them."""
     c = np.asarray(counters, dtype=np.int64)
     r = _Rows()

@@ -1,7 +1,7 @@
 """The JSON deal log (``shared/DEAL_LOG.md``): reading its input fields, writing a played
 deal's record as a deal-log object with every result field.
 
->>> from belote_sim.runs.deallog import parse_call, format_call
+>>> from belote_sim.deallog.format import parse_call, format_call
 >>> parse_call("take"), parse_call("h"), format_call(6)
 (1, 4, 'AT')
 """
@@ -18,9 +18,9 @@ import numpy as np
 from belote_sim.cards import SUITS, TRUMP_NAMES, format_card, format_cards, parse_card
 from belote_sim.errors import BeloteError, DealLogError
 from belote_sim.kernels import layout as L
+from belote_sim.kernels.api import OUTCOME_NAMES, declarations, pack_array
 from belote_sim.kernels.calls import bid_code
 from belote_sim.rules import Rules
-from belote_sim.runs.engine import OUTCOME_NAMES, declarations, pack_array
 
 CALL_NAMES = {
     L.CALL_PASS: "pass", L.CALL_TAKE: "take", L.CALL_AT: "AT", L.CALL_NT: "NT",

@@ -46,9 +46,9 @@ def software() -> dict[str, Any]:
     """
     import numba
 
-    import belote_sim
+    from belote_sim._version import __version__
 
-    return {"version": belote_sim.__version__, "numba": numba.__version__,
+    return {"version": __version__, "numba": numba.__version__,
             "numpy": np.__version__, "git_commit": git_commit()}
 
 
@@ -178,7 +178,7 @@ class RunDir:
 
     def prepare(self, job: Any, resume: bool) -> dict[int, np.ndarray]:
         """Check a previous run's settings (``job.to_json()`` of a
-        :class:`belote_sim.runs.runner.Job`) and load its committed chunks
+        :class:`belote_sim.runner.jobs.Job`) and load its committed chunks
         (``job.chunks()``); refuse to mix runs with different settings, naming what
         differs."""
         self.check_writable()

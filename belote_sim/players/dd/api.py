@@ -2,7 +2,7 @@
 :mod:`belote_sim.players.dd`.
 
 >>> from belote_sim import Rules
->>> from belote_sim.runs.solver import dd_value, dd_reaches
+>>> from belote_sim.players.dd.api import dd_value, dd_reaches
 >>> hands = ["JH AS", "9H AC", "7H KS", "8H TC"]   # two tricks left, hearts trump
 >>> dd_value(Rules(), hands, trump="H", taker=0, leader=0)  # both tricks: 80, capot +90
 170

@@ -1,7 +1,7 @@
 """Playouts: the runs that play every decision (or deal) out under one or more card-play
-models, each its own :class:`~belote_sim.runs.runner.Job` of the chunk runner: bid
-strength (:mod:`belote_sim.runs.strength`), the bid atlas (:mod:`belote_sim.runs.atlas`)
-and card values (:mod:`belote_sim.runs.card_values`).
+models, each its own :class:`~belote_sim.runner.jobs.Job` of the chunk runner: bid
+strength (:mod:`belote_sim.studies.bid_strength`), the bid atlas (:mod:`belote_sim.studies.atlas`)
+and card values (:mod:`belote_sim.studies.card_values`).
 
 What they share is here, written once: the checked setup of such a run
 (:func:`playout_setup`: rules, seed, bidding policy, play models), the players as the
@@ -26,11 +26,8 @@ import pandas as pd
 from belote_sim.errors import BeloteError
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
-from belote_sim.runs.io import RunDir, software, write_parquet
-from belote_sim.runs.runner import Execution, Job, check_out, check_run_args, execute
-
-#: The largest count of deals or worlds a playout accepts.
-MAX_COUNT = 10**12
+from belote_sim.runner.jobs import MAX_SEED, Execution, Job, check_int, check_out, execute
+from belote_sim.runner.rundir import RunDir, software, write_parquet
 
 
 def rules_of(rules: Rules | str) -> Rules:
@@ -106,7 +103,7 @@ def playout_setup(rules: Rules | str, *, seed: int, bid_policy: str | PolicySpec
         use, bad or repeated models.
     """
     rules = rules_of(rules)
-    check_run_args(1, seed)
+    seed = check_int("seed", seed, 0, MAX_SEED)
     bid = as_spec(bid_policy, "bid")
     check_policies(rules, bid)
     return PlayoutSetup(rules, int(seed), bid, play_models(models))

@@ -1,10 +1,12 @@
-"""The simulation runner: chunked, reproducible, resumable runs.
+"""Simulation: ``belote-sim simulate``, independent deals or whole matches between the
+same players, counted.
 
-A run is the pure function (rules, policies, seed, number of deals or matches) -> counters.
-It is cut into chunks of consecutive deals (or matches); each chunk's integer counters
-are committed to the run directory as soon as it is done (temporary file, then rename),
-so an interrupted run resumes from its committed chunks and ends with exactly the numbers
-of an uninterrupted one.
+A run is the pure function (rules, policies, seed, number of deals or matches) ->
+counters, a :class:`SimulateJob` of the chunk runner (:mod:`belote_sim.runner.jobs`):
+each chunk's integer counters are committed to the run directory as soon as it is done,
+so an interrupted run resumes from its committed chunks and ends with exactly the
+numbers of an uninterrupted one. :func:`simulated_deals` and :func:`play_match` give the
+very deals and matches a run counts, in deal-log form.
 
 >>> from belote_sim import Rules, simulate
 >>> run = simulate(Rules.from_preset("classic"), deals=2_000, seed=7)
@@ -16,34 +18,35 @@ True
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
+from belote_sim.batch import runs as chunks
+from belote_sim.deallog.format import dumps, record_to_deal
 from belote_sim.errors import BeloteError
-from belote_sim.game import chunks
 from belote_sim.kernels import layout as L
 from belote_sim.players.seating import Players, same_players
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.players.table_bidder import lookup_for
 from belote_sim.rules import Rules
-from belote_sim.runs.deallog import dumps, record_to_deal
-from belote_sim.runs.executors import (
-    Chunk,
-    ChunkResult,
-    ChunkTask,
-    LocalExecutor,
-    refuse_illegal,
+from belote_sim.runner.executors import Chunk, ChunkResult, refuse_illegal
+from belote_sim.runner.jobs import (
+    check_chunk_size,
+    check_executor,
+    check_int,
+    check_out,
+    check_run_args,
+    chunk_plan,
+    engine_identity,
+    execute,
 )
-from belote_sim.runs.io import RunDir, software, write_parquet, write_text_atomic
-from belote_sim.runs.stats import counters_to_dict, histogram_table, summary_table
+from belote_sim.runner.rundir import RunDir, software, write_parquet, write_text_atomic
+from belote_sim.stats import counters_to_dict, histogram_table, summary_table
 
 #: Default chunk sizes: deals per chunk, matches per chunk, deals per chunk with records;
 #: deals (or matches) per chunk of the solver players (seconds per deal: small chunks,
@@ -60,26 +63,6 @@ CHUNK_RECORDS = 250_000
 CHUNK_SOLVER = 16
 
 
-def _check_int(name: str, value: Any, low: int, high: int | None = None) -> None:
-    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-    if not ok or value < low or (high is not None and value > high):
-        bound = f"an integer >= {low}" if high is None else f"an integer in {low}..{high}"
-        raise BeloteError(f"{name} must be {bound}, not {value!r}")
-
-
-def check_run_args(count: int, seed: int, threads: int | None = None, name="deals") -> None:
-    """Refuse non-positive counts, negative seeds and bad thread counts."""
-    _check_int(name, count, 1)
-    _check_int("seed", seed, 0, 2**63 - 1)
-    if threads is not None:
-        _check_int("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
-
-
-def check_chunk_size(chunk_size: int) -> None:
-    """Refuse a chunk size that is not a positive integer."""
-    _check_int("chunk size", chunk_size, 1)
-
-
 def check_independent_deals(rules: Rules, unit: str) -> None:
     """``shuffle=cut`` makes each pack depend on the deal before (RULES 4): such rules
     are simulated as whole matches only."""
@@ -88,41 +71,6 @@ def check_independent_deals(rules: Rules, unit: str) -> None:
             "shuffle=cut rebuilds each pack from the deal before, so it plays whole "
             "matches: use --matches (simulate(..., matches=M)) instead of --deals"
         )
-
-
-class Job(Protocol):
-    """A long run the runner (:func:`execute`) plays: what it counts, its identity (a
-    resumed run must have the same), its chunks, the task of each chunk, and how two
-    results merge (exactly, in any order: integer sums). Every long command is one:
-    :class:`SimulateJob` (deals or matches), the arena's, the comparison's, bid
-    strength's, the atlas's and card values'."""
-
-    unit: str
-
-    @property
-    def total(self) -> int: ...
-
-    def to_json(self) -> dict[str, Any]: ...
-
-    def chunks(self) -> list[Chunk]: ...
-
-    def task(self, chunk: Chunk, threads: int | None) -> ChunkTask: ...
-
-    def merge(self, a: np.ndarray, b: np.ndarray) -> np.ndarray: ...
-
-
-def chunk_plan(parts: Sequence[tuple[str, int]], chunk_size: int) -> list[Chunk]:
-    """The chunks of ``parts`` (``(unit, count)`` in turn), ``chunk_size`` at most each,
-    numbered in order.
-
-    >>> [(c.index, c.unit, c.start, c.count) for c in chunk_plan([("deals", 5), ("matches", 2)], 2)]
-    [(0, 'deals', 0, 2), (1, 'deals', 2, 2), (2, 'deals', 4, 1), (3, 'matches', 0, 2)]
-    """
-    out: list[Chunk] = []
-    for unit, total in parts:
-        for s in range(0, total, chunk_size):
-            out.append(Chunk(len(out), unit, s, min(chunk_size, total - s)))
-    return out
 
 
 def players_of(bid: PolicySpec, play: PolicySpec) -> Players:
@@ -221,182 +169,6 @@ class SimulateJob:
     merge = staticmethod(np.add)
 
 
-def engine_identity(n_counters: int) -> dict[str, str]:
-    """The ``engine`` entry of a job's identity: chunks of another package version or
-    counter layout cannot be merged."""
-    import belote_sim
-
-    return {"engine": f"{belote_sim.__version__}/{n_counters}"}
-
-
-class RunInterrupted(BeloteError):  # noqa: N818 - a state, not a failure
-    """A run stopped cleanly after a committed chunk; ``done`` of ``total`` are saved."""
-
-    def __init__(self, out: Path | None, done: int, total: int, unit: str) -> None:
-        self.out, self.done, self.total, self.unit = out, done, total, unit
-        if out is None:
-            msg = f"interrupted after {done:,} of {total:,} {unit} (no --out: nothing saved)"
-        else:
-            msg = (
-                f"interrupted: {done:,} of {total:,} {unit} are committed in {out}; "
-                "run the same command again (or add --resume) to continue"
-            )
-        super().__init__(msg)
-
-
-@dataclass
-class Execution:
-    """How a run went: its summed counters, where and how long."""
-
-    counters: np.ndarray
-    wall_seconds: float
-    executor: dict[str, Any]
-    started: str
-    finished: str
-    run_dir: RunDir | None
-    #: Units (deals or matches) the counters hold: all of the run's, or fewer when
-    #: ``watch`` stopped it.
-    done: int = 0
-
-
-def check_executor(executor: Any, scheduler: str | None = None) -> None:
-    """Refuse an unknown executor name, and a scheduler without Dask."""
-    if isinstance(executor, str) and executor not in ("local", "dask"):
-        raise BeloteError(f"unknown executor {executor!r}: expected local or dask")
-    if scheduler and executor != "dask":
-        raise BeloteError("--scheduler needs --executor dask")
-
-
-def make_executor(executor: Any = "local", scheduler: str | None = None,
-                  workers: int | None = None, threads: int | None = None) -> Any:
-    """The executor named ``executor`` (``"local"`` or ``"dask"``), or ``executor``
-    itself when it is already one (an object with ``map_unordered``)."""
-    check_executor(executor, scheduler)
-    if executor is None or executor == "local":
-        return LocalExecutor(threads)
-    if executor == "dask":
-        try:
-            from belote_sim.runs.distributed import DaskExecutor
-        except ImportError as e:
-            raise BeloteError(str(e)) from None
-        return DaskExecutor(scheduler, n_workers=workers, threads=threads)
-    return executor
-
-
-def check_out(out: str | Path | None, *, records: bool = False, resume: bool = False,
-              log_deals: int = 0) -> RunDir | None:
-    """The run directory of ``out`` (checked writable), refusing the options that need
-    one when there is none."""
-    if out is None:
-        if records or resume or log_deals:
-            raise BeloteError("--log-deals, --records and --resume need --out DIR")
-        return None
-    run_dir = RunDir(Path(out))
-    run_dir.check_writable()
-    return run_dir
-
-
-def execute(
-    job: Job,
-    run_dir: RunDir | None,
-    *,
-    resume: bool = False,
-    threads: int | None = None,
-    executor: Any = "local",
-    scheduler: str | None = None,
-    workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
-    watch: Callable[[np.ndarray, int], bool] | None = None,
-) -> Execution:
-    """Play the chunks of ``job`` not yet committed in ``run_dir`` on ``executor``
-    (see :func:`make_executor`; one it creates is closed at the end), committing each
-    as it finishes, and merge them. ``progress(done, total)`` is called after each
-    chunk; when ``should_stop()`` turns true the run stops after the current chunk and
-    raises :class:`RunInterrupted`. Every long command goes through here.
-
-    ``watch(result, units)`` sees the merge of the first chunks as soon as they are all
-    done (chunk 0, then 0 and 1, ...: the same merges whatever the executor's order);
-    when it returns true the run ends there, and its result is that merge."""
-    check_executor(executor, scheduler)
-    done: dict[int, np.ndarray] = run_dir.prepare(job, resume) if run_dir else {}
-    owned = executor is None or isinstance(executor, str)
-    executor = make_executor(executor, scheduler, workers, threads)
-    started = datetime.now(timezone.utc).isoformat()
-    chunk_list = job.chunks()
-    sizes = {c.index: c.count for c in chunk_list}
-    done_units = sum(sizes[i] for i in done)
-    total = job.total
-    todo = [c for c in chunk_list if c.index not in done]
-    tasks = (job.task(c, threads) for c in todo)
-    base_provenance = {**job.to_json(), "started": started}
-    old_threads = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(threads)
-    described = executor.describe()
-    t0 = time.perf_counter()
-    merged: np.ndarray | None = None
-    # Without ``watch`` each result is merged as it comes (integer sums: any order gives
-    # the same); with it, results wait in ``pending`` until the prefix reaches them.
-    pending: dict[int, np.ndarray] = {}
-    prefix: np.ndarray | None = None
-    prefix_units = 0
-    prefix_end = 0  # chunks 0 .. prefix_end-1 are merged in ``prefix``
-    watched = False
-
-    def merge(a: np.ndarray | None, b: np.ndarray) -> np.ndarray:
-        return b if a is None else job.merge(a, b)
-
-    def extend_prefix() -> bool:
-        nonlocal prefix, prefix_units, prefix_end
-        while prefix_end < len(chunk_list) and prefix_end in pending:
-            prefix = merge(prefix, pending.pop(prefix_end))
-            prefix_units += sizes[prefix_end]
-            prefix_end += 1
-            if watch(prefix, prefix_units):
-                return True
-        return False
-
-    def take(index: int, result: np.ndarray) -> None:
-        nonlocal merged
-        if watch is not None:
-            pending[index] = result
-        merged = merge(merged, result)
-
-    for index in sorted(done):
-        take(index, done.pop(index))
-    try:
-        if progress is not None:
-            progress(done_units, total)
-        if watch is not None:
-            watched = extend_prefix()
-        for result in [] if watched else executor.map_unordered(tasks):
-            if run_dir is not None:
-                run_dir.commit(result.index, result.counters, result.rows, base_provenance)
-            take(result.index, result.counters)
-            done_units += sizes[result.index]
-            if progress is not None:
-                progress(done_units, total)
-            if watch is not None and extend_prefix():
-                watched = True
-                break
-            if should_stop is not None and should_stop() and done_units < total:
-                if run_dir is not None:
-                    run_dir.write_info({"status": "interrupted", "settings": job.to_json(),
-                                        "done": done_units, "total": total, "unit": job.unit})
-                    raise RunInterrupted(run_dir.path, done_units, total, job.unit)
-                raise RunInterrupted(None, done_units, total, job.unit)
-    finally:
-        numba.set_num_threads(old_threads)
-        if owned:
-            executor.close()
-    wall = time.perf_counter() - t0
-    finished = datetime.now(timezone.utc).isoformat()
-    if watched:
-        return Execution(prefix, wall, described, started, finished, run_dir, prefix_units)
-    return Execution(merged, wall, described, started, finished, run_dir, total)
-
-
 @dataclass
 class SimulationResult:
     """What a run produced: its settings, counters and timing."""
@@ -490,7 +262,7 @@ def simulate(
     check_independent_deals(rules, unit)
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
     check_policies(rules, bid)
-    _check_int("log_deals", log_deals, 0)
+    check_int("log_deals", log_deals, 0)
     if unit == "deals" and log_deals > count:
         raise BeloteError(f"--log-deals {log_deals} is more than --deals {count}")
     run_dir = check_out(out, records=records, resume=resume, log_deals=log_deals)
@@ -602,7 +374,7 @@ def play_match(
     True
     """
     check_run_args(max_deals, seed, name="max_deals")
-    _check_int("match", match, 0)
+    check_int("match", match, 0)
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
     out = np.zeros((max_deals, L.REC_SIZE), dtype=np.int64)
     n, winner, scores = chunks.play_match(

@@ -13,14 +13,14 @@ from typing import Any
 import numpy as np
 
 from belote_sim.cards import SUITS, format_card, format_cards
+from belote_sim.deallog.format import CALL_NAMES, DealInput, format_call, record_to_deal
 from belote_sim.errors import IllegalPlayError
 from belote_sim.game import coinche as KC
 from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
+from belote_sim.kernels.api import RULE_TEXT
 from belote_sim.kernels.calls import bid_value, is_bid
 from belote_sim.rules import Rules
-from belote_sim.runs.deallog import CALL_NAMES, DealInput, format_call, record_to_deal
-from belote_sim.runs.engine import RULE_TEXT
 
 #: A pack in index order, for examples.
 PACK_EXAMPLE = [format_card(i) for i in range(32)]

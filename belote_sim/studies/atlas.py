@@ -6,7 +6,7 @@ deals it, the auction played by the bidding policy) and each of the first calls 
 auction, every candidate call (retourne games: round 1 take, round 2 each suit it may
 name, round 3 all-trumps and no-trumps; coinche: the lowest legal bid in each strain)
 and the pass are played out from the calls before it, under each play model, from the
-same random stream: a counterfactual pair (:func:`belote_sim.game.strength.atlas_chunk`).
+same random stream: a counterfactual pair (:func:`belote_sim.batch.counterfactuals.atlas_chunk`).
 The pairs are tabulated by hand class (:data:`CLASS_COLUMNS`): the strain the call names
 (``retourne suit``, ``other suit``, ``suit`` in coinche, ``AT``, ``NT``), the seat's
 holding in it (``J``, ``9``, ``A``, ``T`` and ``KQ`` for belote), how many cards of it
@@ -36,15 +36,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from belote_sim.batch import counterfactuals as K
 from belote_sim.cards import RANKS, TRUMP_NAMES
 from belote_sim.errors import BeloteError
-from belote_sim.game import strength as K
 from belote_sim.players import table_bidder as T
 from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
-from belote_sim.runs.executors import Chunk, ChunkResult
-from belote_sim.runs.io import read_provenance, write_parquet
-from belote_sim.runs.playouts import (
+from belote_sim.runner.executors import Chunk, ChunkResult
+from belote_sim.runner.jobs import check_chunk_size, check_run_args, chunk_plan, engine_identity
+from belote_sim.runner.rundir import read_provenance, write_parquet
+from belote_sim.stats import Z95
+from belote_sim.studies.playouts import (
     PlayoutSetup,
     RunOptions,
     check_refused,
@@ -53,14 +55,7 @@ from belote_sim.runs.playouts import (
     provenance,
     run_playouts,
 )
-from belote_sim.runs.runner import (
-    DEFAULT_BID_POLICY,
-    check_chunk_size,
-    check_run_args,
-    chunk_plan,
-    engine_identity,
-)
-from belote_sim.runs.stats import Z95
+from belote_sim.studies.simulate import DEFAULT_BID_POLICY
 
 #: The columns of a hand class, in the order tables show them.
 CLASS_COLUMNS = ("round", "position", "strain", "value", "retourne", "holding", "trumps",
@@ -179,13 +174,13 @@ def bid_table(
     policies, seed, deals) whatever the threads, executor or chunk size.
 
     A run of the chunk runner: ``run`` takes the options of
-    :class:`~belote_sim.runs.playouts.RunOptions` (``out``, ``resume``, ``threads``,
+    :class:`~belote_sim.studies.playouts.RunOptions` (``out``, ``resume``, ``threads``,
     ``executor``, ``scheduler``, ``workers``, ``progress``, ``should_stop``). With
     ``out`` the chunks are committed there as they finish (an interrupted run resumes),
     and ``atlas.parquet`` and ``run.json`` written at the end.
 
     :raises BeloteError: bad rules, counts, policies, models or ``out`` (before any
-        deal is played); :class:`~belote_sim.runs.runner.RunInterrupted` when
+        deal is played); :class:`~belote_sim.runner.jobs.RunInterrupted` when
         ``should_stop()`` turns true.
     """
     check_run_args(deals, seed, run.get("threads"))
