@@ -354,9 +354,10 @@ def metrics_markdown() -> str:
     between its ``metrics:begin`` and ``metrics:end`` markers."""
     parts = []
     for key, heading in SECTIONS.items():
-        parts += [f"## {heading}", "", "| metric | groups | k / n, or the mean of |",
-                  "|---|---|---|"]
-        parts += [f"| `{m.name}` | {m.groups} | {m.definition} |"
+        parts += [f"## {heading}", "",
+                  "| metric | groups | k / n, or the mean of | in the report |",
+                  "|---|---|---|---|"]
+        parts += [f"| `{m.name}` | {m.groups} | {m.definition} | {m.label} |"
                   for m in METRICS if m.section == key]
         parts.append("")
     return "\n".join(parts)
