@@ -1,6 +1,8 @@
 """Statistics from a run's counters: proportions with Wilson 95% intervals, means with
-standard errors, histograms; the metric catalogue (:data:`METRICS`), from which the
-CLI's headline and the tables of ``docs/metrics.md`` are made.
+standard errors, histograms; the metric catalogue (:data:`METRICS`), where each metric
+is declared once (its rows' counters and denominators, label, description, headline and
+compared groups) and from which :func:`summary_table`, the CLI's headline, ``compare``'s
+paired metrics, the report's labels and the tables of ``docs/metrics.md`` are made.
 
 >>> from belote_sim.runs.stats import wilson_interval, mean_interval
 >>> [round(x, 4) for x in wilson_interval(50, 100)]
