@@ -17,6 +17,7 @@ import pytest
 from belote_sim import PRESETS, Rules, simulate
 from belote_sim.kernels.layout import (
     C_DEALS,
+    C_MATCH_UNFINISHED,
     C_MATCHES,
     C_THROWN_IN,
     N_COUNTERS,
@@ -115,7 +116,12 @@ def test_summary_table_rows_are_the_declared_rows():
 def test_summary_table_values_are_the_declared_counters():
     rng = np.random.default_rng(5)
     counters = rng.integers(1, 50, N_COUNTERS).astype(np.int64)
-    counters[C_DEALS], counters[C_THROWN_IN] = 10_000, 100
+    for m in METRICS:  # each denominator larger than every count
+        for row in m.rows:
+            for slot, _ in row.over:
+                counters[slot] = rng.integers(1_000, 2_000)
+    counters[C_DEALS] = counters[C_MATCHES] = 100_000
+    counters[C_THROWN_IN], counters[C_MATCH_UNFINISHED] = 100, 10
     table = summary_table(counters)
     index = {(r.metric, r.group): r for r in table.itertuples()}
     for m in METRICS:
