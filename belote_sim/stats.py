@@ -1,6 +1,8 @@
 """Statistics from a run's counters: proportions with Wilson 95% intervals, means with
-standard errors, histograms; the metric catalogue (:data:`METRICS`), from which the
-CLI's headline and the tables of ``docs/metrics.md`` are made.
+standard errors, histograms; the metric catalogue (:data:`METRICS`), where each metric
+is declared once (its rows' counters and denominators, label, description, headline and
+compared groups) and from which :func:`summary_table`, the CLI's headline, ``compare``'s
+paired metrics, the report's labels and the tables of ``docs/metrics.md`` are made.
 
 >>> from belote_sim.stats import wilson_interval, mean_interval
 >>> [round(x, 4) for x in wilson_interval(50, 100)]
@@ -13,7 +15,8 @@ CLI's headline and the tables of ``docs/metrics.md`` are made.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -54,16 +57,133 @@ def mean_interval(
     return mean, se, mean - z * se, mean + z * se
 
 
+#: A sum of counters: ``(slot, coefficient)`` terms over the slots of
+#: :mod:`belote_sim.kernels.layout`.
+Count = tuple[tuple[int, int], ...]
+
+
+def slots(*index: int) -> Count:
+    """The sum of the counters at ``index``."""
+    return tuple((i, 1) for i in index)
+
+
+#: Every deal, thrown-in ones included.
+DEALS: Count = slots(L.C_DEALS)
+#: The played deals: those with a taker.
+PLAYED: Count = ((L.C_DEALS, 1), (L.C_THROWN_IN, -1))
+#: Every match.
+MATCHES: Count = slots(L.C_MATCHES)
+#: The matches with a result (not abandoned).
+FINISHED: Count = ((L.C_MATCHES, 1), (L.C_MATCH_UNFINISHED, -1))
+#: The numbers of players a rule set may have.
+PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4)
+
+
+def total(counters: np.ndarray, count: Count) -> int:
+    """The value of ``count`` in a run's counters."""
+    return sum(coef * int(counters[slot]) for slot, coef in count)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a metric in a summary table: its group, ``count`` (``k``, or the sum of
+    the values of a mean) over ``over`` (``n``) and, for a mean, the slot of the sum of
+    squares. Shown for rule sets of ``players`` players and, with ``if_counted``, only
+    when its count is not zero; a row whose ``n`` is 0 is left out."""
+
+    group: str
+    count: Count
+    over: Count
+    squares: int | None = None
+    players: tuple[int, ...] = PLAYER_COUNTS
+    if_counted: bool = False
+
+
+def _rate(count: int, over: Count, group: str = "") -> Row:
+    """A proportion's row: the counter at ``count`` over ``over``."""
+    return Row(group, slots(count), over)
+
+
+def _mean(total_slot: int, squares: int, over: Count, group: str = "",
+          players: tuple[int, ...] = PLAYER_COUNTS) -> Row:
+    """A mean's row: the sum of the values at ``total_slot``, of their squares at
+    ``squares``, over ``over`` values."""
+    return Row(group, slots(total_slot), over, squares, players)
+
+
+def _each(prefix: str, names: Sequence[object], count: int, over: int | Count
+          ) -> tuple[Row, ...]:
+    """Rows ``prefix=name``, the i-th name's the counter ``count + i`` over the counter
+    ``over + i`` (``over`` an int: a block of counters) or over the fixed ``over``."""
+    return tuple(
+        Row(f"{prefix}={name}", slots(count + i),
+            slots(over + i) if isinstance(over, int) else over)
+        for i, name in enumerate(names)
+    )
+
+
+def _positions(count: int, over: int | Count) -> tuple[Row, ...]:
+    """Rows ``position=1..4`` as :func:`_each`'s, each for the rule sets that have that
+    position."""
+    return tuple(
+        replace(row, players=tuple(n for n in PLAYER_COUNTS if n > p))
+        for p, row in enumerate(_each("position", range(1, 5), count, over))
+    )
+
+
+_JACK = RANKS.index("J")
+_NOT_JACK = tuple(r for r in range(len(RANKS)) if r != _JACK)
+
+
+def _by_retourne(count: int) -> tuple[Row, ...]:
+    """Rows by the retourne's rank, then ``retourne=jack`` and ``retourne=other``: the
+    block of counters at ``count`` over the deals with that retourne."""
+    return (
+        *_each("retourne_rank", RANKS, count, L.C_RETOURNE_DEALS),
+        Row("retourne=jack", slots(count + _JACK), slots(L.C_RETOURNE_DEALS + _JACK)),
+        Row("retourne=other", slots(*(count + r for r in _NOT_JACK)),
+            slots(*(L.C_RETOURNE_DEALS + r for r in _NOT_JACK))),
+    )
+
+
+_MULTIPLIERS = ("plain", "coinche", "surcoinche")
+_COINCHE_CONTRACTS = slots(*(L.C_MULTIPLIER_CONTRACTS + m for m in range(3)))
+
+
 @dataclass(frozen=True)
 class Metric:
-    """One metric of ``summary.parquet``: its section of ``docs/metrics.md``, its groups,
-    what ``k / n`` (or the mean) is, and the groups the CLI prints after a run."""
+    """One metric of ``summary.parquet``, declared once: its rows and their counters,
+    the words the report shows for it (``label``), its section and description in
+    ``docs/metrics.md`` (``groups``, ``definition``), the groups the CLI prints after a
+    run (``headline``) and the groups ``compare`` pairs deal by deal (``compared``).
+
+    ``beside``: the metric whose rows this one's follow, each right after that metric's
+    row of the same group, in a summary table."""
 
     name: str
+    label: str
     section: str
     groups: str
     definition: str
+    rows: tuple[Row, ...]
     headline: tuple[str, ...] = ()
+    compared: tuple[str, ...] = ()
+    beside: str = ""
+
+    @property
+    def is_mean(self) -> bool:
+        """A mean of values (points, deals), not a proportion."""
+        return self.rows[0].squares is not None
+
+    def row(self, group: str, players: int = 4) -> Row:
+        """The row of ``group`` for rule sets of ``players`` players.
+
+        :raises KeyError: the metric has no such row.
+        """
+        for r in self.rows:
+            if r.group == group and players in r.players:
+                return r
+        raise KeyError(f"{self.name} has no row {group!r} with {players} players")
 
 
 #: The sections of the catalogue, in order, with their headings in ``docs/metrics.md``.
@@ -77,89 +197,158 @@ SECTIONS = {
     "matches": "Matches (runs with `--matches`)",
 }
 
-#: Every metric of :func:`summary_table`, once.
+#: Every metric of :func:`summary_table`, once, in the order of its rows.
 METRICS: tuple[Metric, ...] = (
-    Metric("take_rate", "bidding",
+    Metric("take_rate", "someone takes", "bidding",
            "overall; `round=1`, `round=2` (`round=3` with all-trumps/no-trumps); "
            "`position=1..4`; `retourne_rank=7..A`; `retourne=jack`, `retourne=other`",
            "deals taken (in that round, by that position) / deals (with that retourne)",
-           ("", "round=1", "round=2")),
-    Metric("take_rate_round1", "bidding",
+           (Row("", PLAYED, DEALS),
+            _rate(L.C_TAKEN_ROUND + 1, DEALS, "round=1"),
+            _rate(L.C_TAKEN_ROUND + 2, DEALS, "round=2"),
+            replace(_rate(L.C_TAKEN_ROUND + 3, DEALS, "round=3"), if_counted=True),
+            *_positions(L.C_TAKEN_POS, DEALS),
+            *_by_retourne(L.C_RETOURNE_TAKEN)),
+           ("", "round=1", "round=2"), ("",)),
+    Metric("take_rate_round1", "taken in round 1", "bidding",
            "`retourne_rank=7..A`; `retourne=jack`, `retourne=other`",
-           "deals taken in round 1 / deals with that retourne"),
-    Metric("thrown_in_rate", "bidding", "overall", "deals where everybody passed / deals",
-           ("",)),
-    Metric("made_rate", "outcomes", "overall", "contracts made / played deals", ("",)),
-    Metric("dedans_rate", "outcomes",
+           "deals taken in round 1 / deals with that retourne",
+           _by_retourne(L.C_RETOURNE_TAKEN_R1), beside="take_rate"),
+    Metric("thrown_in_rate", "thrown in (nobody takes)", "bidding", "overall",
+           "deals where everybody passed / deals",
+           (_rate(L.C_THROWN_IN, DEALS),), ("",), ("",)),
+    Metric("made_rate", "contract made", "outcomes", "overall",
+           "contracts made / played deals", (_rate(L.C_MADE, PLAYED),), ("",), ("",)),
+    Metric("dedans_rate", "taker goes dedans", "outcomes",
            "overall; `round=r` (n = deals taken in round r); `position=p` (n = deals taken "
            "by position p); `taker_trumps=t` (n = played deals whose taker held t trumps at "
            "the first trick); `trump=C`, `D`, `H`, `S`, `AT`, `NT` (n = played deals in "
            "that trump)",
-           "dedans / n", ("", "round=1", "round=2")),
-    Metric("tie_rate", "outcomes", "overall", "`S_T == S_E` under `tie_rule=split` / played deals",
-           ("",)),
-    Metric("litige_rate", "outcomes", "overall",
-           "points put in the litige pot / played deals", ("",)),
-    Metric("capot_rate", "outcomes", "`side=takers`, `side=defenders`",
-           "that side took every trick / played deals", ("side=takers", "side=defenders")),
-    Metric("contract_make_rate", "coinche",
+           "dedans / n",
+           (_rate(L.C_DEDANS, PLAYED),
+            *_each("round", (1, 2, 3), L.C_DEDANS_ROUND + 1, L.C_TAKEN_ROUND + 1),
+            *_positions(L.C_DEDANS_POS, L.C_TAKEN_POS),
+            *_each("taker_trumps", range(10), L.C_TRUMPS_DEDANS, L.C_TRUMPS_PLAYED),
+            *_each("trump", TRUMP_NAMES, L.C_TRUMP_DEDANS, L.C_TRUMP_PLAYED)),
+           ("", "round=1", "round=2"), ("",)),
+    Metric("contract_make_rate", "contract make rate", "coinche",
            "`strain=C` .. `strain=NT`; `value=80` .. `value=250`; `multiplier=plain`, "
            "`coinche`, `surcoinche`",
-           "contracts made / contracts of that strain, value or multiplier"),
-    Metric("coinche_rate", "coinche", "overall",
-           "contracts coinched or surcoinched / contracts"),
-    Metric("surcoinche_rate", "coinche", "overall", "contracts surcoinched / contracts"),
-    Metric("mean_deal_score", "three", "`position=1..3`",
+           "contracts made / contracts of that strain, value or multiplier",
+           (*_each("strain", TRUMP_NAMES, L.C_STRAIN_MADE, L.C_STRAIN_CONTRACTS),
+            *_each("value", L.BID_VALUES, L.C_VALUE_MADE, L.C_VALUE_CONTRACTS),
+            *_each("multiplier", _MULTIPLIERS, L.C_MULTIPLIER_MADE,
+                   L.C_MULTIPLIER_CONTRACTS))),
+    Metric("coinche_rate", "coinche rate", "coinche", "overall",
+           "contracts coinched or surcoinched / contracts",
+           (Row("", slots(L.C_MULTIPLIER_CONTRACTS + 1, L.C_MULTIPLIER_CONTRACTS + 2),
+                _COINCHE_CONTRACTS),)),
+    Metric("surcoinche_rate", "surcoinche rate", "coinche", "overall",
+           "contracts surcoinched / contracts",
+           (_rate(L.C_MULTIPLIER_CONTRACTS + 2, _COINCHE_CONTRACTS),)),
+    Metric("mean_deal_score", "mean deal score", "three", "`position=1..3`",
            "mean deal score of the player at that position from the first hand (each player "
-           "scores individually)"),
-    Metric("p_any_declaration", "declarations", "overall",
-           "played deals where some hand holds a run of 3+ or a scoring carré", ("",)),
-    Metric("p_tierce", "declarations", "overall",
-           "... some hand holds a run of exactly 3", ("",)),
-    Metric("p_quarte", "declarations", "overall", "... a run of exactly 4", ("",)),
-    Metric("p_quinte_or_longer", "declarations", "overall", "... a run of 5 or more", ("",)),
-    Metric("p_carre_jacks", "declarations", "overall", "... four jacks", ("",)),
-    Metric("p_carre_nines", "declarations", "overall", "... four nines", ("",)),
-    Metric("p_carre_other", "declarations", "overall",
-           "... four aces, tens, kings or queens", ("",)),
-    Metric("p_belote_held", "declarations", "overall",
-           "... one hand holds the king and queen of trumps", ("",)),
-    Metric("declaration_contest_won", "declarations", "`side=takers`, `side=defenders`",
+           "scores individually)",
+           tuple(_mean(L.C_SUM_POSITION_SCORE + p, L.C_SQ_POSITION_SCORE + p, PLAYED,
+                       f"position={p + 1}", (3,)) for p in range(3))),
+    Metric("tie_rate", "tie, points split (tie_rule=split)", "outcomes", "overall",
+           "`S_T == S_E` under `tie_rule=split` / played deals",
+           (_rate(L.C_TIE, PLAYED),), ("",), ("",)),
+    Metric("litige_rate", "litige: points put in the pot", "outcomes", "overall",
+           "points put in the litige pot / played deals",
+           (_rate(L.C_LITIGE, PLAYED),), ("",), ("",)),
+    Metric("capot_rate", "capot", "outcomes", "`side=takers`, `side=defenders`",
+           "that side took every trick / played deals",
+           (_rate(L.C_CAPOT_TAKERS, PLAYED, "side=takers"),
+            _rate(L.C_CAPOT_DEFENDERS, PLAYED, "side=defenders")),
+           ("side=takers", "side=defenders"), ("side=takers", "side=defenders")),
+    Metric("p_any_declaration", "some declaration held", "declarations", "overall",
+           "played deals where some hand holds a run of 3+ or a scoring carré",
+           (_rate(L.C_ANY_DECLARATION, PLAYED),), ("",), ("",)),
+    Metric("p_tierce", "tierce", "declarations", "overall",
+           "... some hand holds a run of exactly 3",
+           (_rate(L.C_TIERCE, PLAYED),), ("",), ("",)),
+    Metric("p_quarte", "quarte", "declarations", "overall", "... a run of exactly 4",
+           (_rate(L.C_QUARTE, PLAYED),), ("",), ("",)),
+    Metric("p_quinte_or_longer", "quinte or longer", "declarations", "overall",
+           "... a run of 5 or more", (_rate(L.C_QUINTE, PLAYED),), ("",)),
+    Metric("p_carre_jacks", "carré of jacks", "declarations", "overall", "... four jacks",
+           (_rate(L.C_CARRE_J, PLAYED),), ("",)),
+    Metric("p_carre_nines", "carré of nines", "declarations", "overall", "... four nines",
+           (_rate(L.C_CARRE_9, PLAYED),), ("",)),
+    Metric("p_carre_other", "carré of A, T, K or Q", "declarations", "overall",
+           "... four aces, tens, kings or queens", (_rate(L.C_CARRE_OTHER, PLAYED),), ("",)),
+    Metric("p_belote_held", "belote held", "declarations", "overall",
+           "... one hand holds the king and queen of trumps",
+           (_rate(L.C_BELOTE, PLAYED),), ("",), ("",)),
+    Metric("declaration_contest_won", "declarations scored", "declarations",
+           "`side=takers`, `side=defenders`",
            "played deals where that side won the declaration contest (scored its "
-           "declarations)", ("side=takers", "side=defenders")),
-    Metric("made_by_declarations_rate", "declarations", "overall",
+           "declarations)",
+           (_rate(L.C_DECL_TAKERS, PLAYED, "side=takers"),
+            _rate(L.C_DECL_DEFENDERS, PLAYED, "side=defenders")),
+           ("side=takers", "side=defenders"), ("side=takers", "side=defenders")),
+    Metric("made_by_declarations_rate", "made thanks to declarations", "declarations",
+           "overall",
            "played deals where the contract was made, and would have been dedans with every "
-           "declaration removed (card points and belote alone)", ("",)),
-    Metric("mean_taker_card_points", "means", "overall",
+           "declaration removed (card points and belote alone)",
+           (_rate(L.C_MADE_BY_DECLARATIONS, PLAYED),), ("",), ("",)),
+    Metric("mean_taker_card_points", "takers' card points", "means", "overall",
            "the takers' card points (last trick and capot included; coinche AT/NT: scaled to "
-           "162)", ("",)),
-    Metric("mean_taker_deal_score", "means", "overall",
+           "162)",
+           (_mean(L.C_SUM_TAKER_CARD_POINTS, L.C_SQ_TAKER_CARD_POINTS, PLAYED),),
+           ("",), ("",)),
+    Metric("mean_taker_deal_score", "takers' deal score", "means", "overall",
            "what the deal adds to the takers' match score (three players: the taker's)",
-           ("",)),
-    Metric("mean_defender_deal_score", "means", "overall",
+           (_mean(L.C_SUM_TAKER_SCORE, L.C_SQ_TAKER_SCORE, PLAYED),), ("",), ("",)),
+    Metric("mean_defender_deal_score", "defenders' deal score", "means", "overall",
            "what the deal adds to the defenders' match score (three players: both "
-           "defenders' together)", ("",)),
-    Metric("mean_declaration_points", "means", "overall",
-           "the declaration points the contest winner scores (0 when nobody does)", ("",)),
-    Metric("match_win_rate", "matches", "`side=0`, `side=1`; three players: `seat=0..2`",
+           "defenders' together)",
+           (_mean(L.C_SUM_DEFENDER_SCORE, L.C_SQ_DEFENDER_SCORE, PLAYED),), ("",), ("",)),
+    Metric("mean_declaration_points", "declaration points scored", "means", "overall",
+           "the declaration points the contest winner scores (0 when nobody does)",
+           (_mean(L.C_SUM_DECL_POINTS, L.C_SQ_DECL_POINTS, PLAYED),), ("",), ("",)),
+    Metric("match_win_rate", "matches won", "matches",
+           "`side=0`, `side=1`; three players: `seat=0..2`",
            "matches won by that side (seats 0 and 2 / 1 and 3; with two players side = "
-           "seat) or player / matches", ("side=0", "side=1")),
-    Metric("match_draw_rate", "matches", "overall", "drawn matches / matches", ("",)),
-    Metric("match_unfinished_rate", "matches", "overall",
-           "matches abandoned after 500 deals without a result / matches"),
-    Metric("mean_deals_per_match", "matches", "overall",
-           "deals per match, thrown-in deals included", ("",)),
-    Metric("first_dealer_side_win_rate", "matches", "overall",
-           "matches won by the first dealer's side / finished matches"),
-    Metric("first_deal_winner_win_rate", "matches", "overall",
+           "seat) or player / matches",
+           (*(replace(r, players=(2, 4))
+              for r in _each("side", range(2), L.C_MATCH_WINS, MATCHES)),
+            *(replace(r, players=(3,))
+              for r in _each("seat", range(3), L.C_MATCH_WINS, MATCHES))),
+           ("side=0", "side=1"), ("side=0", "side=1")),
+    Metric("match_draw_rate", "matches drawn", "matches", "overall",
+           "drawn matches / matches",
+           (_rate(L.C_MATCH_WINS + L.MATCH_DRAW, MATCHES),), ("",), ("",)),
+    Metric("match_unfinished_rate", "matches unfinished", "matches", "overall",
+           "matches abandoned after 500 deals without a result / matches",
+           (_rate(L.C_MATCH_UNFINISHED, MATCHES),), compared=("",)),
+    Metric("mean_deals_per_match", "deals per match", "matches", "overall",
+           "deals per match, thrown-in deals included",
+           (_mean(L.C_SUM_MATCH_DEALS, L.C_SQ_MATCH_DEALS, MATCHES),), ("",), ("",)),
+    Metric("first_dealer_side_win_rate", "first dealer's side wins", "matches", "overall",
+           "matches won by the first dealer's side / finished matches",
+           (_rate(L.C_FIRST_DEALER_SIDE_WINS, FINISHED),)),
+    Metric("first_deal_winner_win_rate", "winner of the first deal wins the match",
+           "matches", "overall",
            "matches won by the side that scored more in the first played deal / finished "
-           "matches whose first played deal had a higher scorer", ("",)),
+           "matches whose first played deal had a higher scorer",
+           (_rate(L.C_FIRST_DEAL_WINNER_WINS, slots(L.C_FIRST_DEAL_DECIDED)),), ("",)),
 )
 
+#: The catalogue by metric name.
+BY_NAME: dict[str, Metric] = {m.name: m for m in METRICS}
+#: The words the report shows for each metric.
+LABELS: dict[str, str] = {m.name: m.label for m in METRICS}
 #: The (metric, group) rows the command line prints after a run, in catalogue order.
 HEADLINE: tuple[tuple[str, str], ...] = tuple(
     (m.name, g) for m in METRICS for g in m.headline
 )
+
+
+def is_mean(metric: str) -> bool:
+    """Whether the catalogue's ``metric`` is a mean (else a proportion)."""
+    return BY_NAME[metric].is_mean
 
 
 def metrics_markdown() -> str:
@@ -167,9 +356,10 @@ def metrics_markdown() -> str:
     between its ``metrics:begin`` and ``metrics:end`` markers."""
     parts = []
     for key, heading in SECTIONS.items():
-        parts += [f"## {heading}", "", "| metric | groups | k / n, or the mean of |",
-                  "|---|---|---|"]
-        parts += [f"| `{m.name}` | {m.groups} | {m.definition} |"
+        parts += [f"## {heading}", "",
+                  "| metric | groups | k / n, or the mean of | in the report |",
+                  "|---|---|---|---|"]
+        parts += [f"| `{m.name}` | {m.groups} | {m.definition} | {m.label} |"
                   for m in METRICS if m.section == key]
         parts.append("")
     return "\n".join(parts)
@@ -186,7 +376,7 @@ def rows_markdown() -> str:
 
 
 #: The catalogue's page, in a source checkout.
-METRICS_DOC = Path(__file__).resolve().parents[2] / "docs" / "metrics.md"
+METRICS_DOC = Path(__file__).resolve().parents[1] / "docs" / "metrics.md"
 #: The generated blocks of the page: marker name -> what fills it.
 GENERATED_BLOCKS = {"metrics": metrics_markdown, "rows": rows_markdown}
 
@@ -212,132 +402,43 @@ def write_metrics_doc(path: str | Path = METRICS_DOC) -> None:
     path.write_text(with_metrics_tables(path.read_text(encoding="utf-8")), encoding="utf-8")
 
 
-class _Rows:
-    def __init__(self) -> None:
-        self.rows: list[tuple] = []
+def _in_order() -> tuple[tuple[Metric, Row], ...]:
+    """Every row of the catalogue in the order of a summary table: the catalogue's, each
+    row of a metric shown ``beside`` another right after that one's row of its group."""
+    out: list[tuple[Metric, Row]] = []
+    for m in METRICS:
+        if m.beside:
+            continue
+        for row in m.rows:
+            out.append((m, row))
+            out += [(b, r) for b in METRICS if b.beside == m.name
+                    for r in b.rows if r.group == row.group]
+    return tuple(out)
 
-    def prop(self, metric: str, group: str, k: int, n: int) -> None:
-        if n <= 0:
-            return
-        lo, hi = wilson_interval(int(k), int(n))
-        self.rows.append((metric, group, int(n), int(k), k / n, lo, hi))
 
-    def mean(self, metric: str, group: str, total: int, total_sq: int, n: int) -> None:
-        if n <= 0:
-            return
-        m, _, lo, hi = mean_interval(float(total), float(total_sq), int(n))
-        self.rows.append((metric, group, int(n), None, m, lo, hi))
+#: Every (metric, row) of the catalogue, in the order of a summary table.
+ROW_ORDER: tuple[tuple[Metric, Row], ...] = _in_order()
 
 
 def summary_table(counters: np.ndarray, players: int = 4) -> pd.DataFrame:
     """The tidy summary of a run (columns of :data:`belote_sim.runner.rundir.SUMMARY_COLUMNS`):
-    one row per metric and group, as ``docs/metrics.md`` lists them."""
+    one row per metric and group of the catalogue (:data:`METRICS`) for rule sets of
+    ``players`` players, each computed from the counters its :class:`Row` names."""
     c = np.asarray(counters, dtype=np.int64)
-    r = _Rows()
-    deals = int(c[L.C_DEALS])
-    played = deals - int(c[L.C_THROWN_IN])
-
-    # Bidding, over all deals.
-    r.prop("take_rate", "", played, deals)
-    for rnd in (1, 2, 3):
-        if c[L.C_TAKEN_ROUND + rnd] or rnd < 3:
-            r.prop("take_rate", f"round={rnd}", c[L.C_TAKEN_ROUND + rnd], deals)
-    for p in range(players):
-        r.prop("take_rate", f"position={p + 1}", c[L.C_TAKEN_POS + p], deals)
-    for rank in range(8):
-        n = c[L.C_RETOURNE_DEALS + rank]
-        r.prop("take_rate", f"retourne_rank={RANKS[rank]}", c[L.C_RETOURNE_TAKEN + rank], n)
-        r.prop(
-            "take_rate_round1", f"retourne_rank={RANKS[rank]}",
-            c[L.C_RETOURNE_TAKEN_R1 + rank], n,
-        )
-    jack = 4
-    others = [x for x in range(8) if x != jack]
-    for name, ranks in (("jack", [jack]), ("other", others)):
-        n = sum(int(c[L.C_RETOURNE_DEALS + x]) for x in ranks)
-        r.prop("take_rate", f"retourne={name}", sum(c[L.C_RETOURNE_TAKEN + x] for x in ranks), n)
-        r.prop(
-            "take_rate_round1", f"retourne={name}",
-            sum(c[L.C_RETOURNE_TAKEN_R1 + x] for x in ranks), n,
-        )
-    r.prop("thrown_in_rate", "", c[L.C_THROWN_IN], deals)
-
-    # Outcomes, over played deals.
-    r.prop("made_rate", "", c[L.C_MADE], played)
-    r.prop("dedans_rate", "", c[L.C_DEDANS], played)
-    for rnd in (1, 2, 3):
-        r.prop("dedans_rate", f"round={rnd}", c[L.C_DEDANS_ROUND + rnd], c[L.C_TAKEN_ROUND + rnd])
-    for p in range(players):
-        r.prop("dedans_rate", f"position={p + 1}", c[L.C_DEDANS_POS + p], c[L.C_TAKEN_POS + p])
-    for t in range(10):
-        r.prop(
-            "dedans_rate", f"taker_trumps={t}", c[L.C_TRUMPS_DEDANS + t], c[L.C_TRUMPS_PLAYED + t]
-        )
-    for t, name in enumerate(TRUMP_NAMES):
-        r.prop("dedans_rate", f"trump={name}", c[L.C_TRUMP_DEDANS + t], c[L.C_TRUMP_PLAYED + t])
-    for t, name in enumerate(TRUMP_NAMES):
-        r.prop("contract_make_rate", f"strain={name}", c[L.C_STRAIN_MADE + t],
-               c[L.C_STRAIN_CONTRACTS + t])
-    for v, value in enumerate(L.BID_VALUES):
-        r.prop("contract_make_rate", f"value={value}", c[L.C_VALUE_MADE + v],
-               c[L.C_VALUE_CONTRACTS + v])
-    coinche_played = int(c[L.C_MULTIPLIER_CONTRACTS : L.C_MULTIPLIER_CONTRACTS + 3].sum())
-    for m, name in enumerate(("plain", "coinche", "surcoinche")):
-        r.prop("contract_make_rate", f"multiplier={name}", c[L.C_MULTIPLIER_MADE + m],
-               c[L.C_MULTIPLIER_CONTRACTS + m])
-    r.prop("coinche_rate", "", c[L.C_MULTIPLIER_CONTRACTS + 1] + c[L.C_MULTIPLIER_CONTRACTS + 2],
-           coinche_played)
-    r.prop("surcoinche_rate", "", c[L.C_MULTIPLIER_CONTRACTS + 2], coinche_played)
-    if players == 3:
-        for p in range(3):
-            r.mean("mean_deal_score", f"position={p + 1}", c[L.C_SUM_POSITION_SCORE + p],
-                   c[L.C_SQ_POSITION_SCORE + p], played)
-    r.prop("tie_rate", "", c[L.C_TIE], played)
-    r.prop("litige_rate", "", c[L.C_LITIGE], played)
-    r.prop("capot_rate", "side=takers", c[L.C_CAPOT_TAKERS], played)
-    r.prop("capot_rate", "side=defenders", c[L.C_CAPOT_DEFENDERS], played)
-
-    # Declarations held at the first trick, over played deals.
-    for metric, idx in (
-        ("p_any_declaration", L.C_ANY_DECLARATION),
-        ("p_tierce", L.C_TIERCE),
-        ("p_quarte", L.C_QUARTE),
-        ("p_quinte_or_longer", L.C_QUINTE),
-        ("p_carre_jacks", L.C_CARRE_J),
-        ("p_carre_nines", L.C_CARRE_9),
-        ("p_carre_other", L.C_CARRE_OTHER),
-        ("p_belote_held", L.C_BELOTE),
-    ):
-        r.prop(metric, "", c[idx], played)
-    r.prop("declaration_contest_won", "side=takers", c[L.C_DECL_TAKERS], played)
-    r.prop("declaration_contest_won", "side=defenders", c[L.C_DECL_DEFENDERS], played)
-    r.prop("made_by_declarations_rate", "", c[L.C_MADE_BY_DECLARATIONS], played)
-
-    # Means over played deals.
-    for metric, idx in (
-        ("mean_taker_card_points", L.C_SUM_TAKER_CARD_POINTS),
-        ("mean_taker_deal_score", L.C_SUM_TAKER_SCORE),
-        ("mean_defender_deal_score", L.C_SUM_DEFENDER_SCORE),
-        ("mean_declaration_points", L.C_SUM_DECL_POINTS),
-    ):
-        r.mean(metric, "", c[idx], c[idx + 1], played)
-
-    # Matches.
-    matches = int(c[L.C_MATCHES])
-    if matches:
-        finished = matches - int(c[L.C_MATCH_UNFINISHED])
-        who = "seat" if players == 3 else "side"
-        for s in range(3 if players == 3 else 2):
-            r.prop("match_win_rate", f"{who}={s}", c[L.C_MATCH_WINS + s], matches)
-        r.prop("match_draw_rate", "", c[L.C_MATCH_WINS + L.MATCH_DRAW], matches)
-        r.prop("match_unfinished_rate", "", c[L.C_MATCH_UNFINISHED], matches)
-        r.mean("mean_deals_per_match", "", c[L.C_SUM_MATCH_DEALS], c[L.C_SQ_MATCH_DEALS], matches)
-        r.prop("first_dealer_side_win_rate", "", c[L.C_FIRST_DEALER_SIDE_WINS], finished)
-        r.prop(
-            "first_deal_winner_win_rate", "",
-            c[L.C_FIRST_DEAL_WINNER_WINS], c[L.C_FIRST_DEAL_DECIDED],
-        )
-    return summary_frame(r.rows)
+    rows: list[tuple] = []
+    for metric, row in ROW_ORDER:
+        if players not in row.players:
+            continue
+        k, n = total(c, row.count), total(c, row.over)
+        if n <= 0 or (row.if_counted and k == 0):
+            continue
+        if row.squares is None:
+            lo, hi = wilson_interval(k, n)
+            rows.append((metric.name, row.group, n, k, k / n, lo, hi))
+        else:
+            mean, _, lo, hi = mean_interval(float(k), float(c[row.squares]), n)
+            rows.append((metric.name, row.group, n, None, mean, lo, hi))
+    return summary_frame(rows)
 
 
 HISTOGRAMS = {

@@ -20,6 +20,7 @@ from belote_sim.errors import BeloteError
 from belote_sim.report import plots as P
 from belote_sim.report.html import Page, Plot, Section, Table
 from belote_sim.runner.rundir import read_provenance
+from belote_sim.stats import BY_NAME, HEADLINE, LABELS, METRICS
 
 # -- Reading a directory --------------------------------------------------------------
 
@@ -215,32 +216,10 @@ def _cell(row: Any) -> str:
 
 
 def _label(metric: str, group: str) -> str:
+    """The report's words for a row: the catalogue's label (:data:`LABELS`) of its metric,
+    else the metric's name, and its group."""
     group = group.replace("=", " ").replace("side ", "")
     return LABELS.get(metric, metric.replace("_", " ")) + (f" ({group})" if group else "")
-
-
-#: Words a belote player uses for the catalogue's metrics (the catalogue:
-#: :data:`belote_sim.stats.METRICS`, which ``docs/metrics.md`` explains).
-LABELS = {
-    "take_rate": "someone takes", "take_rate_round1": "taken in round 1",
-    "thrown_in_rate": "thrown in (nobody takes)", "made_rate": "contract made",
-    "dedans_rate": "taker goes dedans", "tie_rate": "tie, points split (tie_rule=split)",
-    "litige_rate": "litige: points put in the pot", "capot_rate": "capot",
-    "p_any_declaration": "some declaration held", "p_tierce": "tierce",
-    "p_quarte": "quarte", "p_quinte_or_longer": "quinte or longer",
-    "p_carre_jacks": "carré of jacks", "p_carre_nines": "carré of nines",
-    "p_carre_other": "carré of A, T, K or Q", "p_belote_held": "belote held",
-    "declaration_contest_won": "declarations scored",
-    "made_by_declarations_rate": "made thanks to declarations",
-    "mean_taker_card_points": "takers' card points",
-    "mean_taker_deal_score": "takers' deal score",
-    "mean_defender_deal_score": "defenders' deal score",
-    "mean_declaration_points": "declaration points scored",
-    "match_win_rate": "matches won", "match_draw_rate": "matches drawn",
-    "match_unfinished_rate": "matches unfinished", "mean_deals_per_match": "deals per match",
-    "first_dealer_side_win_rate": "first dealer's side wins",
-    "first_deal_winner_win_rate": "winner of the first deal wins the match",
-}
 
 
 def summary_table(table: pd.DataFrame, wanted: Iterable[tuple[str, str]], caption: str = "",
@@ -256,6 +235,10 @@ def summary_table(table: pd.DataFrame, wanted: Iterable[tuple[str, str]], captio
     return Table(["", "value [95% interval]", "out of"], rows, caption, folded)
 
 
+#: The catalogue's match metrics (runs with ``--matches``).
+MATCH_METRICS = frozenset(m.name for m in METRICS if m.section == "matches")
+
+
 def _bars(table: pd.DataFrame, metric: str, prefix: str | None):
     rows = _rows(table, metric, prefix)
     return (list(rows.level), list(rows.value.astype(float)),
@@ -269,8 +252,6 @@ def _rank_order(levels: list[str]) -> list[str]:
 
 
 def simulate_page(src: Source) -> Page:
-    from belote_sim.stats import HEADLINE
-
     t, prov = src.table, src.provenance
     rules = prov.get("rules", {})
     sections = [Section(
@@ -372,7 +353,7 @@ def simulate_page(src: Source) -> Page:
     # Matches.
     if prov.get("unit") == "matches":
         wanted = [(m, g) for m, g in zip(t.metric, t.group, strict=True)
-                  if m.startswith(("match_", "mean_deals_per_match", "first_"))]
+                  if m in MATCH_METRICS]
         blocks = [summary_table(t, wanted)]
         if h is not None and (h.histogram == "deals_per_match").any():
             part = h[h.histogram == "deals_per_match"]
@@ -547,15 +528,14 @@ def compare_page(src: Source) -> Page:
 
 
 def _cell_of(metric: str, v, lo, hi) -> str:
-    # compare's metrics are rates but for the means (mean_*, points per deal)
-    if metric.startswith("mean_"):
+    if BY_NAME[metric].is_mean:
         return num(float(v), _nan(lo), _nan(hi))
     return pct(float(v), _nan(lo), _nan(hi))
 
 
 def _diff_of(metric: str, r) -> str:
     d, lo, hi = float(r.diff), _nan(r.diff_ci_low), _nan(r.diff_ci_high)
-    if metric.startswith("mean_"):
+    if BY_NAME[metric].is_mean:
         return num(d, lo, hi, digits=2, sign=True)
     return num(100 * d, 100 * lo, 100 * hi, digits=2, sign=True) + " pts"
 

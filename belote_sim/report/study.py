@@ -40,6 +40,7 @@ from belote_sim.report.pages import atlas_grid_figure, pct
 from belote_sim.rules import BOOL_OPTIONS, CHOICES, PRESETS, Rules
 from belote_sim.runner.rundir import read_provenance, software, write_bytes_atomic, write_parquet
 from belote_sim.runner.rundir import write_text_atomic as _write_text
+from belote_sim.stats import BY_NAME, LABELS
 from belote_sim.studies.atlas import SHIPPED, SUMS
 
 #: The seed of every part (one per part, so that a part can be rerun alone).
@@ -431,21 +432,22 @@ def _md_table(columns: list[str], rows: list[list[str]]) -> list[str]:
     return out + [""]
 
 
-#: The rows of the presets table: (heading, unit, metric, group, kind).
+#: The rows of the presets table: (heading, unit, metric, group); a proportion or a mean
+#: as the catalogue (:data:`belote_sim.stats.METRICS`) says.
 PRESET_COLUMNS = (
-    ("take", "deals", "take_rate", "", "rate"),
-    ("made", "deals", "made_rate", "", "rate"),
-    ("dedans", "deals", "dedans_rate", "", "rate"),
-    ("capot by the takers", "deals", "capot_rate", "side=takers", "rate"),
-    ("litige pot", "deals", "litige_rate", "", "rate"),
-    ("takers' score", "deals", "mean_taker_deal_score", "", "mean"),
-    ("defenders' score", "deals", "mean_defender_deal_score", "", "mean"),
+    ("take", "deals", "take_rate", ""),
+    ("made", "deals", "made_rate", ""),
+    ("dedans", "deals", "dedans_rate", ""),
+    ("capot by the takers", "deals", "capot_rate", "side=takers"),
+    ("litige pot", "deals", "litige_rate", ""),
+    ("takers' score", "deals", "mean_taker_deal_score", ""),
+    ("defenders' score", "deals", "mean_defender_deal_score", ""),
 )
 MATCH_COLUMNS = (
-    ("deals per match", "matches", "mean_deals_per_match", "", "mean"),
-    ("drawn", "matches", "match_draw_rate", "", "rate"),
-    ("first dealer's side wins", "matches", "first_dealer_side_win_rate", "", "rate"),
-    ("first deal's winner wins", "matches", "first_deal_winner_win_rate", "", "rate"),
+    ("deals per match", "matches", "mean_deals_per_match", ""),
+    ("drawn", "matches", "match_draw_rate", ""),
+    ("first dealer's side wins", "matches", "first_dealer_side_win_rate", ""),
+    ("first deal's winner wins", "matches", "first_deal_winner_win_rate", ""),
 )
 
 
@@ -453,13 +455,13 @@ def _preset_rows(t: pd.DataFrame, columns) -> list[list[str]]:
     rows = []
     for name in dict.fromkeys(t.preset):
         cells = [f"`{name}`"]
-        for _, unit, metric, group, kind in columns:
+        for _, unit, metric, group in columns:
             units = [unit] if unit == "matches" else ["deals", "matches"]
             r = None
             for u in units:  # a cut-pack preset has its deal figures from its matches
                 r = r if r is not None else _row(t, preset=name, unit=u, metric=metric,
                                                  group=group)
-            cells.append(_p(r) if kind == "rate" else _m(r))
+            cells.append(_m(r) if BY_NAME[metric].is_mean else _p(r))
         rows.append(cells)
     return rows
 
@@ -471,7 +473,7 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, object]:
     presets = list(dict.fromkeys(t.preset))
     fig, axes = P.figure(1, 3, height=3.4)
     for ax, (title, metric, group) in zip(axes, (
-            ("someone takes", "take_rate", ""), ("taker goes dedans", "dedans_rate", ""),
+            (LABELS["take_rate"], "take_rate", ""), (LABELS["dedans_rate"], "dedans_rate", ""),
             ("capot by the takers", "capot_rate", "side=takers")), strict=True):
         rows = [_row(t, preset=p, unit="matches" if not (
             (t.preset == p) & (t.unit == "deals")).any() else "deals", metric=metric,

@@ -65,7 +65,16 @@ from belote_sim.runner.jobs import (
     execute,
 )
 from belote_sim.runner.rundir import software, write_parquet, write_text_atomic
-from belote_sim.stats import Z95, summary_table
+from belote_sim.stats import (
+    BY_NAME,
+    DEALS,
+    MATCHES,
+    METRICS,
+    PLAYED,
+    Z95,
+    Count,
+    summary_table,
+)
 from belote_sim.studies.simulate import (
     CHUNK_SOLVER,
     DEFAULT_BID_POLICY,
@@ -80,48 +89,40 @@ COLUMNS = ("metric", "group", "kind", "cell", "n", "value", "ci_low", "ci_high",
            "diff_ci_low", "diff_ci_high", "test", "p_value", "p_holm", "variance_reduction",
            "paired")
 
-#: The metrics compared pair by pair: ``(metric, group, counter, denominator)``, the
-#: counter's value per deal (per match) summed over ``deals`` (every deal), ``played``
-#: (the deals somebody took) or ``matches``, exactly as the catalogue defines them;
-#: ``TAKEN`` is the deals somebody took. In a comparison of matches the deal metrics
-#: are ratios over the matches' deals (a match is the pair).
-TAKEN = -1
-PAIRED: tuple[tuple[str, str, int, str], ...] = (
-    ("take_rate", "", TAKEN, "deals"),
-    ("thrown_in_rate", "", L.C_THROWN_IN, "deals"),
-    ("made_rate", "", L.C_MADE, "played"),
-    ("dedans_rate", "", L.C_DEDANS, "played"),
-    ("tie_rate", "", L.C_TIE, "played"),
-    ("litige_rate", "", L.C_LITIGE, "played"),
-    ("capot_rate", "side=takers", L.C_CAPOT_TAKERS, "played"),
-    ("capot_rate", "side=defenders", L.C_CAPOT_DEFENDERS, "played"),
-    ("p_any_declaration", "", L.C_ANY_DECLARATION, "played"),
-    ("p_tierce", "", L.C_TIERCE, "played"),
-    ("p_quarte", "", L.C_QUARTE, "played"),
-    ("p_belote_held", "", L.C_BELOTE, "played"),
-    ("declaration_contest_won", "side=takers", L.C_DECL_TAKERS, "played"),
-    ("declaration_contest_won", "side=defenders", L.C_DECL_DEFENDERS, "played"),
-    ("made_by_declarations_rate", "", L.C_MADE_BY_DECLARATIONS, "played"),
-    ("mean_taker_card_points", "", L.C_SUM_TAKER_CARD_POINTS, "played"),
-    ("mean_taker_deal_score", "", L.C_SUM_TAKER_SCORE, "played"),
-    ("mean_defender_deal_score", "", L.C_SUM_DEFENDER_SCORE, "played"),
-    ("mean_declaration_points", "", L.C_SUM_DECL_POINTS, "played"),
-)
+#: The denominator of a compared metric's rows in the catalogue, by name: every deal, the
+#: deals somebody took, one per match.
+DENOMINATORS: dict[Count, str] = {DEALS: "deals", PLAYED: "played", MATCHES: "matches"}
+
+
+def _compared() -> tuple[tuple[str, str, Count, str], ...]:
+    """``(metric, group, count, denominator)`` of each group the catalogue says
+    ``compare`` pairs, with its row's counters (four players)."""
+    out = []
+    for m in METRICS:
+        for group in m.compared:
+            row = m.row(group)
+            out.append((m.name, group, row.count, DENOMINATORS[row.over]))
+    return tuple(out)
+
+
+#: The metrics compared pair by pair, from the catalogue (:data:`stats.METRICS`, its
+#: ``compared`` groups): ``(metric, group, count, denominator)``, the row's count per
+#: deal (per match) summed over ``deals`` (every deal), ``played`` (the deals somebody
+#: took) or ``matches``. In a comparison of matches the deal metrics are ratios over the
+#: matches' deals (a match is the pair).
+PAIRED: tuple[tuple[str, str, Count, str], ...] = tuple(
+    p for p in _compared() if p[3] != "matches")
 #: The match metrics, paired match by match (``--matches``).
-PAIRED_MATCHES: tuple[tuple[str, str, int, str], ...] = (
-    ("match_win_rate", "side=0", L.C_MATCH_WINS, "matches"),
-    ("match_win_rate", "side=1", L.C_MATCH_WINS + 1, "matches"),
-    ("match_draw_rate", "", L.C_MATCH_WINS + L.MATCH_DRAW, "matches"),
-    ("match_unfinished_rate", "", L.C_MATCH_UNFINISHED, "matches"),
-    ("mean_deals_per_match", "", L.C_SUM_MATCH_DEALS, "matches"),
-)
-#: The metrics whose value per unit (a deal, or a match for the match metrics) is 0 or 1.
-YES_NO = {(m, g) for m, g, _, _ in PAIRED + PAIRED_MATCHES if not m.startswith("mean_")}
+PAIRED_MATCHES: tuple[tuple[str, str, Count, str], ...] = tuple(
+    p for p in _compared() if p[3] == "matches")
+#: The metrics whose value per unit (a deal, or a match for the match metrics) is 0 or 1:
+#: the catalogue's proportions.
+YES_NO = {(m, g) for m, g, _, _ in PAIRED + PAIRED_MATCHES if not BY_NAME[m].is_mean}
 #: The counters the kernel pairs: the deals and the thrown-in deals first (the
 #: denominators), then each metric's.
 SLOTS: tuple[int, ...] = tuple(dict.fromkeys(
     [L.C_DEALS, L.C_THROWN_IN]
-    + [slot for _, _, slot, _ in PAIRED + PAIRED_MATCHES if slot != TAKEN]
+    + [slot for _, _, count, _ in PAIRED + PAIRED_MATCHES for slot, _ in count]
 ))
 _SEED_MIX = 0x9E3779B97F4A7C15
 
@@ -246,15 +247,11 @@ class Moments:
         A[1:, 1:] = cross
         return cls(counters, A, n, k, q)
 
-    def unit(self, cell: int, slot: int) -> np.ndarray:
-        """The vector picking counter ``slot`` of ``cell`` from ``z`` (``TAKEN``: the
-        deals taken, deals minus thrown in)."""
+    def unit(self, cell: int, count: Count) -> np.ndarray:
+        """The vector picking the sum of counters ``count`` of ``cell`` from ``z``."""
         v = np.zeros(self.A.shape[0])
-        if slot == TAKEN:
-            v[1 + cell * self.q + SLOTS.index(L.C_DEALS)] = 1.0
-            v[1 + cell * self.q + SLOTS.index(L.C_THROWN_IN)] = -1.0
-        else:
-            v[1 + cell * self.q + SLOTS.index(slot)] = 1.0
+        for slot, coef in count:
+            v[1 + cell * self.q + SLOTS.index(slot)] += coef
         return v
 
     def denominator(self, cell: int, kind: str) -> np.ndarray:
@@ -262,7 +259,7 @@ class Moments:
             v = np.zeros(self.A.shape[0])
             v[0] = 1.0
             return v
-        return self.unit(cell, L.C_DEALS if kind == "deals" else TAKEN)
+        return self.unit(cell, DEALS if kind == "deals" else PLAYED)
 
     def total(self, v: np.ndarray) -> float:
         return float(v @ self.A[0])
@@ -286,8 +283,8 @@ class Ratio:
     linear: np.ndarray  # w with w . z_i the deal's influence on the value
 
 
-def ratio(mo: Moments, cell: int, slot: int, den: str) -> Ratio:
-    u, v = mo.unit(cell, slot), mo.denominator(cell, den)
+def ratio(mo: Moments, cell: int, count: Count, den: str) -> Ratio:
+    u, v = mo.unit(cell, count), mo.denominator(cell, den)
     num, d = mo.total(u), mo.total(v)
     if d <= 0:
         return Ratio(math.nan, np.zeros_like(u))
@@ -333,13 +330,13 @@ class Difference:
     paired: bool
 
 
-def contrast(mo: Moments, slot: int, den: str, coef: dict[int, float],
+def contrast(mo: Moments, count: Count, den: str, coef: dict[int, float],
              paired: bool, yes_no: bool) -> Difference:
     """The contrast ``sum coef[c] * metric(c)`` of one metric, paired deal by deal
     (``paired``) or as if its cells were independent."""
     from scipy import stats
 
-    parts = {c: ratio(mo, c, slot, den) for c in coef}
+    parts = {c: ratio(mo, c, count, den) for c in coef}
     if any(math.isnan(p.value) for p in parts.values()):
         return Difference(math.nan, math.nan, math.nan, math.nan, "", math.nan, paired)
     d = sum(coef[c] * parts[c].value for c in coef)
@@ -356,7 +353,7 @@ def contrast(mo: Moments, slot: int, den: str, coef: dict[int, float],
         a, b = sorted(coef, key=lambda c: coef[c])
         da, db = mo.denominator(a, den), mo.denominator(b, den)
         if mo.sum_sq(da - db) == 0:
-            ua, ub = mo.unit(a, slot), mo.unit(b, slot)
+            ua, ub = mo.unit(a, count), mo.unit(b, count)
             both = float(ua @ mo.A @ ub)
             only_a = round(mo.total(ua) - both)
             only_b = round(mo.total(ub) - both)
@@ -432,7 +429,7 @@ class Until:
             raise BeloteError(f"--delta must be a non-zero number, not {delta}")
         return cls(metric, group, float(delta), float(alpha), float(beta))
 
-    def entry(self) -> tuple[str, str, int, str]:
+    def entry(self) -> tuple[str, str, Count, str]:
         return next(p for p in PAIRED + PAIRED_MATCHES
                     if (p[0], p[1]) == (self.metric, self.group))
 
@@ -447,9 +444,9 @@ class SprtResult:
 
 
 def _sprt(mo: Moments, until: Until, paired: bool) -> SprtResult:
-    _, _, slot, den = until.entry()
+    _, _, count, den = until.entry()
     last = mo.k - 1
-    parts = {0: ratio(mo, 0, slot, den), last: ratio(mo, last, slot, den)}
+    parts = {0: ratio(mo, 0, count, den), last: ratio(mo, last, count, den)}
     lower, upper = sprt_bounds(until.alpha, until.beta)
     if any(math.isnan(p.value) for p in parts.values()):
         return SprtResult(0.0, lower, upper, "undecided", mo.n)
@@ -666,13 +663,13 @@ def _table(mo: Moments, cells: list[Cell], paired: list[bool],
     # With matches a match is the pair: the deal metrics' values per match are counts.
     compared = PAIRED if unit == "deals" else PAIRED_MATCHES + PAIRED
     yes_no = YES_NO if unit == "deals" else {(m, g) for m, g, _, _ in PAIRED_MATCHES} & YES_NO
-    for metric, group, slot, den in compared:
+    for metric, group, count, den in compared:
         n0, v0, lo0, hi0 = own[0].get((metric, group), (0, math.nan, math.nan, math.nan))
         rows.append(dict(metric=metric, group=group, kind="cell", cell=cells[0].label,
                          n=n0, value=v0, ci_low=lo0, ci_high=hi0))
         for kind, label, coef in contrasts:
             is_paired = all(paired[c] for c in coef)
-            d = contrast(mo, slot, den, coef, is_paired, (metric, group) in yes_no)
+            d = contrast(mo, count, den, coef, is_paired, (metric, group) in yes_no)
             row = dict(metric=metric, group=group, kind=kind, cell=label, diff=d.diff,
                        diff_ci_low=d.low, diff_ci_high=d.high, test=d.test,
                        p_value=d.p_value, variance_reduction=d.variance_reduction,
