@@ -158,6 +158,14 @@ class Rules:
         d.pop("preset")
         return d
 
+    def describe(self) -> dict[str, Any]:
+        """The rules as a run's provenance records them: the preset and every option.
+
+        >>> Rules().describe()["preset"], Rules().describe()["options"]["players"]
+        ('classic', 4)
+        """
+        return {"preset": self.preset, "options": self.options()}
+
     def overrides(self) -> dict[str, Any]:
         """The options that differ from the preset's values."""
         base = PRESETS[self.preset].options()

@@ -123,7 +123,7 @@ class ArenaJob:
         return {
             **engine_identity(L.N_ARENA_COUNTERS),
             "command": "arena",
-            "rules": {"preset": self.rules.preset, "options": self.rules.options()},
+            "rules": self.rules.describe(),
             "a": str(self.a.play_policy),
             "b": str(self.b.play_policy),
             "a_bid": str(self.a.bid_policy),
@@ -211,7 +211,7 @@ class ArenaResult:
             "command": "arena",
             "a": self.a,
             "b": self.b,
-            "rules": {"preset": self.rules.preset, "options": self.rules.options()},
+            "rules": self.rules.describe(),
             "a_bid": self.a_bid,
             "b_bid": self.b_bid,
             "seed": self.seed,

@@ -43,17 +43,17 @@ from belote_sim.players import table_bidder as T
 from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult
-from belote_sim.runner.jobs import check_chunk_size, check_run_args, chunk_plan, engine_identity
+from belote_sim.runner.jobs import check_run_args
 from belote_sim.runner.rundir import read_provenance, write_parquet
 from belote_sim.stats import Z95
 from belote_sim.studies.playouts import (
+    DealsPlayoutJob,
     PlayoutSetup,
-    RunOptions,
     check_refused,
     finish,
+    play,
     playout_setup,
     provenance,
-    run_playouts,
 )
 from belote_sim.studies.simulate import DEFAULT_BID_POLICY
 
@@ -132,30 +132,12 @@ class AtlasTask:
 
 
 @dataclass(frozen=True)
-class AtlasJob:
+class AtlasJob(DealsPlayoutJob):
     """The bid atlas of ``deals`` simulated deals."""
 
-    setup: PlayoutSetup
-    deals: int
-    chunk_size: int
-    unit = "deals"
-
-    @property
-    def total(self) -> int:
-        return self.deals
-
-    def to_json(self) -> dict[str, Any]:
-        rules = self.setup.rules
-        return {**engine_identity(K.N_AF), "command": "bid-table",
-                "rules": {"preset": rules.preset, "options": rules.options()},
-                **self.setup.to_json(), "deals": self.deals, "chunk_size": self.chunk_size}
-
-    def chunks(self) -> list[Chunk]:
-        return chunk_plan([("deals", self.deals)], self.chunk_size)
-
-    def task(self, chunk: Chunk, threads: int | None) -> AtlasTask:
-        return AtlasTask(chunk, threads, self.setup)
-
+    command = "bid-table"
+    layout = K.N_AF
+    task_type = AtlasTask
     merge = staticmethod(merge_class_sums)
 
 
@@ -185,20 +167,11 @@ def bid_table(
     """
     check_run_args(deals, seed, run.get("threads"))
     setup = playout_setup(rules, seed=seed, bid_policy=bid_policy, models=models)
-    if chunk_size is None:
-        chunk_size = CHUNK_SOLVER if setup.uses_solver else CHUNK_FAST
-    check_chunk_size(chunk_size)
-    options = RunOptions(**run)
-    run_dir = options.run_dir()
-    job = AtlasJob(setup, int(deals), int(chunk_size))
-    ran = run_playouts(job, options, run_dir)
+    job = AtlasJob(setup, int(deals), setup.chunk_size(chunk_size, CHUNK_FAST, CHUNK_SOLVER))
+    ran, run_dir = play(job, run)
     sums = pd.DataFrame(ran.counters, columns=[*KEYS, *SUMS])
     atlas = _rates(sums, setup.models, setup.rules.contract == "coinche")
-    atlas.attrs["provenance"] = provenance(
-        "bid-table", {"rules": {"preset": setup.rules.preset,
-                                "options": setup.rules.options()}},
-        setup, "deals", job.deals, ran,
-    )
+    atlas.attrs["provenance"] = provenance("bid-table", {}, setup, "deals", job.deals, ran)
     finish(run_dir, job, atlas, "atlas.parquet")
     return atlas
 

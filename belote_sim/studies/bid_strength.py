@@ -63,7 +63,6 @@ from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult
 from belote_sim.runner.jobs import (
-    check_chunk_size,
     check_int,
     check_run_args,
     chunk_plan,
@@ -73,13 +72,12 @@ from belote_sim.runner.rundir import summary_frame
 from belote_sim.stats import mean_interval, wilson_interval
 from belote_sim.studies.playouts import (
     PlayoutSetup,
-    RunOptions,
     check_refused,
     finish,
+    play,
     playout_setup,
     provenance,
     rules_of,
-    run_playouts,
 )
 from belote_sim.studies.simulate import DEFAULT_BID_POLICY
 
@@ -144,7 +142,7 @@ class Decision:
     def describe(self) -> dict[str, Any]:
         """The decision in words, for provenance and tables."""
         return {
-            "rules": {"preset": self.rules.preset, "options": self.rules.options()},
+            "rules": self.rules.describe(),
             "hand": format_cards(self.hand),
             "retourne": None if self.retourne < 0 else format_card(self.retourne),
             "seat": self.seat,
@@ -453,13 +451,9 @@ def bid_strength(
                    calls=calls)
     check_run_args(worlds, seed, run.get("threads"), "worlds")
     setup = playout_setup(dec.rules, seed=seed, bid_policy=bid_policy, models=models)
-    if chunk_size is None:
-        chunk_size = CHUNK_SOLVER if setup.uses_solver else CHUNK_FAST
-    check_chunk_size(chunk_size)
-    options = RunOptions(**run)
-    run_dir = options.run_dir()
-    job = StrengthJob(dec, setup, int(worlds), int(chunk_size))
-    ran = run_playouts(job, options, run_dir)
+    job = StrengthJob(dec, setup, int(worlds),
+                      setup.chunk_size(chunk_size, CHUNK_FAST, CHUNK_SOLVER))
+    ran, run_dir = play(job, run)
     counters, reach = job.split(ran.counters)
     check_refused(int(counters[:, :, K.SC_REFUSED].sum()))
     n_opp = 2 if dec.players == 3 else 1

@@ -31,17 +31,17 @@ from belote_sim.cards import RANKS
 from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult
-from belote_sim.runner.jobs import check_chunk_size, check_run_args, chunk_plan, engine_identity
+from belote_sim.runner.jobs import check_run_args
 from belote_sim.runner.rundir import summary_frame
 from belote_sim.stats import mean_interval, wilson_interval
 from belote_sim.studies.playouts import (
+    DealsPlayoutJob,
     PlayoutSetup,
-    RunOptions,
     check_refused,
     finish,
+    play,
     playout_setup,
     provenance,
-    run_playouts,
 )
 from belote_sim.studies.simulate import DEFAULT_BID_POLICY
 
@@ -70,30 +70,12 @@ class CardValuesTask:
 
 
 @dataclass(frozen=True)
-class CardValuesJob:
+class CardValuesJob(DealsPlayoutJob):
     """Card values over ``deals`` simulated deals."""
 
-    setup: PlayoutSetup
-    deals: int
-    chunk_size: int
-    unit = "deals"
-
-    @property
-    def total(self) -> int:
-        return self.deals
-
-    def to_json(self) -> dict[str, Any]:
-        rules = self.setup.rules
-        return {**engine_identity(K.N_CV), "command": "card-values",
-                "rules": {"preset": rules.preset, "options": rules.options()},
-                **self.setup.to_json(), "deals": self.deals, "chunk_size": self.chunk_size}
-
-    def chunks(self) -> list[Chunk]:
-        return chunk_plan([("deals", self.deals)], self.chunk_size)
-
-    def task(self, chunk: Chunk, threads: int | None) -> CardValuesTask:
-        return CardValuesTask(chunk, threads, self.setup)
-
+    command = "card-values"
+    layout = K.N_CV
+    task_type = CardValuesTask
     merge = staticmethod(np.add)
 
 
@@ -123,13 +105,9 @@ def card_values(
     """
     check_run_args(deals, seed, run.get("threads"))
     setup = playout_setup(rules, seed=seed, bid_policy=bid_policy, models=models)
-    if chunk_size is None:
-        chunk_size = CHUNK_SOLVER if setup.uses_solver else CHUNK_FAST
-    check_chunk_size(chunk_size)
-    options = RunOptions(**run)
-    run_dir = options.run_dir()
-    job = CardValuesJob(setup, int(deals), int(chunk_size))
-    ran = run_playouts(job, options, run_dir)
+    job = CardValuesJob(setup, int(deals),
+                        setup.chunk_size(chunk_size, CHUNK_FAST, CHUNK_SOLVER))
+    ran, run_dir = play(job, run)
     counters = ran.counters
     rows = []
     for m, spec in enumerate(setup.models):
@@ -147,11 +125,7 @@ def card_values(
                 lo, hi = wilson_interval(k, n)
                 rows.append((metric, group, n, k, k / n, lo, hi))
     df = summary_frame(rows)
-    df.attrs["provenance"] = provenance(
-        "card-values", {"rules": {"preset": setup.rules.preset,
-                                  "options": setup.rules.options()}},
-        setup, "deals", job.deals, ran,
-    )
+    df.attrs["provenance"] = provenance("card-values", {}, setup, "deals", job.deals, ran)
     finish(run_dir, job, df, "summary.parquet")
     return df
 

@@ -516,14 +516,14 @@ class CompareJob:
         return {
             **engine_identity(self.n_counters),
             "command": "compare",
-            "rules": {"preset": self.cells[0].preset, "options": self.cells[0].options()},
+            "rules": self.cells[0].describe(),
             "bid_policy": str(self.bid_policy),
             "play_policy": str(self.play_policy),
             "seed": self.seed,
             "unit": self.unit,
             "count": self.count,
             "chunk_size": self.chunk_size,
-            "cells": [{"preset": c.preset, "options": c.options()} for c in self.cells],
+            "cells": [c.describe() for c in self.cells],
             "cell_seeds": list(self.cell_seeds),
             "slots": list(self.slots),
         }

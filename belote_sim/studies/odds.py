@@ -28,7 +28,7 @@ from belote_sim.runner.executors import Chunk, ChunkResult
 from belote_sim.runner.jobs import check_chunk_size, check_run_args, chunk_plan, engine_identity
 from belote_sim.runner.rundir import software, summary_frame, write_parquet
 from belote_sim.stats import mean_interval, wilson_interval
-from belote_sim.studies.playouts import RunOptions, finish, run_playouts
+from belote_sim.studies.playouts import finish, play
 
 #: Proportion metrics, in the order of the kernel's flag bits ``F_*``.
 ODDS_METRICS = (
@@ -154,10 +154,8 @@ def sampled_odds(cards: int = 8, samples: int = 1_000_000, seed: int = 0, *,
     cards = _check_cards(cards)
     check_run_args(samples, seed, run.get("threads"), "samples")
     check_chunk_size(chunk_size)
-    options = RunOptions(**run)
-    run_dir = options.run_dir()
     job = SampledOddsJob(cards, int(samples), int(seed), int(chunk_size))
-    ran = run_playouts(job, options, run_dir)
+    ran, run_dir = play(job, run)
     counts = ran.counters
     group = f"cards={cards}"
     rows = []

@@ -5,8 +5,9 @@ and card values (:mod:`belote_sim.studies.card_values`).
 
 What they share is here, written once: the checked setup of such a run
 (:func:`playout_setup`: rules, seed, bidding policy, play models), the players as the
-kernels read them, how a run is played and finished in its run directory
-(:func:`run_playouts`, :func:`finish`) and its provenance.
+kernels read them, the job of a playout over simulated deals (:class:`DealsPlayoutJob`),
+how a run is played and finished in its run directory (:func:`play`, :func:`finish`)
+and its provenance.
 
 >>> s = playout_setup("classic", seed=1, bid_policy="threshold", models="heuristic,dd")
 >>> [str(m) for m in s.models], s.uses_solver
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -26,7 +27,18 @@ import pandas as pd
 from belote_sim.errors import BeloteError
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
-from belote_sim.runner.jobs import MAX_SEED, Execution, Job, check_int, check_out, execute
+from belote_sim.runner.executors import Chunk
+from belote_sim.runner.jobs import (
+    MAX_SEED,
+    Execution,
+    Job,
+    check_chunk_size,
+    check_int,
+    check_out,
+    chunk_plan,
+    engine_identity,
+    execute,
+)
 from belote_sim.runner.rundir import RunDir, software, write_parquet
 
 
@@ -94,6 +106,13 @@ class PlayoutSetup:
         return {"seed": self.seed, "bid_policy": str(self.bid_policy),
                 "models": [str(m) for m in self.models]}
 
+    def chunk_size(self, given: int | None, fast: int, solver: int) -> int:
+        """``given``, checked, or the default of the players: ``solver`` items per chunk
+        when they search (seconds an item), else ``fast``."""
+        size = given if given is not None else (solver if self.uses_solver else fast)
+        check_chunk_size(size)
+        return int(size)
+
 
 def playout_setup(rules: Rules | str, *, seed: int, bid_policy: str | PolicySpec,
                   models: str | Iterable[str | PolicySpec]) -> PlayoutSetup:
@@ -134,21 +153,56 @@ class RunOptions:
         return check_out(self.out, resume=self.resume)
 
 
-def run_playouts(job: Job, options: RunOptions, run_dir: RunDir | None) -> Execution:
-    """Play ``job`` with the chunk runner as ``options`` say."""
-    return execute(job, run_dir, resume=options.resume, threads=options.threads,
-                   executor=options.executor, scheduler=options.scheduler,
-                   workers=options.workers, progress=options.progress,
-                   should_stop=options.should_stop)
+def play(job: Job, run: dict[str, Any]) -> tuple[Execution, RunDir | None]:
+    """Play ``job`` with the chunk runner as ``run`` (the options of
+    :class:`RunOptions`) says; its run directory is checked before anything is played."""
+    options = RunOptions(**run)
+    run_dir = options.run_dir()
+    ran = execute(job, run_dir, resume=options.resume, threads=options.threads,
+                  executor=options.executor, scheduler=options.scheduler,
+                  workers=options.workers, progress=options.progress,
+                  should_stop=options.should_stop)
+    return ran, run_dir
+
+
+@dataclass(frozen=True)
+class DealsPlayoutJob:
+    """A playout over ``deals`` simulated deals, dealt and bid as ``simulate`` deals
+    them: the base of the atlas's and card values' jobs, which name their command, the
+    kernel's counter layout, their task type and how their results merge."""
+
+    setup: PlayoutSetup
+    deals: int
+    chunk_size: int
+    unit = "deals"
+    command: ClassVar[str]
+    layout: ClassVar[int]
+    task_type: ClassVar[type]
+
+    @property
+    def total(self) -> int:
+        return self.deals
+
+    def to_json(self) -> dict[str, Any]:
+        return {**engine_identity(self.layout), "command": self.command,
+                "rules": self.setup.rules.describe(), **self.setup.to_json(),
+                "deals": self.deals, "chunk_size": self.chunk_size}
+
+    def chunks(self) -> list[Chunk]:
+        return chunk_plan([("deals", self.deals)], self.chunk_size)
+
+    def task(self, chunk: Chunk, threads: int | None) -> Any:
+        return self.task_type(chunk, threads, self.setup)
 
 
 def provenance(command: str, head: dict[str, Any], setup: PlayoutSetup, unit: str,
                count: int, run: Execution) -> dict[str, Any]:
-    """What reproduces a playout (``head``: its rules or decision), and how it went."""
+    """What reproduces a playout (``head``: its decision; its rules when empty), and how
+    it went."""
     seconds = run.wall_seconds
     return {
         "command": command,
-        **head,
+        **(head or {"rules": setup.rules.describe()}),
         unit: count,
         **setup.to_json(),
         **software(),

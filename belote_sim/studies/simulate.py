@@ -141,7 +141,7 @@ class SimulateJob:
     def to_json(self) -> dict[str, Any]:
         return {
             **engine_identity(L.N_COUNTERS),
-            "rules": {"preset": self.rules.preset, "options": self.rules.options()},
+            "rules": self.rules.describe(),
             "bid_policy": str(self.bid_policy),
             "play_policy": str(self.play_policy),
             "seed": self.seed,
