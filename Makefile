@@ -23,11 +23,13 @@ run: $(STAMP)
 	$(BIN)/belote-sim simulate --rules classic --deals 1000000 --seed 1 --out results/classic --report
 
 ## The whole test suite (ruff and the import layers first: either failing fails the build),
-## then the kernels' plain-Python mode.
+## then the kernels' plain-Python mode; pytest runs one worker a core (pytest-xdist: the
+## suite waits on subprocesses and installs as much as on kernels) and prints its 15 slowest
+## tests.
 test: $(STAMP)
-	$(BIN)/ruff check belote_sim tests benchmarks
+	$(BIN)/ruff check belote_sim tests benchmarks docs
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --durations=15
 	$(MAKE) --no-print-directory test-plain
 
 ## The rule, game and player tests again with NUMBA_DISABLE_JIT=1: the kernels run as plain
@@ -70,12 +72,13 @@ atlas: $(STAMP)
 	$(BIN)/python -c "from belote_sim.studies.atlas import ship_atlases; ship_atlases()"
 
 ## The published study (results/README.md, results/plots/, results/tables/): every part
-## from fixed seeds, about 17 minutes on 2 cores (belote_sim/report/study.py).
+## from fixed seeds, about 17 minutes on 2 cores (belote_sim/report/study.py); its runs are
+## committed under results/runs/, so after Ctrl-C `make study` resumes where it stopped.
 study: $(STAMP)
 	$(BIN)/belote-sim study --out results
 
 lint: $(STAMP)
-	$(BIN)/ruff check belote_sim tests benchmarks
+	$(BIN)/ruff check belote_sim tests benchmarks docs
 	$(BIN)/lint-imports
 
 clean:
