@@ -74,3 +74,20 @@ def test_a_comparison_on_a_cluster_matches_a_local_one():
     cols = ["metric", "group", "cell", "value", "diff", "diff_ci_low", "p_value", "p_holm"]
     assert remote[cols].equals(local[cols])
     assert remote.attrs["provenance"]["executor"]["executor"] == "dask"
+
+
+def test_a_bid_table_on_a_local_scheduler_matches_a_local_one(tmp_path):
+    """The atlas's tasks on a Dask scheduler reached by its address (a run of the chunk
+    runner like any other), committed and read back: the same table as a local run."""
+    from dask.distributed import LocalCluster
+
+    from belote_sim.studies.atlas import bid_table
+
+    local = bid_table("coinche", 120, seed=2)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                      dashboard_address=None) as cluster:
+        remote = bid_table("coinche", 120, seed=2, chunk_size=30, executor="dask",
+                           scheduler=cluster.scheduler_address, out=tmp_path / "atlas")
+    assert remote.attrs["provenance"]["executor"] == "dask"
+    assert remote.shape == local.shape
+    assert all(remote[c].equals(local[c]) for c in local.columns)
