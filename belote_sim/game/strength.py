@@ -25,6 +25,8 @@ the worlds where it reaches each bid value (the capot bid: every trick taken).
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import prange
 
@@ -142,45 +144,67 @@ def side_scores(rec, seat, n):
     return takers, made, dedans, capot, own, opp, 2 * (own - opp)
 
 
-@jit_parallel
-def strength_chunk(rules, players_table, table_keys, table_gains, world, openings,
-                   probe_strain, seat, dealer, seed, start, n, n_blocks, solve_dd):
-    """Counters of worlds ``start .. start+n-1`` (``int64[M, C, N_SC]`` per play model
-    and opening, and reach ``int64[M, N_STRAINS, N_REACH]``).
+#: What a decision's pack is completed from (:func:`complete_pack`): the known cards
+#: ``fixed_cards`` at ``fixed_pos``, the ``unseen`` cards dealt to ``free_pos``.
+World = namedtuple("World", ["fixed_pos", "fixed_cards", "free_pos", "unseen"])
 
-    ``players_table`` is ``float64[M, 4]``: per model the bidding policy and parameter
-    (every later call) and the play policy and parameter (every card); ``table_keys``
-    and ``table_gains`` the table bidder's lookup. ``world`` is
-    ``(fixed_pos, fixed_cards, free_pos, unseen)`` (:func:`complete_pack`).
-    ``openings[o]`` holds the call codes of opening ``o`` (-1 padded); row 0 is the
-    pass, against which gains are taken. ``probe_strain[o]`` is -1 for a candidate
-    call, else the strain the opening probes. With ``solve_dd`` (four players) the
-    ``dd`` play model settles each deal's tricks by one double-dummy solve per contract
-    and world (:func:`~belote_sim.game.tricks.solve_tricks`) instead of searching every
-    card: the same takers' points, as perfect play keeps the value.
+#: What the worlds of one decision are played with: ``players_table`` (``float64[M, 4]``:
+#: per model the bidding policy and parameter, every later call, and the play policy and
+#: parameter, every card), ``table_keys`` and ``table_gains`` (the table bidder's
+#: lookup), the :class:`World`, ``openings`` (``openings[o]``: the call codes of opening
+#: ``o``, -1 padded; row 0 the pass, against which gains are taken), ``probe_strain``
+#: (per opening -1 for a candidate call, else the strain it probes), the deciding
+#: ``seat``, the ``dealer``, the ``seed`` and ``solve_dd``.
+StrengthInputs = namedtuple(
+    "StrengthInputs",
+    ["players_table", "table_keys", "table_gains", "world", "openings", "probe_strain",
+     "seat", "dealer", "seed", "solve_dd"],
+)
+
+
+@jit_parallel
+def strength_chunk(rules, inputs, start, n, n_blocks):
+    """Counters of worlds ``start .. start+n-1`` (``int64[M, C, N_SC]`` per play model
+    and opening, and reach ``int64[M, N_STRAINS, N_REACH]``) of the decision's
+    :class:`StrengthInputs`. With ``solve_dd`` (four players) the ``dd`` play model
+    settles each deal's tricks by one double-dummy solve per contract and world
+    (:func:`~belote_sim.game.tricks.solve_tricks`) instead of searching every card: the
+    same takers' points, as perfect play keeps the value.
 
     Kernel of :func:`belote_sim.runs.strength.bid_strength`.
     """
-    n_models = players_table.shape[0]
-    n_open = openings.shape[0]
+    n_models = inputs.players_table.shape[0]
+    n_open = inputs.openings.shape[0]
     per_block = np.zeros((n_blocks, n_models * n_open * N_SC), dtype=np.int64)
     reach_block = np.zeros((n_blocks, n_models * N_STRAINS * N_REACH), dtype=np.int64)
-    fixed_pos, fixed_cards, free_pos, unseen = world
+    # A parallel loop cannot receive tuples: their fields enter it, and each block
+    # builds its inputs again.
+    players_table, table_keys, table_gains = (
+        inputs.players_table, inputs.table_keys, inputs.table_gains
+    )
+    fixed_pos, fixed_cards, free_pos, unseen = inputs.world
+    openings, probe_strain = inputs.openings, inputs.probe_strain
+    seat, dealer, seed, solve_dd = inputs.seat, inputs.dealer, inputs.seed, inputs.solve_dd
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        _strength_block(rules, players_table, table_keys, table_gains, fixed_pos,
-                        fixed_cards, free_pos, unseen, openings, probe_strain, seat, dealer,
-                        seed, lo, hi, per_block[b], reach_block[b], solve_dd)
+        block = StrengthInputs(players_table, table_keys, table_gains,
+                               World(fixed_pos, fixed_cards, free_pos, unseen), openings,
+                               probe_strain, seat, dealer, seed, solve_dd)
+        _strength_block(rules, block, lo, hi, per_block[b], reach_block[b])
     counters = sum_blocks(per_block).reshape((n_models, n_open, N_SC))
     reach = sum_blocks(reach_block).reshape((n_models, N_STRAINS, N_REACH))
     return counters, reach
 
 
 @jit
-def _strength_block(rules, players_table, table_keys, table_gains, fixed_pos, fixed_cards,
-                    free_pos, unseen, openings, probe_strain, seat, dealer, seed, lo, hi, flat,
-                    reach_flat, solve_dd):
+def _strength_block(rules, inputs, lo, hi, flat, reach_flat):
     """One block of :func:`strength_chunk`: worlds ``lo .. hi-1``."""
+    players_table, table_keys, table_gains = (
+        inputs.players_table, inputs.table_keys, inputs.table_gains
+    )
+    fixed_pos, fixed_cards, free_pos, unseen = inputs.world
+    openings, probe_strain = inputs.openings, inputs.probe_strain
+    seat, dealer, seed, solve_dd = inputs.seat, inputs.dealer, inputs.seed, inputs.solve_dd
     n = rules[R_PLAYERS]
     n_models = players_table.shape[0]
     n_open = openings.shape[0]
