@@ -144,6 +144,11 @@ def side_scores(rec, seat, n):
     return takers, made, dedans, capot, own, opp, 2 * (own - opp)
 
 
+#: The play models of a run: ``players_table`` (``float64[M, 4]``: per model the bidding
+#: policy and parameter and the play policy and parameter) and the table bidder's lookup
+#: (``table_keys``, ``table_gains``).
+PlayModels = namedtuple("PlayModels", ["players_table", "table_keys", "table_gains"])
+
 #: What a decision's pack is completed from (:func:`complete_pack`): the known cards
 #: ``fixed_cards`` at ``fixed_pos``, the ``unseen`` cards dealt to ``free_pos``.
 World = namedtuple("World", ["fixed_pos", "fixed_cards", "free_pos", "unseen"])
@@ -355,38 +360,39 @@ def call_strain(call, retourne):
 
 
 @jit_parallel
-def atlas_chunk(rules, players_table, table_keys, table_gains, seed, start, n, n_blocks,
-                solve_dd):
+def atlas_chunk(rules, models, seed, start, n, n_blocks, solve_dd):
     """Atlas rows (``int64[n * ROWS_PER_DEAL * M, N_AF]``, unused rows with
     ``AF_DEAL = -1``) of deals ``start .. start+n-1``, and the deals refused (0 unless a
     policy is broken).
 
     Deal ``i`` is shuffled from the stream ``(seed, i, 0)`` and dealt by seat
     ``i mod players``, like a simulated deal; its auction is played by the bidding
-    policy (``players_table`` row 0). At each of its first ``ATLAS_DECISIONS`` calls
+    policy (model 0 of the :class:`PlayModels`). At each of its first ``ATLAS_DECISIONS`` calls
     (up to a coinche), every candidate call (:func:`_candidates`) and the pass are
     played out from the calls before it, under every model, all from the stream
     ``(seed, i, 1)``: a counterfactual pair per candidate, paired world by world.
 
     Kernel of :func:`belote_sim.runs.strength.bid_table`.
     """
-    n_models = players_table.shape[0]
-    per_deal = ROWS_PER_DEAL * n_models
+    players_table, table_keys, table_gains = models  # a parallel loop cannot receive tuples
+    per_deal = ROWS_PER_DEAL * players_table.shape[0]
     rows = np.full((n * per_deal, N_AF), -1, dtype=np.int64)
     refused = np.zeros(n_blocks, dtype=np.int64)
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        refused[b] = _atlas_block(rules, players_table, table_keys, table_gains, seed, lo, hi,
-                                  start, per_deal, rows, solve_dd)
+        first, last = (lo - start) * per_deal, (hi - start) * per_deal
+        refused[b] = _atlas_block(rules, PlayModels(players_table, table_keys, table_gains),
+                                  seed, lo, hi, rows[first:last], solve_dd)
     return rows, refused.sum()
 
 
 @jit
-def _atlas_block(rules, players_table, table_keys, table_gains, seed, lo, hi, start, per_deal,
-                 rows, solve_dd):
-    """One block of :func:`atlas_chunk`: deals ``lo .. hi-1``."""
+def _atlas_block(rules, models, seed, lo, hi, rows, solve_dd):
+    """One block of :func:`atlas_chunk`: deals ``lo .. hi-1``, their ``rows``."""
+    players_table, table_keys, table_gains = models
     n = rules[R_PLAYERS]
     n_models = players_table.shape[0]
+    per_deal = ROWS_PER_DEAL * n_models
     workspaces = []
     players_of = []
     for m in range(n_models):
@@ -403,7 +409,7 @@ def _atlas_block(rules, players_table, table_keys, table_gains, seed, lo, hi, st
     opening = np.zeros(ATLAS_DECISIONS + 1, dtype=np.int64)
     refused = 0
     for i in range(lo, hi):
-        base = (i - start) * per_deal
+        base = (i - lo) * per_deal
         used = 0
         ws0 = workspaces[0]
         seed_stream(ws0.rng, seed, i, KEY_PACK)

@@ -35,8 +35,8 @@ Players = namedtuple("Players", ["bid", "bid_param", "play", "play_param", "tabl
                                  "table_gains"])
 
 #: What ``seat`` sees of the trick in play when it chooses a card: the ``trick``'s first
-#: ``k`` cards, led by ``leader``; ``played`` (every card played before the trick, a
-#: mask), ``trump``, the ``taker``, the number of players ``n``; ``cap`` (1 while the
+#: ``k`` cards, led by ``leader``; ``played`` (a mask of every card played, the trick's
+#: included), ``trump``, the ``taker``, the number of players ``n``; ``cap`` (1 while the
 #: takers have taken every trick) and ``free`` (a free trick of the stock game).
 SeatView = namedtuple("SeatView", ["seat", "trick", "k", "leader", "played", "trump", "taker",
                                    "n", "cap", "free"])
