@@ -47,7 +47,7 @@ from belote_sim.players import (
     pimc,  # noqa: E402
     solver_kit,  # noqa: E402
 )
-from belote_sim.players.seating import same_players  # noqa: E402
+from belote_sim.players.seating import SeatView, same_players  # noqa: E402
 from belote_sim.players.spec import PolicySpec  # noqa: E402
 from belote_sim.players.table_bidder import lookup_for  # noqa: E402
 from belote_sim.studies.arena import arena  # noqa: E402
@@ -169,10 +169,8 @@ def pimc_first_lead(positions: list[tuple[np.ndarray, int, int, int]], worlds: i
         seed_stream(rng, 2026, i, 0)
         sv.context[dd.CX_NODES] = 0
         t0 = time.perf_counter()
-        pimc.pimc_card(
-            rules, worlds, hands[leader], hands, leader, trick, 0, leader, 0, trump, taker, 4,
-            rng, sv, 1, exact_tricks,
-        )
+        view = SeatView(leader, trick, 0, leader, 0, trump, taker, 4, 1, False)
+        pimc.pimc_card(rules, worlds, hands[leader], hands, view, rng, sv, exact_tricks)
         times.append(time.perf_counter() - t0)
         nodes += int(sv.context[dd.CX_NODES])
     t = np.array(times)

@@ -221,11 +221,11 @@ def test_the_dd_model_solves_what_dd_play_plays():
     dec = decision("classic", HAND, retourne="TH", seat=1, round=2)
     openings, strains = _openings(dec)
     table = np.array([[BID_THRESHOLD, 50.0, PLAY_DD, 0.0]])
-    world = (dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen)
-    args = (dec.rules.to_array(), table, *no_lookup(), world, openings, strains, dec.seat,
-            dec.dealer, 7, 0, 12, 2)
-    solved, _ = K.strength_chunk(*args, True)
-    played, _ = K.strength_chunk(*args, False)
+    world = K.World(dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen)
+    inputs = K.StrengthInputs(table, *no_lookup(), world, openings, strains, dec.seat,
+                              dec.dealer, 7, True)
+    solved, _ = K.strength_chunk(dec.rules.to_array(), inputs, 0, 12, 2)
+    played, _ = K.strength_chunk(dec.rules.to_array(), inputs._replace(solve_dd=False), 0, 12, 2)
     assert solved[0, :, K.SC_TAKERS].sum() > 12  # contracts were played
     np.testing.assert_array_equal(solved, played)
 

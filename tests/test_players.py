@@ -100,6 +100,7 @@ def test_pimc_plays_the_best_average_over_its_worlds():
     from belote_sim.kernels.rng import seed_stream
     from belote_sim.players import dd
     from belote_sim.players.pimc import pimc_card
+    from belote_sim.players.seating import SeatView
     from belote_sim.players.solver_kit import new_solver_kit
 
     rules = Rules().to_array()
@@ -113,8 +114,8 @@ def test_pimc_plays_the_best_average_over_its_worlds():
         sv = new_solver_kit(16)
         rng = np.zeros(1, dtype=np.uint64)
         seed_stream(rng, seed, 0, 0)
-        choice = pimc_card(rules, worlds, hands[seat], hands, seat, trick, 0, seat, played,
-                           trump, taker, 4, rng, sv, 1, ALWAYS_EXACT)
+        view = SeatView(seat, trick, 0, seat, played, trump, taker, 4, 1, False)
+        choice = pimc_card(rules, worlds, hands[seat], hands, view, rng, sv, ALWAYS_EXACT)
         cx, tt, ws = dd.new_context(), dd.new_table(0), dd.new_workspace()
         dd.set_context(cx, rules, trump, taker, 0)
         total = {c: 0 for c in range(32) if int(hands[seat]) >> c & 1}
@@ -139,10 +140,13 @@ def test_pimc_chooses_as_if_every_card_were_solved_in_every_world(preset):
 
     from belote_sim.players import dd
     from belote_sim.players.pimc import _exact_choice
+    from belote_sim.players.seating import SeatView
+    from belote_sim.players.solver_kit import new_solver_kit
 
     rules = Rules.from_preset(preset).to_array()
     rng0 = np.random.default_rng(31)
-    cx, tt, ws = dd.new_context(), dd.new_table(16), dd.new_workspace()
+    kit = new_solver_kit(16)
+    cx, tt, ws = kit.context, kit.table, kit.search
     trick = np.zeros(4, dtype=np.int64)
     tied = 0
     for deal in range(60):
@@ -169,8 +173,8 @@ def test_pimc_chooses_as_if_every_card_were_solved_in_every_world(preset):
         tied += sum(v == best for c, v in total.items() if moves >> c & 1) > 1
         for first in range(worlds):
             rotated = np.roll(sampled, -first, axis=0).copy()
-            got = _exact_choice(rules, cx, tt, ws, rotated, legal, moves, trick, 0, seat, 1,
-                                maximize)
+            view = SeatView(seat, trick, 0, seat, played, trump, taker, 4, 1, False)
+            got = _exact_choice(rules, kit, rotated, legal, moves, view, maximize)
             assert got == expected, (deal, first, total, got)
     assert tied >= 5  # the ties the rotations are for
 
@@ -178,14 +182,16 @@ def test_pimc_chooses_as_if_every_card_were_solved_in_every_world(preset):
 def _pimc_choice(rules, hands, seat, trump, taker, worlds, seed, exact_tricks, table_bits=16):
     from belote_sim.kernels.rng import seed_stream
     from belote_sim.players.pimc import pimc_card
+    from belote_sim.players.seating import SeatView
     from belote_sim.players.solver_kit import new_solver_kit
 
     played = 0xFFFFFFFF & ~int(hands.sum())
     sv = new_solver_kit(table_bits)
     rng = np.zeros(1, dtype=np.uint64)
     seed_stream(rng, seed, 0, 0)
-    return pimc_card(rules, worlds, hands[seat], hands, seat, np.zeros(4, dtype=np.int64), 0,
-                     seat, played, trump, taker, 4, rng, sv, 1, exact_tricks)
+    view = SeatView(seat, np.zeros(4, dtype=np.int64), 0, seat, played, trump, taker, 4, 1,
+                    False)
+    return pimc_card(rules, worlds, hands[seat], hands, view, rng, sv, exact_tricks)
 
 
 @pytest.mark.parametrize("exact_tricks", [0, ALWAYS_EXACT])
@@ -196,6 +202,7 @@ def test_pimc_with_equivalent_cards_only_plays_the_lowest_and_draws_its_worlds(e
     from belote_sim.kernels.rng import seed_stream
     from belote_sim.players.knowledge import reset_knowledge
     from belote_sim.players.pimc import pimc_card
+    from belote_sim.players.seating import SeatView
     from belote_sim.players.solver_kit import new_solver_kit
     from belote_sim.players.worlds import _sample, prepare_worlds
 
@@ -210,8 +217,8 @@ def test_pimc_with_equivalent_cards_only_plays_the_lowest_and_draws_its_worlds(e
         reset_knowledge(sv.know)
         rng = np.zeros(1, dtype=np.uint64)
         seed_stream(rng, deal, 0, 0)
-        card = pimc_card(rules, 6, hands[0], hands, 0, np.zeros(4, dtype=np.int64), 0, 0,
-                         played, 2, deal % 4, 4, rng, sv, 1, exact_tricks)
+        view = SeatView(0, np.zeros(4, dtype=np.int64), 0, 0, played, 2, deal % 4, 4, 1, False)
+        card = pimc_card(rules, 6, hands[0], hands, view, rng, sv, exact_tricks)
         assert card == 0
         drawn = np.zeros(1, dtype=np.uint64)
         seed_stream(drawn, deal, 0, 0)

@@ -25,6 +25,8 @@ the worlds where it reaches each bid value (the capot bid: every trick taken).
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import prange
 
@@ -142,45 +144,72 @@ def side_scores(rec, seat, n):
     return takers, made, dedans, capot, own, opp, 2 * (own - opp)
 
 
-@jit_parallel
-def strength_chunk(rules, players_table, table_keys, table_gains, world, openings,
-                   probe_strain, seat, dealer, seed, start, n, n_blocks, solve_dd):
-    """Counters of worlds ``start .. start+n-1`` (``int64[M, C, N_SC]`` per play model
-    and opening, and reach ``int64[M, N_STRAINS, N_REACH]``).
+#: The play models of a run: ``players_table`` (``float64[M, 4]``: per model the bidding
+#: policy and parameter and the play policy and parameter) and the table bidder's lookup
+#: (``table_keys``, ``table_gains``).
+PlayModels = namedtuple("PlayModels", ["players_table", "table_keys", "table_gains"])
 
-    ``players_table`` is ``float64[M, 4]``: per model the bidding policy and parameter
-    (every later call) and the play policy and parameter (every card); ``table_keys``
-    and ``table_gains`` the table bidder's lookup. ``world`` is
-    ``(fixed_pos, fixed_cards, free_pos, unseen)`` (:func:`complete_pack`).
-    ``openings[o]`` holds the call codes of opening ``o`` (-1 padded); row 0 is the
-    pass, against which gains are taken. ``probe_strain[o]`` is -1 for a candidate
-    call, else the strain the opening probes. With ``solve_dd`` (four players) the
-    ``dd`` play model settles each deal's tricks by one double-dummy solve per contract
-    and world (:func:`~belote_sim.game.tricks.solve_tricks`) instead of searching every
-    card: the same takers' points, as perfect play keeps the value.
+#: What a decision's pack is completed from (:func:`complete_pack`): the known cards
+#: ``fixed_cards`` at ``fixed_pos``, the ``unseen`` cards dealt to ``free_pos``.
+World = namedtuple("World", ["fixed_pos", "fixed_cards", "free_pos", "unseen"])
+
+#: What the worlds of one decision are played with: ``players_table`` (``float64[M, 4]``:
+#: per model the bidding policy and parameter, every later call, and the play policy and
+#: parameter, every card), ``table_keys`` and ``table_gains`` (the table bidder's
+#: lookup), the :class:`World`, ``openings`` (``openings[o]``: the call codes of opening
+#: ``o``, -1 padded; row 0 the pass, against which gains are taken), ``probe_strain``
+#: (per opening -1 for a candidate call, else the strain it probes), the deciding
+#: ``seat``, the ``dealer``, the ``seed`` and ``solve_dd``.
+StrengthInputs = namedtuple(
+    "StrengthInputs",
+    ["players_table", "table_keys", "table_gains", "world", "openings", "probe_strain",
+     "seat", "dealer", "seed", "solve_dd"],
+)
+
+
+@jit_parallel
+def strength_chunk(rules, inputs, start, n, n_blocks):
+    """Counters of worlds ``start .. start+n-1`` (``int64[M, C, N_SC]`` per play model
+    and opening, and reach ``int64[M, N_STRAINS, N_REACH]``) of the decision's
+    :class:`StrengthInputs`. With ``solve_dd`` (four players) the ``dd`` play model
+    settles each deal's tricks by one double-dummy solve per contract and world
+    (:func:`~belote_sim.game.tricks.solve_tricks`) instead of searching every card: the
+    same takers' points, as perfect play keeps the value.
 
     Kernel of :func:`belote_sim.studies.bid_strength.bid_strength`.
     """
-    n_models = players_table.shape[0]
-    n_open = openings.shape[0]
+    n_models = inputs.players_table.shape[0]
+    n_open = inputs.openings.shape[0]
     per_block = np.zeros((n_blocks, n_models * n_open * N_SC), dtype=np.int64)
     reach_block = np.zeros((n_blocks, n_models * N_STRAINS * N_REACH), dtype=np.int64)
-    fixed_pos, fixed_cards, free_pos, unseen = world
+    # A parallel loop cannot receive tuples: their fields enter it, and each block
+    # builds its inputs again.
+    players_table, table_keys, table_gains = (
+        inputs.players_table, inputs.table_keys, inputs.table_gains
+    )
+    fixed_pos, fixed_cards, free_pos, unseen = inputs.world
+    openings, probe_strain = inputs.openings, inputs.probe_strain
+    seat, dealer, seed, solve_dd = inputs.seat, inputs.dealer, inputs.seed, inputs.solve_dd
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        _strength_block(rules, players_table, table_keys, table_gains, fixed_pos,
-                        fixed_cards, free_pos, unseen, openings, probe_strain, seat, dealer,
-                        seed, lo, hi, per_block[b], reach_block[b], solve_dd)
+        block = StrengthInputs(players_table, table_keys, table_gains,
+                               World(fixed_pos, fixed_cards, free_pos, unseen), openings,
+                               probe_strain, seat, dealer, seed, solve_dd)
+        _strength_block(rules, block, lo, hi, per_block[b], reach_block[b])
     counters = sum_blocks(per_block).reshape((n_models, n_open, N_SC))
     reach = sum_blocks(reach_block).reshape((n_models, N_STRAINS, N_REACH))
     return counters, reach
 
 
 @jit
-def _strength_block(rules, players_table, table_keys, table_gains, fixed_pos, fixed_cards,
-                    free_pos, unseen, openings, probe_strain, seat, dealer, seed, lo, hi, flat,
-                    reach_flat, solve_dd):
+def _strength_block(rules, inputs, lo, hi, flat, reach_flat):
     """One block of :func:`strength_chunk`: worlds ``lo .. hi-1``."""
+    players_table, table_keys, table_gains = (
+        inputs.players_table, inputs.table_keys, inputs.table_gains
+    )
+    fixed_pos, fixed_cards, free_pos, unseen = inputs.world
+    openings, probe_strain = inputs.openings, inputs.probe_strain
+    seat, dealer, seed, solve_dd = inputs.seat, inputs.dealer, inputs.seed, inputs.solve_dd
     n = rules[R_PLAYERS]
     n_models = players_table.shape[0]
     n_open = openings.shape[0]
@@ -331,38 +360,39 @@ def call_strain(call, retourne):
 
 
 @jit_parallel
-def atlas_chunk(rules, players_table, table_keys, table_gains, seed, start, n, n_blocks,
-                solve_dd):
+def atlas_chunk(rules, models, seed, start, n, n_blocks, solve_dd):
     """Atlas rows (``int64[n * ROWS_PER_DEAL * M, N_AF]``, unused rows with
     ``AF_DEAL = -1``) of deals ``start .. start+n-1``, and the deals refused (0 unless a
     policy is broken).
 
     Deal ``i`` is shuffled from the stream ``(seed, i, 0)`` and dealt by seat
     ``i mod players``, like a simulated deal; its auction is played by the bidding
-    policy (``players_table`` row 0). At each of its first ``ATLAS_DECISIONS`` calls
+    policy (model 0 of the :class:`PlayModels`). At each of its first ``ATLAS_DECISIONS`` calls
     (up to a coinche), every candidate call (:func:`_candidates`) and the pass are
     played out from the calls before it, under every model, all from the stream
     ``(seed, i, 1)``: a counterfactual pair per candidate, paired world by world.
 
     Kernel of :func:`belote_sim.studies.bid_strength.bid_table`.
     """
-    n_models = players_table.shape[0]
-    per_deal = ROWS_PER_DEAL * n_models
+    players_table, table_keys, table_gains = models  # a parallel loop cannot receive tuples
+    per_deal = ROWS_PER_DEAL * players_table.shape[0]
     rows = np.full((n * per_deal, N_AF), -1, dtype=np.int64)
     refused = np.zeros(n_blocks, dtype=np.int64)
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        refused[b] = _atlas_block(rules, players_table, table_keys, table_gains, seed, lo, hi,
-                                  start, per_deal, rows, solve_dd)
+        first, last = (lo - start) * per_deal, (hi - start) * per_deal
+        refused[b] = _atlas_block(rules, PlayModels(players_table, table_keys, table_gains),
+                                  seed, lo, hi, rows[first:last], solve_dd)
     return rows, refused.sum()
 
 
 @jit
-def _atlas_block(rules, players_table, table_keys, table_gains, seed, lo, hi, start, per_deal,
-                 rows, solve_dd):
-    """One block of :func:`atlas_chunk`: deals ``lo .. hi-1``."""
+def _atlas_block(rules, models, seed, lo, hi, rows, solve_dd):
+    """One block of :func:`atlas_chunk`: deals ``lo .. hi-1``, their ``rows``."""
+    players_table, table_keys, table_gains = models
     n = rules[R_PLAYERS]
     n_models = players_table.shape[0]
+    per_deal = ROWS_PER_DEAL * n_models
     workspaces = []
     players_of = []
     for m in range(n_models):
@@ -379,7 +409,7 @@ def _atlas_block(rules, players_table, table_keys, table_gains, seed, lo, hi, st
     opening = np.zeros(ATLAS_DECISIONS + 1, dtype=np.int64)
     refused = 0
     for i in range(lo, hi):
-        base = (i - start) * per_deal
+        base = (i - lo) * per_deal
         used = 0
         ws0 = workspaces[0]
         seed_stream(ws0.rng, seed, i, KEY_PACK)

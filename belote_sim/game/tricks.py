@@ -17,6 +17,8 @@ compares the records.
 
 from __future__ import annotations
 
+import numpy as np
+
 from belote_sim._jit import jit
 from belote_sim.cards import BELOTE_POINTS, CAPOT_BONUS, KING, LAST_TRICK_BONUS, QUEEN
 from belote_sim.game.state import MISSING, scripted_card
@@ -56,7 +58,7 @@ from belote_sim.players import PLAY_HEURISTIC, PLAY_RANDOM
 from belote_sim.players.knowledge import learn_from_card
 from belote_sim.players.pimc import analyse_position, deal_value
 from belote_sim.players.play import choose_card, heuristic_choice, random_card, random_card_from
-from belote_sim.players.seating import at_seat, table_side
+from belote_sim.players.seating import SeatView, at_seat, table_side
 from belote_sim.players.solver_kit import NO_VALUE, STAT_CYCLES, STAT_DECISIONS
 from belote_sim.rules import R_BELOTE, R_NT_VALUES, R_PLAYERS
 
@@ -249,8 +251,12 @@ def play_tricks(rules, players, script, ws, plan):
                 ws.kit.analysis[0, n_plays] = NO_VALUE
                 if t >= free_tricks:
                     cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
+                    view = SeatView(
+                        np.int64(seat), trick, np.int64(k), np.int64(leader), np.int64(played),
+                        np.int64(trump), np.int64(taker), np.int64(n), np.int64(cap), False,
+                    )
                     ws.kit.analysis[0, n_plays] = rec[TRICK_POINTS + t_side] + analyse_position(
-                        rules, ws.kit, hands, trick, k, leader, trump, taker, cap, legal
+                        rules, ws.kit, hands, view, legal
                     )
             # Choose: the script's card, or the seat's policy.
             policy = at_seat(players.play, seat)
@@ -268,11 +274,15 @@ def play_tricks(rules, players, script, ws, plan):
                 card = heuristic_choice(legal, hands, seat, trick, k, leader, played, trump,
                                         taker, n)
             else:
+                # The view's integers int64: the policies compile once (choose_card).
                 cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
-                card = choose_card(
-                    policy, at_seat(players.play_param, seat), rules, legal, hands, seat, trick, k,
-                    leader, played, trump, taker, n, rng, ws.kit, cap, t < free_tricks,
+                view = SeatView(
+                    np.int64(seat), trick, np.int64(k), np.int64(leader), np.int64(played),
+                    np.int64(trump), np.int64(taker), np.int64(n), np.int64(cap),
+                    t < free_tricks,
                 )
+                card = choose_card(policy, at_seat(players.play_param, seat), rules, legal, hands,
+                                   view, rng, ws.kit)
             if watch.timing:
                 side = table_side(seat, n)
                 ws.kit.stats[STAT_CYCLES + side] += cycles() - start

@@ -44,10 +44,11 @@ ALWAYS_EXACT = 32
 
 
 @jit
-def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump, taker, n,
-              rng, kit, cap, exact_tricks):
-    """The ``pimc`` card: the best average value over ``worlds`` sampled deals
-    consistent with the seat's knowledge ``kit.know`` (ties: the lowest card). A card's
+def pimc_card(rules, worlds, legal, hands, view, rng, kit, exact_tricks):
+    """The ``pimc`` card of the seat of ``view``
+    (:class:`~belote_sim.players.seating.SeatView`): the best average value over
+    ``worlds`` sampled deals consistent with the seat's knowledge ``kit.know`` (ties:
+    the lowest card). A card's
     value in a world is its double-dummy value while the seat holds at most
     ``exact_tricks`` cards, otherwise the deal played out by the heuristic in every seat
     (``fastpimc``: :data:`EXACT_TRICKS`; ``pimc``: :data:`ALWAYS_EXACT`). Cards the
@@ -57,7 +58,9 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
     with fewer solves (the same card)."""
     if popcount(legal) == 1:
         return ctz(legal)
-    cx, tt, dws, know = kit.context, kit.table, kit.search, kit.know
+    seat, trick, k, leader, played = view.seat, view.trick, view.k, view.leader, view.played
+    trump, taker, n, cap = view.trump, view.taker, view.n, view.cap
+    cx, know = kit.context, kit.know
     use_context(cx, rules, trump, taker)
     unseen, n_suit, allowed, need, holders, held, table = prepare_worlds(
         hands, seat, played, n, know
@@ -85,8 +88,7 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
             sampled[i, :] = world
         if alike:
             return ctz(legal)
-        return _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, cap,
-                             maximize)
+        return _exact_choice(rules, kit, sampled, legal, moves, view, maximize)
     out_hands = np.zeros(4, dtype=np.int64)
     out_trick = np.zeros(4, dtype=np.int64)
     for _ in range(worlds):
@@ -121,14 +123,16 @@ def pimc_card(rules, worlds, legal, hands, seat, trick, k, leader, played, trump
 
 
 @jit(inline="always")
-def _world_value(rules, cx, tt, dws, sampled, w, gen, trick, k, leader, cap, c, alpha, beta):
-    """:func:`dd.dd_card_value` of ``c`` in world ``w`` of ``sampled`` (exact when
-    ``alpha >= beta``). Each world has its own generation of the table: the solves of
-    one world share their entries, and those of the other worlds count as stale, free to
-    replace (a decision comes back to each world for each card)."""
-    cx[dd.CX_GEN] = gen + w
-    return dd.dd_card_value(rules, cx, tt, dws, sampled[w], trick, k, leader, cap, c, alpha,
-                            beta, 0)
+def _world_value(rules, kit, world, gen, view, c, alpha, beta):
+    """:func:`dd.dd_card_value` of ``c`` at ``view``'s position in ``world`` (the hands
+    of one sampled deal), exact when ``alpha >= beta``, with the table's generation
+    ``gen``. Each world has its own generation: the solves of one world share their
+    entries, and those of the other worlds count as stale, free to replace (a decision
+    comes back to each world for each card)."""
+    cx = kit.context
+    cx[dd.CX_GEN] = gen
+    return dd.dd_card_value(rules, cx, kit.table, kit.search, world, view.trick, view.k,
+                            view.leader, view.cap, c, alpha, beta, 0)
 
 
 @jit(inline="always")
@@ -139,9 +143,10 @@ def _beaten(bound, best_total, sign, loses_ties):
 
 
 @jit
-def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, cap, maximize):
-    """The card of ``legal`` whose double-dummy values summed over the worlds
-    ``sampled`` are best for the seat to move (ties: the lowest card) -- the card that
+def _exact_choice(rules, kit, sampled, legal, moves, view, maximize):
+    """The card of ``legal`` whose double-dummy values at ``view``'s position summed
+    over the worlds ``sampled`` are best for the seat to move (ties: the lowest card),
+    solved with ``kit``'s context, table and search scratch -- the card that
     solving every candidate of ``moves`` exactly in every world would choose, with fewer
     exact solves.
 
@@ -154,6 +159,7 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
     everywhere, it becomes the reference if its total is better. An equivalent card that
     :func:`dd.candidates` merged shares the total of the card kept for it, so each
     candidate stands for the lowest card of its group, and ties go to the lower group."""
+    cx = kit.context
     worlds = sampled.shape[0]
     gen = cx[dd.CX_GEN] + 1  # world w's entries in the table: generation gen + w
     sign = 1 if maximize else -1
@@ -176,8 +182,7 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
     while m != 0:
         c = ctz(m)
         m &= m - 1
-        first[c] = _world_value(rules, cx, tt, dws, sampled, 0, gen, trick, k, leader, cap, c,
-                                0, 0)
+        first[c] = _world_value(rules, kit, sampled[0], gen, view, c, 0, 0)
         j = n_moves
         while j > 0 and (sign * first[c] > sign * first[order[j - 1]] or (
                 first[c] == first[order[j - 1]] and low[c] < low[order[j - 1]])):
@@ -190,8 +195,7 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
     best_values[0] = first[best]
     best_total = first[best]
     for w in range(1, worlds):
-        best_values[w] = _world_value(rules, cx, tt, dws, sampled, w, gen, trick, k, leader,
-                                      cap, best, 0, 0)
+        best_values[w] = _world_value(rules, kit, sampled[w], gen + w, view, best, 0, 0)
         best_total += best_values[w]
     values = np.zeros(worlds, dtype=np.int64)
     solved = np.zeros(worlds, dtype=np.bool_)
@@ -208,13 +212,11 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
                 t = best_values[w] + (1 if loses_ties else 0)
             else:
                 t = best_values[w] + (0 if loses_ties else 1)
-            g = _world_value(rules, cx, tt, dws, sampled, w, gen, trick, k, leader, cap, c,
-                             t - 1, t)
+            g = _world_value(rules, kit, sampled[w], gen + w, view, c, t - 1, t)
             if (g >= t) == maximize:
                 # solved exactly in the window the test leaves (narrower: fewer nodes)
                 lo, hi = (g - 1, dd.INF) if maximize else (-1, g + 1)
-                g = _world_value(rules, cx, tt, dws, sampled, w, gen, trick, k, leader, cap,
-                                 c, lo, hi)
+                g = _world_value(rules, kit, sampled[w], gen + w, view, c, lo, hi)
                 solved[w] = True
             else:
                 solved[w] = False  # g bounds the value on the side where c does worse
@@ -226,8 +228,7 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
             if not solved[w]:
                 g = values[w]
                 lo, hi = (-1, g + 1) if maximize else (g - 1, dd.INF)
-                values[w] = _world_value(rules, cx, tt, dws, sampled, w, gen, trick, k, leader,
-                                         cap, c, lo, hi)
+                values[w] = _world_value(rules, kit, sampled[w], gen + w, view, c, lo, hi)
                 bound += values[w] - g
             w += 1
         if w < worlds or _beaten(bound, best_total, sign, loses_ties):
@@ -242,13 +243,15 @@ def _exact_choice(rules, cx, tt, dws, sampled, legal, moves, trick, k, leader, c
 
 
 @jit
-def dd_card(rules, legal, hands, seat, trick, k, leader, trump, taker, kit, cap):
-    """The ``dd`` card: the double-dummy best card, seeing every hand."""
+def dd_card(rules, legal, hands, view, kit):
+    """The ``dd`` card of the seat of ``view``: the double-dummy best card, seeing every
+    hand."""
     if popcount(legal) == 1:
         return ctz(legal)
     cx, tt, dws = kit.context, kit.table, kit.search
-    use_context(cx, rules, trump, taker)
-    return dd.dd_best_card(rules, cx, tt, dws, hands.copy(), trick, k, leader, cap, legal, 81)[0]
+    use_context(cx, rules, view.trump, view.taker)
+    return dd.dd_best_card(rules, cx, tt, dws, hands.copy(), view.trick, view.k, view.leader,
+                           view.cap, legal, 81)[0]
 
 
 @jit_refcounted
@@ -267,15 +270,16 @@ def deal_value(rules, kit, hands, leader, trump, taker):
 
 
 @jit_refcounted
-def analyse_position(rules, kit, hands, trick, k, leader, trump, taker, cap, legal):
-    """Double-dummy value of the position (takers' points still to take) for the
+def analyse_position(rules, kit, hands, view, legal):
+    """Double-dummy value of ``view``'s position (takers' points still to take) for the
     analysis of a deal log; ``kit.analysis[2, c]`` gets the value after each legal card ``c``.
     The context is set at the deal's first position, so that the table serves them all.
     """
     cx, tt, dws, aout = kit.context, kit.table, kit.search, kit.analysis
-    use_context(cx, rules, trump, taker)
+    use_context(cx, rules, view.trump, view.taker)
     out = np.zeros(32, dtype=np.int64)
-    best = dd.dd_move_values(rules, cx, tt, dws, hands, trick, k, leader, cap, legal, out)
+    best = dd.dd_move_values(rules, cx, tt, dws, hands, view.trick, view.k, view.leader,
+                             view.cap, legal, out)
     for c in range(32):
         aout[2, c] = out[c]
     return best

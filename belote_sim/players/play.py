@@ -55,38 +55,33 @@ def heuristic_choice(legal, hands, seat, trick, k, leader, played, trump, taker,
 
 
 @jit(inline="always")
-def choose_card(policy, param, rules, legal, hands, seat, trick, k, leader, played, trump,
-                taker, n, rng, kit, cap, free):
-    """The card ``seat`` plays (see :func:`_choose_card`): the integers are passed on as
-    plain int64, so that the policies are compiled once, not once per literal argument
-    of the deal functions (``n = 4``, ``played = 0``...)."""
-    return _choose_card(
-        np.int64(policy), np.float64(param), rules, np.int64(legal), hands, np.int64(seat),
-        trick, np.int64(k), np.int64(leader), np.int64(played), np.int64(trump),
-        np.int64(taker), np.int64(n), rng, kit, np.int64(cap), free,
-    )
+def choose_card(policy, param, rules, legal, hands, view, rng, kit):
+    """The card the seat of ``view`` plays (see :func:`_choose_card`): the policy, its
+    parameter and the legal mask are passed on as plain int64 and float64 (and the
+    view's integers are int64, :func:`~belote_sim.game.tricks.play_tricks`), so that the
+    policies are compiled once, not once per literal argument of the deal functions."""
+    return _choose_card(np.int64(policy), np.float64(param), rules, np.int64(legal), hands,
+                        view, rng, kit)
 
 
 @jit_refcounted
-def _choose_card(policy, param, rules, legal, hands, seat, trick, k, leader, played, trump,
-                 taker, n, rng, kit, cap, free):
-    """The card ``seat`` plays by play policy ``policy`` with parameter ``param``:
-    ``legal`` is its legal mask; a fair policy looks only at what the seat may see (its
-    own hand ``hands[seat]``, the trick so far, every card played, trump, the taker, the
-    number of players, and the knowledge ``kit.know``); only ``dd`` looks at the other
-    hands. ``cap`` is 1 while the takers have taken every trick, ``free`` is true in the
-    stock game's free tricks. The trick loop calls :func:`random_card` and
-    :func:`heuristic_choice` directly for ``random`` and ``heuristic``."""
+def _choose_card(policy, param, rules, legal, hands, view, rng, kit):
+    """The card the seat of ``view`` (:class:`~belote_sim.players.seating.SeatView`)
+    plays by play policy ``policy`` with parameter ``param``: ``legal`` is its legal
+    mask; a fair policy looks only at what the seat may see (its own hand
+    ``hands[view.seat]``, the view, and the knowledge ``kit.know``); only ``dd`` looks
+    at the other hands. The stock game's free tricks are played by the heuristic. The
+    trick loop calls :func:`random_card` and :func:`heuristic_choice` directly for
+    ``random`` and ``heuristic``."""
     if policy == PLAY_RANDOM:
         return random_card(legal, rng)
-    if policy == PLAY_HEURISTIC or free:
-        return heuristic_card(legal, hands[seat], trick, k, leader, played, trump, taker, n)
+    if policy == PLAY_HEURISTIC or view.free:
+        return heuristic_card(legal, hands[view.seat], view.trick, view.k, view.leader,
+                              view.played, view.trump, view.taker, view.n)
     if policy in (PLAY_PIMC, PLAY_FASTPIMC):
         worlds = int(param) if param >= 1 else DEFAULT_WORLDS
-        return pimc_card(
-            rules, worlds, legal, hands, seat, trick, k, leader, played, trump, taker, n,
-            rng, kit, cap, EXACT_TRICKS if policy == PLAY_FASTPIMC else ALWAYS_EXACT,
-        )
+        return pimc_card(rules, worlds, legal, hands, view, rng, kit,
+                         EXACT_TRICKS if policy == PLAY_FASTPIMC else ALWAYS_EXACT)
     if policy == PLAY_DD:
-        return dd_card(rules, legal, hands, seat, trick, k, leader, trump, taker, kit, cap)
+        return dd_card(rules, legal, hands, view, kit)
     return ctz(legal)

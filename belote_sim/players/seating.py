@@ -1,4 +1,5 @@
-"""Who plays each seat of a deal: the :class:`Players` record the game engine reads.
+"""Who plays each seat of a deal: the :class:`Players` record the game engine reads, and
+the :class:`SeatView` of the seat to play that the solver players read.
 
 Every seat has its bidding policy and its card-play policy (ids of the registry,
 :data:`belote_sim.players.POLICIES`), each with its parameter. A run seats the same
@@ -32,6 +33,13 @@ from belote_sim.kernels.layout import MAX_SEATS
 #: call of a seat that bids by table.
 Players = namedtuple("Players", ["bid", "bid_param", "play", "play_param", "table_keys",
                                  "table_gains"])
+
+#: What ``seat`` sees of the trick in play when it chooses a card: the ``trick``'s first
+#: ``k`` cards, led by ``leader``; ``played`` (a mask of every card played, the trick's
+#: included), ``trump``, the ``taker``, the number of players ``n``; ``cap`` (1 while the
+#: takers have taken every trick) and ``free`` (a free trick of the stock game).
+SeatView = namedtuple("SeatView", ["seat", "trick", "k", "leader", "played", "trump", "taker",
+                                   "n", "cap", "free"])
 
 
 @jit(inline="always")

@@ -125,8 +125,9 @@ class AtlasTask:
 
     def play(self, blocks: int) -> ChunkResult:
         c, s = self.chunk, self.setup
-        rows, refused = K.atlas_chunk(s.rules.to_array(), s.players_table(), *s.lookup(),
-                                      s.seed, c.start, c.count, blocks, s.rules.players == 4)
+        models = K.PlayModels(s.players_table(), *s.lookup())
+        rows, refused = K.atlas_chunk(s.rules.to_array(), models, s.seed, c.start, c.count,
+                                      blocks, s.rules.players == 4)
         check_refused(int(refused))
         return ChunkResult(c.index, _class_sums(rows))
 

@@ -365,11 +365,11 @@ class StrengthTask:
 
     def play(self, blocks: int) -> ChunkResult:
         c, s = self.chunk, self.setup
-        counters, reach = K.strength_chunk(
-            s.rules.to_array(), s.players_table(), *s.lookup(), self.world, self.openings,
-            self.probe_strain, self.seat, self.dealer, s.seed, c.start, c.count, blocks,
-            s.rules.players == 4,
+        inputs = K.StrengthInputs(
+            s.players_table(), *s.lookup(), K.World(*self.world), self.openings,
+            self.probe_strain, self.seat, self.dealer, s.seed, s.rules.players == 4,
         )
+        counters, reach = K.strength_chunk(s.rules.to_array(), inputs, c.start, c.count, blocks)
         return ChunkResult(c.index, np.concatenate([counters.ravel(), reach.ravel()]))
 
 

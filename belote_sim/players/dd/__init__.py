@@ -30,6 +30,7 @@ from __future__ import annotations
 from belote_sim.players.dd.ordering import _representative, candidates
 from belote_sim.players.dd.search import (
     MAX_TRICKS,
+    SolverScratch,
     dd_best_card,
     dd_card_value,
     dd_move_values,
@@ -83,6 +84,7 @@ __all__ = [
     "OPT_PVS",
     "OPT_TT",
     "SEARCH_STATS",
+    "SolverScratch",
     "TT_VAL",
     "_representative",
     "_tt_pack",

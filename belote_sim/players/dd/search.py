@@ -24,6 +24,8 @@ helper costs two atomic operations, a visible share of a ``perf`` profile of the
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from belote_sim._jit import jit, jit_no_refcount
@@ -116,13 +118,17 @@ M_RETURN = 2
 M_CHILD = 3
 
 
+#: The search's scratch, by name: the explicit stack's ``frames`` (``F_*`` fields) and
+#: ``moves`` per depth; ``tricks[left]``, the trick being played when ``left`` tricks
+#: remain; the ``history`` of cutoffs; ``killers[left]``, the last two leads that caused
+#: a cutoff with ``left`` tricks to play.
+SolverScratch = namedtuple("SolverScratch", ["frames", "moves", "tricks", "history", "killers"])
+
+
 @jit
 def new_workspace():
-    """Scratch of the search: ``(frames, moves, tricks, history, killers)``.
-    ``tricks[left]`` is the trick being played when ``left`` tricks remain;
-    ``killers[left]`` the last two leads that caused a cutoff with ``left`` tricks to
-    play."""
-    return (
+    """A :class:`SolverScratch`."""
+    return SolverScratch(
         np.zeros((MAX_DEPTH, F_SIZE), dtype=np.int64),
         np.zeros((MAX_DEPTH, 16), dtype=np.int64),
         np.zeros((MAX_TRICKS + 1, 4), dtype=np.int64),
@@ -146,7 +152,7 @@ def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
 @jit_no_refcount
 def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
     """Fail-soft alpha-beta from the position whose current trick is already in
-    ``ws[2][left]``; returns the value or a bound on the side of the window it fails.
+    ``ws.tricks[left]``; returns the value or a bound on the side of the window it fails.
 
     The frames, moves and tricks are indexed in place (``fr[d, F_K]``), never through a
     row view (``f = fr[d]``): Numba reference-counts every view it makes, and in this
@@ -515,7 +521,7 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
 def _load(ws, hands, trick, k, n):
     """Copy the current trick into the workspace and age the history of cutoffs;
     return the tricks left."""
-    hist = ws[3]
+    hist = ws.history
     for i in range(hist.shape[0]):
         for c in range(32):
             hist[i, c] >>= 2
@@ -525,7 +531,7 @@ def _load(ws, hands, trick, k, n):
         if c > left:
             left = c
     for i in range(k):
-        ws[2][left, i] = trick[i]
+        ws.tricks[left, i] = trick[i]
     return left
 
 
@@ -546,7 +552,7 @@ def _exact(rules, cx, tt, ws, hands, k, leader, cap, guess):
         while m != 0:
             pts += cx[CX_PTS + ctz(m)]
             m &= m - 1
-    tb = ws[2]
+    tb = ws.tricks
     for i in range(k):
         pts += cx[CX_PTS + tb[left, i]]
     lo = 0
@@ -662,7 +668,7 @@ def _card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta,
     left = _load(ws, hands, trick, k, n)
     seat = seat_after(leader, k, n)
     hands[seat] ^= 1 << c
-    ws[2][left, k] = c
+    ws.tricks[left, k] = c
     exact = alpha >= beta
     bisect = exact and (cx[CX_OPTS] & OPT_PVS) == 0
     if exact:
@@ -674,7 +680,7 @@ def _card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta,
         else:
             v = _solve(rules, cx, tt, ws, hands, k + 1, leader, cap, alpha, beta)
     else:
-        winner, pts = _trick_end(cx, ws[2], left, n, leader, cx[CX_TRUMP], left == 1)
+        winner, pts = _trick_end(cx, ws.tricks, left, n, leader, cx[CX_TRUMP], left == 1)
         takers = cx[CX_TAKERS + winner] == 1
         gain = pts if takers else 0
         ncap = cap if takers else 0
