@@ -681,7 +681,8 @@ def _values(tables) -> pd.DataFrame:
 
 
 def atlas_summary(grid: pd.DataFrame, by: str) -> pd.DataFrame:
-    """An atlas grid pooled by ``by``, with its rates (:func:`runs.atlas.with_rates`)."""
+    """An atlas grid pooled by ``by``, with its rates
+    (:func:`belote_sim.studies.atlas.with_rates`)."""
     from belote_sim.studies.atlas import with_rates
 
     return with_rates(grid.groupby(by, sort=False)[list(SUMS)].sum().reset_index())
