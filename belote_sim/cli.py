@@ -21,7 +21,9 @@ from belote_sim.rules import (
     Rules,
     option_names,
 )
+from belote_sim.studies.atlas import ATLAS_DEALS
 from belote_sim.studies.bid_strength import STRENGTH_WORLDS
+from belote_sim.studies.card_values import CARD_VALUE_DEALS
 from belote_sim.studies.simulate import DEFAULT_BID_POLICY, DEFAULT_PLAY_POLICY
 
 #: The command's name, whichever way it is started (``belote-sim`` or ``python -m
@@ -497,7 +499,7 @@ def arena(
     seed: Annotated[int, typer.Option(help="random seed")] = 0,
     bid_policy: Annotated[
         str, typer.Option(help=f"the bidding of both sides: {policy_usage('bid')}")
-    ] = "threshold",
+    ] = DEFAULT_BID_POLICY,
     a_bid: Annotated[
         str | None, typer.Option("--a-bid", help="side A's own bidding (default: --bid-policy)")
     ] = None,
@@ -655,7 +657,7 @@ def bid_strength(
     seed: Annotated[int, typer.Option(help="random seed")] = 0,
     bid_policy: Annotated[
         str, typer.Option(help=f"every later call: {policy_usage('bid')}")
-    ] = "threshold",
+    ] = DEFAULT_BID_POLICY,
     models: Annotated[
         str, typer.Option(help="card-play models, comma separated, e.g. dd,heuristic,fastpimc:20")
     ] = "heuristic",
@@ -733,13 +735,13 @@ def _print_strength(table) -> None:
 def bid_table(
     rules: RulesOption = "classic",
     set_: SetOption = None,
-    deals: Annotated[int, typer.Option(help="simulated deals whose decisions are tabulated")] = (
-        100_000
-    ),
+    deals: Annotated[
+        int, typer.Option(help="simulated deals whose decisions are tabulated")
+    ] = ATLAS_DEALS,
     seed: Annotated[int, typer.Option(help="random seed")] = 0,
     bid_policy: Annotated[
         str, typer.Option(help=f"the auctions and every later call: {policy_usage('bid')}")
-    ] = "threshold",
+    ] = DEFAULT_BID_POLICY,
     models: Annotated[
         str, typer.Option(help="card-play models, comma separated, e.g. heuristic,dd")
     ] = "heuristic",
@@ -807,11 +809,11 @@ def _print_atlas(atlas, top: int) -> None:
 def card_values(
     rules: RulesOption = "classic",
     set_: SetOption = None,
-    deals: Annotated[int, typer.Option(help="simulated deals")] = 20_000,
+    deals: Annotated[int, typer.Option(help="simulated deals")] = CARD_VALUE_DEALS,
     seed: Annotated[int, typer.Option(help="random seed")] = 0,
     bid_policy: Annotated[
         str, typer.Option(help=f"the auctions: {policy_usage('bid')}")
-    ] = "threshold",
+    ] = DEFAULT_BID_POLICY,
     models: Annotated[
         str, typer.Option(help="card-play models, comma separated, e.g. heuristic,dd")
     ] = "heuristic",

@@ -49,7 +49,7 @@ from belote_sim.runner.jobs import (
 )
 from belote_sim.runner.rundir import software, summary_frame, write_parquet, write_text_atomic
 from belote_sim.stats import mean_interval, wilson_interval
-from belote_sim.studies.simulate import CHUNK_SOLVER
+from belote_sim.studies.simulate import CHUNK_SOLVER, DEFAULT_BID_POLICY
 
 #: Deals (or matches) per chunk of the fast players (the solver players use the
 #: runner's ``CHUNK_SOLVER``).
@@ -279,7 +279,7 @@ def arena(
     deals: int = 1000,
     matches: int | None = None,
     seed: int = 0,
-    bid_policy: str | PolicySpec = "threshold",
+    bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
     a_bid: str | PolicySpec | None = None,
     b_bid: str | PolicySpec | None = None,
     threads: int | None = None,

@@ -57,6 +57,8 @@ from belote_sim.studies.playouts import (
 )
 from belote_sim.studies.simulate import DEFAULT_BID_POLICY
 
+#: Default number of simulated deals of an atlas.
+ATLAS_DEALS = 100_000
 #: The columns of a hand class, in the order tables show them.
 CLASS_COLUMNS = ("round", "position", "strain", "value", "retourne", "holding", "trumps",
                  "side_aces", "side_tens", "voids")
@@ -144,7 +146,7 @@ class AtlasJob(DealsPlayoutJob):
 
 def bid_table(
     rules: Rules | str,
-    deals: int = 100_000,
+    deals: int = ATLAS_DEALS,
     *,
     seed: int = 0,
     bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,

@@ -45,6 +45,8 @@ from belote_sim.studies.playouts import (
 )
 from belote_sim.studies.simulate import DEFAULT_BID_POLICY
 
+#: Default number of simulated deals of a card-value table.
+CARD_VALUE_DEALS = 20_000
 #: The role of each counter row, in the order of the kernel's roles.
 ROLES = tuple(f"trump {r}" for r in RANKS) + tuple(f"side {r}" for r in RANKS)
 #: Deals per chunk (one progress step, one committed file) for the fast models and the
@@ -81,7 +83,7 @@ class CardValuesJob(DealsPlayoutJob):
 
 def card_values(
     rules: Rules | str,
-    deals: int = 20_000,
+    deals: int = CARD_VALUE_DEALS,
     *,
     seed: int = 0,
     bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
