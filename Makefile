@@ -33,17 +33,18 @@ test: $(STAMP)
 	$(MAKE) --no-print-directory test-plain
 
 ## The rule, game and player tests again with NUMBA_DISABLE_JIT=1: the kernels run as plain
-## Python (what a debugger or coverage sees), with their line coverage reported. The
-## solver's and the odds' tests are left out: too slow without the compiler. (Without the
-## compiler numpy warns where uint64 arithmetic wraps, as it does in the kernels.)
+## Python (what a debugger or coverage sees), with their line coverage reported, one worker a
+## core (pytest-cov gathers the workers' coverage). The solver's and the odds' tests are left
+## out: too slow without the compiler. (Without the compiler numpy warns where uint64
+## arithmetic wraps, as it does in the kernels.)
 PLAIN_TESTS := tests/test_classic_rules.py tests/test_two_player.py tests/test_three_player.py \
 	tests/test_tout_atout.py tests/test_no_contract_4p.py tests/test_coinche.py \
 	tests/test_heuristic_play.py tests/test_shuffle_cut.py
 test-plain: $(STAMP)
-	NUMBA_DISABLE_JIT=1 COVERAGE_FILE=$(VENV)/.coverage-plain $(BIN)/python -m coverage run \
-		--source=belote_sim/kernels,belote_sim/game,belote_sim/players \
-		-m pytest -q -p no:cacheprovider -W ignore::RuntimeWarning $(PLAIN_TESTS)
-	COVERAGE_FILE=$(VENV)/.coverage-plain $(BIN)/python -m coverage report
+	NUMBA_DISABLE_JIT=1 COVERAGE_FILE=$(VENV)/.coverage-plain $(BIN)/python -m pytest -q \
+		-n auto -p no:cacheprovider -W ignore::RuntimeWarning \
+		--cov=belote_sim/kernels --cov=belote_sim/game --cov=belote_sim/players \
+		--cov-report=term $(PLAIN_TESTS)
 
 ## The benchmarks; the peer engine they measure beside ours (colver, Rust, on PyPI) is
 ## installed first when the package index can be reached (else they say so and print our
