@@ -312,7 +312,7 @@ def test_solver_table_is_sized_for_the_players():
         PLAY_PIMC,
     )
     from belote_sim.players.pimc import EXACT_TRICKS
-    from belote_sim.players.seating import no_lookup, sided_players
+    from belote_sim.players.seating import SidePolicies, no_lookup, sided_players
     from belote_sim.players.solver_kit import (
         FASTPIMC_TABLE_BITS,
         TABLE_BITS,
@@ -320,8 +320,8 @@ def test_solver_table_is_sized_for_the_players():
     )
 
     def bits(bid_a, play_a, bid_b, play_b):
-        players = sided_players(bid_a, 50.0, play_a, 20.0, bid_b, 50.0, play_b, 20.0, 4,
-                                *no_lookup())
+        players = sided_players(SidePolicies(bid_a, 50.0, play_a, 20.0),
+                                SidePolicies(bid_b, 50.0, play_b, 20.0), 4, no_lookup())
         return solver_table_bits(players, False)
 
     t = BID_THRESHOLD

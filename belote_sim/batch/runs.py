@@ -9,6 +9,8 @@ per block: bit-identical totals for any split.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import prange
 
@@ -58,6 +60,18 @@ from belote_sim.rules import (
     SHUFFLE_FULL,
 )
 
+#: Where a loop of deals puts what it plays, each an array that may be empty (then
+#: nothing goes there): ``counters`` (int64[N_COUNTERS]) every deal is added to;
+#: ``records``, one row per deal (a match's deal ``d``'s full record, ``REC_SIZE`` wide;
+#: a block of a run's deals, its summary rows, ``N_ROW`` wide); ``scores`` (int64[3]) a
+#: match's totals.
+Sink = namedtuple("Sink", ["counters", "records", "scores"])
+
+#: What a comparison plays: each cell's rule set (``cells``, int64[K, R]) and the seed of
+#: its streams (``cell_seeds``, int64[K]), and the counters whose per-unit values are
+#: paired (``slots``, int64[Q]).
+Comparison = namedtuple("Comparison", ["cells", "cell_seeds", "slots"])
+
 
 @jit(inline="always")
 def simulate_deal(rules, players, script, seed, i, ws):
@@ -85,53 +99,55 @@ def simulate_chunk(rules, players, seed, start, n, n_blocks, want_rows):
     per_block = np.zeros((n_blocks, N_COUNTERS), dtype=np.int64)
     errors = np.zeros(n_blocks, dtype=np.int64)
     rows = np.zeros((n if want_rows else 0, N_ROW), dtype=np.int64)
-    seats = players_to_array(players)
-    # Arrays, not the players' tuple, enter the parallel loop.
-    table_keys, table_gains = players.table_keys, players.table_gains
+    # Arrays, not the players' tuple, enter the parallel loop (see players.seating).
+    seats, table_keys, table_gains = (players_to_array(players), players.table_keys,
+                                      players.table_gains)
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        errors[b] = _count_deals(rules, seats, table_keys, table_gains, seed, lo, hi,
-                                 per_block[b], start, rows)
+        errors[b] = _count_deals(rules, players_from_array(seats, table_keys, table_gains),
+                                 seed, lo, hi, per_block[b], start, rows)
     return sum_blocks(per_block), errors.sum(), rows
 
 
 @jit
-def _count_deals(rules, seats, table_keys, table_gains, seed, lo, hi, counters, start, rows):
+def _count_deals(rules, players, seed, lo, hi, counters, start, rows):
     """One block of :func:`simulate_chunk`: deals ``lo .. hi-1`` added to ``counters``
     (rows to ``rows[i - start]`` when it has any); returns the deals refused.
 
     The parallel kernels hand each block to a compiled function like this one: the body
     of a parallel loop goes through Numba's parallel passes, which once miscompiled the
     deal inlined there (the solver's knowledge, the arena's timing)."""
-    players = players_from_array(seats, table_keys, table_gains)
     ws = new_workspace(players, False, False, False)
-    return _count_deal_range(rules, players, no_script(), seed, lo, hi, ws, counters, start,
-                             rows)
+    sink = Sink(counters, rows[lo - start : hi - start], np.zeros(0, dtype=np.int64))
+    return _count_deal_range(rules, players, no_script(), seed, lo, hi, ws, sink)
 
 
 @jit_no_refcount
-def _count_deal_range(rules, players, script, seed, lo, hi, ws, counters, start, rows):
-    """The loop of :func:`_count_deals`, compiled without reference counting: in a
-    function that keeps them, taking the record or the stream out of the workspace at
-    every deal would cost an atomic increment and decrement each."""
+def _count_deal_range(rules, players, script, seed, lo, hi, ws, sink):
+    """The loop of :func:`_count_deals`: deals ``lo .. hi-1`` into ``sink``'s counters
+    and, when it has any, deal ``i``'s row into ``sink.records[i - lo]``. Compiled
+    without reference counting: in a function that keeps them, taking the record or the
+    stream out of the workspace at every deal would cost an atomic increment and
+    decrement each."""
     refused = 0
     for i in range(lo, hi):
         if simulate_deal(rules, players, script, seed, i, ws) != 0:
             refused += 1
             continue
-        accumulate(rules, ws.rec, counters)
-        if len(rows) > 0:
-            fill_row(rules, ws.rec, i, rows[i - start])
+        accumulate(rules, ws.rec, sink.counters)
+        if len(sink.records) > 0:
+            fill_row(rules, ws.rec, i, sink.records[i - lo])
     return refused
 
 
 @jit_parallel
-def compare_chunk(cells, cell_seeds, players, slots, start, n, n_blocks, matches, max_deals):
+def compare_chunk(comparison, players, start, n, n_blocks, matches, max_deals):
     """Counters of deals (with ``matches``: matches) ``start .. start+n-1`` played under
-    each rule set of ``cells`` (``int64[K, R]``), deal (match) ``i`` of cell ``k`` from
-    the streams of ``cell_seeds[k]`` (cells with the same seed play the same packs and
-    random streams: common random numbers), and the number of deals refused (0 unless a
-    policy is broken: the counters are then not to be used).
+    each rule set of ``comparison.cells`` (``int64[K, R]``, a :class:`Comparison`), deal
+    (match) ``i`` of cell ``k`` from the streams of ``cell_seeds[k]`` (cells with the same
+    seed play the same packs and random streams: common random numbers), and the number
+    of deals refused (0 unless a policy is broken: the counters are then not to be
+    used).
 
     Returns one flat vector: each cell's run counters (``K x N_COUNTERS``); then, for
     the per-unit quantities ``x`` (what deal or match ``i`` adds to counter ``slots[q]``
@@ -141,26 +157,27 @@ def compare_chunk(cells, cell_seeds, players, slots, start, n, n_blocks, matches
 
     Kernel of :func:`belote_sim.studies.compare.compare`.
     """
+    # Arrays, not tuples, enter the parallel loop (see players.seating).
+    cells, cell_seeds, slots = comparison
     k, q = cells.shape[0], slots.shape[0]
     size = k * N_COUNTERS + k * q + (k * q) * (k * q)
     per_block = np.zeros((n_blocks, size), dtype=np.int64)
     errors = np.zeros(n_blocks, dtype=np.int64)
-    seats = players_to_array(players)
-    # Arrays, not the players' tuple, enter the parallel loop.
-    table_keys, table_gains = players.table_keys, players.table_gains
+    seats, table_keys, table_gains = (players_to_array(players), players.table_keys,
+                                      players.table_gains)
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        errors[b] = _compare_deals(cells, cell_seeds, seats, table_keys, table_gains, slots,
+        errors[b] = _compare_deals(Comparison(cells, cell_seeds, slots),
+                                   players_from_array(seats, table_keys, table_gains),
                                    lo, hi, per_block[b], matches, max_deals)
     return sum_blocks(per_block), errors.sum()
 
 
 @jit
-def _compare_deals(cells, cell_seeds, seats, table_keys, table_gains, slots, lo, hi, flat,
-                   matches, max_deals):
+def _compare_deals(comparison, players, lo, hi, flat, matches, max_deals):
     """One block of :func:`compare_chunk`: deals (matches) ``lo .. hi-1`` added to
     ``flat``."""
-    players = players_from_array(seats, table_keys, table_gains)
+    cells, cell_seeds, slots = comparison
     ws = new_workspace(players, False, False, False)
     script = no_script()
     k, q = cells.shape[0], slots.shape[0]
@@ -185,8 +202,8 @@ def _compare_deals(cells, cell_seeds, seats, table_keys, table_gains, slots, lo,
             if matches:
                 rules = cells[c]
                 n_deals, winner, first = match_loop(
-                    rules, players, script, cell_seeds[c], i, max_deals, ws, counters[c], none,
-                    scores,
+                    rules, players, script, cell_seeds[c], i, max_deals, ws,
+                    Sink(counters[c], none, scores),
                 )
                 accumulate_match(counters[c], n_deals, winner,
                                  first_dealer_side(i, rules[R_PLAYERS]), first)
@@ -217,19 +234,19 @@ def simulate_records(rules, players, seed, start, n):
     """The full records (``int64[n, REC_SIZE]``) of deals ``start .. start+n-1``."""
     out = np.zeros((n, REC_SIZE), dtype=np.int64)
     n_blocks = min(n, 64)
-    seats = players_to_array(players)
-    # Arrays, not the players' tuple, enter the parallel loop.
-    table_keys, table_gains = players.table_keys, players.table_gains
+    # Arrays, not the players' tuple, enter the parallel loop (see players.seating).
+    seats, table_keys, table_gains = (players_to_array(players), players.table_keys,
+                                      players.table_gains)
     for b in prange(n_blocks):
         lo, hi = (n * b) // n_blocks, (n * (b + 1)) // n_blocks
-        _record_deals(rules, seats, table_keys, table_gains, seed, start, lo, hi, out)
+        _record_deals(rules, players_from_array(seats, table_keys, table_gains), seed, start,
+                      lo, hi, out)
     return out
 
 
 @jit
-def _record_deals(rules, seats, table_keys, table_gains, seed, start, lo, hi, out):
+def _record_deals(rules, players, seed, start, lo, hi, out):
     """One block of :func:`simulate_records`: deals ``start + lo .. start + hi - 1``."""
-    players = players_from_array(seats, table_keys, table_gains)
     ws = new_workspace(players, False, False, False)
     script = no_script()
     for j in range(lo, hi):
@@ -246,7 +263,7 @@ def first_dealer_side(match, n):
 
 
 @jit
-def match_loop(rules, players, script, seed, match, max_deals, ws, counters, out, scores):
+def match_loop(rules, players, script, seed, match, max_deals, ws, sink):
     """Play match ``match`` of run ``seed`` (RULES 8, Match).
 
     Matches go to the target, and the deal passes to the next seat after every deal,
@@ -261,9 +278,10 @@ def match_loop(rules, players, script, seed, match, max_deals, ws, counters, out
 
     With ``shuffle = cut`` every deal after the first is dealt from the pack of the deal
     before, rebuilt from its tricks and cut (RULES 4). The litige pot is carried from deal
-    to deal. Each deal is added to ``counters`` unless it is empty, and deal ``d``'s
-    record goes to ``out[d]`` unless ``out`` has no rows; the totals go to ``scores``
-    (int64[3]: each side's, or with three players each seat's). Returns
+    to deal. Each deal is added to ``sink.counters`` unless it is empty, and deal ``d``'s
+    record goes to ``sink.records[d]`` unless it has no rows (a :class:`Sink`); the
+    totals go to ``sink.scores`` (int64[3]: each side's, or with three players each
+    seat's). Returns
     ``(n_deals, winner, first_deal_winner)``: ``winner`` is the winning side (the winning
     seat with three players, who score individually), ``MATCH_DRAW`` for a draw, -1 when
     ``max_deals`` deals did not finish the match; ``first_deal_winner`` the side that
@@ -275,6 +293,7 @@ def match_loop(rules, players, script, seed, match, max_deals, ws, counters, out
     stock = rules[R_CONTRACT] == CONTRACT_STOCK
     winner_deals = rules[R_CONTRACT] == CONTRACT_NONE and n == 2
     n_scores = 3 if n == 3 else 2  # three players score individually
+    counters, out, scores = sink
     count = len(counters) > 0
     record = out.shape[0] > 0
     scores[:] = 0
@@ -357,7 +376,7 @@ def play_match(rules, players, seed, match, max_deals, out):
     none = np.zeros(0, dtype=np.int64)
     scores = np.zeros(3, dtype=np.int64)
     n_deals, winner, _ = match_loop(
-        rules, players, no_script(), seed, match, max_deals, ws, none, out, scores
+        rules, players, no_script(), seed, match, max_deals, ws, Sink(none, out, scores)
     )
     return n_deals, winner, scores
 
@@ -366,28 +385,24 @@ def play_match(rules, players, seed, match, max_deals, out):
 def simulate_matches(rules, players, seed, start, n, n_blocks, max_deals):
     """Counters of matches ``start .. start+n-1`` (their deals and their results)."""
     per_block = np.zeros((n_blocks, N_COUNTERS), dtype=np.int64)
-    seats = players_to_array(players)
-    # Arrays, not the players' tuple, enter the parallel loop.
-    table_keys, table_gains = players.table_keys, players.table_gains
+    # Arrays, not the players' tuple, enter the parallel loop (see players.seating).
+    seats, table_keys, table_gains = (players_to_array(players), players.table_keys,
+                                      players.table_gains)
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        _count_matches(rules, seats, table_keys, table_gains, seed, lo, hi, max_deals,
-                       per_block[b])
+        _count_matches(rules, players_from_array(seats, table_keys, table_gains), seed, lo,
+                       hi, max_deals, per_block[b])
     return sum_blocks(per_block)
 
 
 @jit
-def _count_matches(rules, seats, table_keys, table_gains, seed, lo, hi, max_deals, counters):
+def _count_matches(rules, players, seed, lo, hi, max_deals, counters):
     """One block of :func:`simulate_matches`: matches ``lo .. hi-1``."""
-    players = players_from_array(seats, table_keys, table_gains)
     ws = new_workspace(players, False, False, False)
     script = no_script()
-    none = np.zeros((0, REC_SIZE), dtype=np.int64)
-    scores = np.zeros(3, dtype=np.int64)
+    sink = Sink(counters, np.zeros((0, REC_SIZE), dtype=np.int64), np.zeros(3, dtype=np.int64))
     for m in range(lo, hi):
-        n_deals, winner, first = match_loop(
-            rules, players, script, seed, m, max_deals, ws, counters, none, scores
-        )
+        n_deals, winner, first = match_loop(rules, players, script, seed, m, max_deals, ws, sink)
         accumulate_match(counters, n_deals, winner, first_dealer_side(m, rules[R_PLAYERS]),
                          first)
 
@@ -401,32 +416,30 @@ def arena_chunk(rules, ab, ba, seed, start, n, n_blocks, matches):
 
     Kernel of :func:`belote_sim.studies.arena.arena`."""
     per_block = np.zeros((n_blocks, N_ARENA_COUNTERS), dtype=np.int64)
+    # Arrays, not the players' tuples, enter the parallel loop (see players.seating); both
+    # carry the same lookup.
     seats_ab, seats_ba = players_to_array(ab), players_to_array(ba)
     table_keys, table_gains = ab.table_keys, ab.table_gains
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        _arena_block(rules, seats_ab, seats_ba, table_keys, table_gains, seed, lo, hi,
+        _arena_block(rules, players_from_array(seats_ab, table_keys, table_gains),
+                     players_from_array(seats_ba, table_keys, table_gains), seed, lo, hi,
                      matches, per_block[b])
     return sum_blocks(per_block)
 
 
 @jit
-def _arena_block(rules, seats_ab, seats_ba, table_keys, table_gains, seed, lo, hi, matches,
-                 c):
+def _arena_block(rules, ab, ba, seed, lo, hi, matches, c):
     """One block of :func:`arena_chunk`: deals (or matches) ``lo .. hi-1``."""
-    ab = players_from_array(seats_ab, table_keys, table_gains)
-    ba = players_from_array(seats_ba, table_keys, table_gains)
     ws = new_workspace(ab, True, False, False)
     script = no_script()
-    no_counters = np.zeros(0, dtype=np.int64)
-    no_records = np.zeros((0, REC_SIZE), dtype=np.int64)
-    scores = np.zeros(3, dtype=np.int64)
+    sink = Sink(np.zeros(0, dtype=np.int64), np.zeros((0, REC_SIZE), dtype=np.int64),
+                np.zeros(3, dtype=np.int64))
     for i in range(lo, hi):
         if matches:
             for a_side in range(2):
                 _, winner, _ = match_loop(
-                    rules, ba if a_side else ab, script, seed, i, MAX_MATCH_DEALS, ws,
-                    no_counters, no_records, scores,
+                    rules, ba if a_side else ab, script, seed, i, MAX_MATCH_DEALS, ws, sink
                 )
                 c[AR_GAMES] += 1
                 if winner < 0:

@@ -4,14 +4,22 @@ the :class:`SeatView` of the seat to play that the solver players read.
 Every seat has its bidding policy and its card-play policy (ids of the registry,
 :data:`belote_sim.players.POLICIES`), each with its parameter. A run seats the same
 players everywhere (:func:`same_players`); the arena seats player A on one side and B
-on the other (:func:`sided_players`), each side with its own bidding and card play.
-The players also carry the ``table`` bidder's lookup (``table_keys``, ``table_gains``:
-:func:`belote_sim.players.table_bidder.shipped_lookup`, or :func:`no_lookup` where no
-seat bids by table), as arrays the kernels receive rather than compile in.
+on the other (:func:`sided_players`), each side with its own bidding and card play
+(:class:`SidePolicies`). The players also carry the ``table`` bidder's lookup
+(``table_keys``, ``table_gains``: :func:`belote_sim.players.table_bidder.shipped_lookup`,
+or :func:`no_lookup` where no seat bids by table), as arrays the kernels receive rather
+than compile in.
+
+Every kernel takes the players as one :class:`Players`. The one place they change form
+is the entry of a parallel loop: Numba cannot capture a tuple into the body of a
+``prange`` loop, so a parallel kernel turns them into arrays once
+(``seats = players_to_array(players)`` and the lookup arrays as they are) and the loop
+body rebuilds them (:func:`players_from_array`) before it hands its block to a compiled
+function; a body may build a tuple and pass it on, only not receive one.
 
 >>> from belote_sim.players import BID_THRESHOLD, PLAY_HEURISTIC, PLAY_RANDOM
->>> p = sided_players(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0,
-...                   BID_THRESHOLD, 60.0, PLAY_RANDOM, 0.0, 4, *no_lookup())
+>>> p = sided_players(SidePolicies(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0),
+...                   SidePolicies(BID_THRESHOLD, 60.0, PLAY_RANDOM, 0.0), 4, no_lookup())
 >>> [int(x) for x in p.play], [float(x) for x in p.bid_param]
 ([1, 0, 1, 0], [50.0, 60.0, 50.0, 60.0])
 """
@@ -33,6 +41,10 @@ from belote_sim.kernels.layout import MAX_SEATS
 #: call of a seat that bids by table.
 Players = namedtuple("Players", ["bid", "bid_param", "play", "play_param", "table_keys",
                                  "table_gains"])
+
+#: One side's players in :func:`sided_players`: its bidding policy id and parameter, its
+#: card-play policy id and parameter.
+SidePolicies = namedtuple("SidePolicies", ["bid", "bid_param", "play", "play_param"])
 
 #: What ``seat`` sees of the trick in play when it chooses a card: the ``trick``'s first
 #: ``k`` cards, led by ``leader``; ``played`` (a mask of every card played, the trick's
@@ -87,14 +99,16 @@ def same_players(bid, bid_param, play, play_param, table_keys, table_gains):
 
 
 @jit
-def sided_players(bid_a, bid_param_a, play_a, param_a, bid_b, bid_param_b, play_b, param_b,
-                  n, table_keys, table_gains):
-    """The seats of side 0 (:func:`table_side`) bid with ``bid_a`` (``bid_param_a``) and
-    play with ``play_a`` (``param_a``), the others with ``bid_b`` and ``play_b``; the
-    table bidder's lookup as in :func:`same_players`."""
-    ba, bb, a, b = np.int64(bid_a), np.int64(bid_b), np.int64(play_a), np.int64(play_b)
-    qa, qb = np.float64(bid_param_a), np.float64(bid_param_b)
-    pa, pb = np.float64(param_a), np.float64(param_b)
+def sided_players(side_a, side_b, n, lookup):
+    """The seats of side 0 (:func:`table_side`) play as ``side_a``, the others as
+    ``side_b`` (each a :class:`SidePolicies`); ``lookup`` is the table bidder's
+    ``(table_keys, table_gains)`` (:func:`no_lookup`, or
+    :func:`belote_sim.players.table_bidder.lookup_for`)."""
+    ba, bb = np.int64(side_a.bid), np.int64(side_b.bid)
+    a, b = np.int64(side_a.play), np.int64(side_b.play)
+    qa, qb = np.float64(side_a.bid_param), np.float64(side_b.bid_param)
+    pa, pb = np.float64(side_a.play_param), np.float64(side_b.play_param)
+    table_keys, table_gains = lookup
     if n == 4:
         return Players((ba, bb, ba, bb), (qa, qb, qa, qb), (a, b, a, b), (pa, pb, pa, pb),
                        table_keys, table_gains)
@@ -104,9 +118,9 @@ def sided_players(bid_a, bid_param_a, play_a, param_a, bid_b, bid_param_b, play_
 
 @jit
 def players_to_array(players):
-    """``players`` as a float64[4, MAX_SEATS] array (rows: bid, bid_param, play, play_param): the
-    form in which they enter a parallel loop, which cannot receive tuples;
-    :func:`players_from_array` turns it back, once per block."""
+    """``players``' policies as a float64[4, MAX_SEATS] array (rows: bid, bid_param, play,
+    play_param): the form in which they enter a parallel loop, which cannot receive
+    tuples; :func:`players_from_array` turns it back in the loop's body, once per block."""
     out = np.empty((4, MAX_SEATS), dtype=np.float64)
     for seat in range(MAX_SEATS):
         out[0, seat] = players.bid[seat]
@@ -118,8 +132,8 @@ def players_to_array(players):
 
 @jit
 def players_from_array(a, table_keys, table_gains):
-    """The :class:`Players` of :func:`players_to_array`'s array (the lookup arrays
-    enter a parallel loop as they are)."""
+    """The :class:`Players` of :func:`players_to_array`'s array ``a`` and the lookup
+    arrays (which enter a parallel loop as they are)."""
     return Players(
         (np.int64(a[0, 0]), np.int64(a[0, 1]), np.int64(a[0, 2]), np.int64(a[0, 3])),
         (a[1, 0], a[1, 1], a[1, 2], a[1, 3]),

@@ -29,6 +29,7 @@ times larger and every start-up slower.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from functools import cache
 from pathlib import Path
 
@@ -68,6 +69,13 @@ LEVELS = (
     ("round", "strain", "value"),
 )
 N_FEATURES = len(FEATURES)
+#: A hand class: its :data:`FEATURES` (of a decision, or of an atlas row), one integer
+#: each.
+HandClass = namedtuple("HandClass", FEATURES)
+#: One atlas's part of a lookup: the lookup's sorted ``keys`` and their ``gains``
+#: (:func:`shipped_lookup`), and ``base``, the key offset of that atlas's classes
+#: (:data:`RETOURNE_BASE`, :data:`COINCHE_BASE`).
+AtlasPart = namedtuple("AtlasPart", ["keys", "gains", "base"])
 N_LEVELS = len(LEVELS)
 #: ``KEEP[level, f]``: whether ``level`` keeps feature ``f``.
 KEEP = np.array([[f in level for f in FEATURES] for level in LEVELS], dtype=np.int64)
@@ -179,32 +187,31 @@ def strain_kind(strain):
 
 
 @jit
-def class_key(level, rnd, position, kind, value, retourne, holding, trumps, side_aces,
-              side_tens, voids):
-    """The lookup key of a hand class at ``level`` (features it does not keep count as
-    0): ``level`` then the features in mixed radix (:data:`RADIX`)."""
+def class_key(level, cls):
+    """The lookup key of the hand class ``cls`` (a :class:`HandClass`) at ``level``
+    (features it does not keep count as 0): ``level`` then the features in mixed radix
+    (:data:`RADIX`)."""
     key = np.int64(level)
-    feats = (rnd, position, kind, value, retourne, holding, trumps, side_aces, side_tens,
-             voids)
     for f in range(N_FEATURES):
-        key = key * _RADIX[f] + (feats[f] if KEEP[level, f] else 0)
+        key = key * _RADIX[f] + (cls[f] if KEEP[level, f] else 0)
     return key
 
 
 @jit
-def class_gain(keys, gains, base, rnd, position, strain, value, retourne, hand):
-    """The lookup's gain over passing of a call in ``strain`` (0..5) by a seat holding
-    ``hand`` (``NO_GAIN`` when no level has its class), in the atlas whose keys start
-    at ``base``. ``retourne`` is the turned card (-1: none)."""
+def class_gain(atlas, rnd, position, strain, value, retourne, hand):
+    """The gain over passing, in ``atlas`` (an :class:`AtlasPart`), of a call in
+    ``strain`` (0..5) by a seat holding ``hand`` (``NO_GAIN`` when no level has its
+    class). ``retourne`` is the turned card (-1: none)."""
     holding, trumps, aces, tens, voids = hand_features(hand, strain)
-    kind = strain_kind(strain)
     turned = retourne & 7 if retourne >= 0 else -1
+    cls = HandClass(rnd, position, strain_kind(strain), value, turned + 1, holding, trumps,
+                    aces, tens, voids)
+    keys = atlas.keys
     for level in range(N_LEVELS):
-        key = base + class_key(level, rnd, position, kind, value, turned + 1, holding,
-                               trumps, aces, tens, voids)
+        key = atlas.base + class_key(level, cls)
         i = np.searchsorted(keys, key)
         if i < keys.size and keys[i] == key:
-            return gains[i]
+            return atlas.gains[i]
     return NO_GAIN
 
 
@@ -213,24 +220,24 @@ def table_call(keys, gains, min_gain, rnd, position, hand, retourne, any_suit):
     """The ``table`` bidder's call in round ``rnd`` of the retourne bidding, from
     ``position`` (0 = first hand) with ``hand`` (its five cards) and the ``retourne``;
     ``keys`` and ``gains`` are :func:`shipped_lookup`'s."""
-    base = RETOURNE_BASE
+    atlas = AtlasPart(keys, gains, RETOURNE_BASE)
     turned = retourne >> 3
     best = NO_GAIN
     call = CALL_PASS
     if rnd == 1:
-        best = class_gain(keys, gains, base, 1, position, turned, 0, retourne, hand)
+        best = class_gain(atlas, 1, position, turned, 0, retourne, hand)
         call = CALL_TAKE
     elif rnd == 2:
         allowed = round_two_suits(turned, any_suit)
         for suit in range(4):
             if (allowed >> suit) & 1:
-                g = class_gain(keys, gains, base, 2, position, suit, 0, retourne, hand)
+                g = class_gain(atlas, 2, position, suit, 0, retourne, hand)
                 if g > best:
                     best = g
                     call = CALL_SUIT + suit
     else:
         for strain, c in ((ALL_TRUMPS, CALL_AT), (NO_TRUMPS, CALL_NT)):
-            g = class_gain(keys, gains, base, 3, position, strain, 0, retourne, hand)
+            g = class_gain(atlas, 3, position, strain, 0, retourne, hand)
             if g > best:
                 best = g
                 call = c
@@ -248,10 +255,11 @@ def table_coinche_call(keys, gains, min_gain, position, hand, high, coinched, al
     vi = 0 if high < 0 else bid_value_index(high) + 1
     if vi >= N_BID_VALUES:
         return CALL_PASS
+    atlas = AtlasPart(keys, gains, COINCHE_BASE)
     best = NO_GAIN
     best_strain = -1
     for strain in range(N_STRAINS if allow_at_nt else 4):
-        g = class_gain(keys, gains, COINCHE_BASE, 0, position, strain, vi, -1, hand)
+        g = class_gain(atlas, 0, position, strain, vi, -1, hand)
         if g > best:
             best = g
             best_strain = strain

@@ -78,17 +78,18 @@ class ArenaTask:
 
     def play(self, blocks: int) -> ChunkResult:
         from belote_sim.batch import runs as chunks
-        from belote_sim.players.seating import sided_players
+        from belote_sim.players.seating import SidePolicies, sided_players
         from belote_sim.players.table_bidder import lookup_for
 
         lookup = lookup_for(self.a.bid_policy.id, self.b.bid_policy.id)
         n = int(self.rules[R_PLAYERS])
 
+        def policies(side: Side) -> SidePolicies:
+            return SidePolicies(side.bid_policy.id, side.bid_policy.value,
+                                side.play_policy.id, side.play_policy.value)
+
         def seats(first: Side, second: Side):
-            return sided_players(first.bid_policy.id, first.bid_policy.value,
-                                 first.play_policy.id, first.play_policy.value,
-                                 second.bid_policy.id, second.bid_policy.value,
-                                 second.play_policy.id, second.play_policy.value, n, *lookup)
+            return sided_players(policies(first), policies(second), n, lookup)
 
         c = self.chunk
         counters = chunks.arena_chunk(

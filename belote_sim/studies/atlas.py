@@ -334,7 +334,7 @@ def bidder_lookup(atlas: pd.DataFrame, model: str = BIDDER_MODEL
             prior = parent.get(up, 0.0)
             gain = (gain2 / 2 + T.PRIOR_DECISIONS * prior) / (n + T.PRIOR_DECISIONS)
             shrunk[cls] = gain
-            keys.append(int(T.class_key(level, *(int(v) for v in cls))))
+            keys.append(int(T.class_key(level, T.HandClass(*(int(v) for v in cls)))))
             gains.append(gain)
         parent = shrunk
     order = np.argsort(np.array(keys, dtype=np.int64), kind="stable")

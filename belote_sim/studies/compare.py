@@ -478,10 +478,12 @@ class CompareTask:
         from belote_sim.batch import runs as chunks
 
         c = self.chunk
+        comparison = chunks.Comparison(np.asarray(self.cells, dtype=np.int64),
+                                       np.asarray(self.cell_seeds, dtype=np.int64),
+                                       np.asarray(self.slots, dtype=np.int64))
         counters, errors = chunks.compare_chunk(
-            np.asarray(self.cells, dtype=np.int64), np.asarray(self.cell_seeds, dtype=np.int64),
-            players_of(self.bid_policy, self.play_policy), np.asarray(self.slots, dtype=np.int64),
-            c.start, c.count, blocks, c.unit == "matches", L.MAX_MATCH_DEALS,
+            comparison, players_of(self.bid_policy, self.play_policy), c.start, c.count,
+            blocks, c.unit == "matches", L.MAX_MATCH_DEALS,
         )
         refuse_illegal(errors, c)
         return ChunkResult(c.index, counters)
