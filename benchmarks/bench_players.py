@@ -105,8 +105,7 @@ def solve_all(positions: list[tuple[np.ndarray, int, int, int]], query: int | No
               every_card: bool = False, opts: int = dd.OPT_ALL) -> dict:
     rules = Rules().to_array()
     cx = dd.new_context()
-    tt = dd.new_table(20)
-    ws = dd.new_workspace()
+    solver = dd.Solver(rules, cx, dd.new_table(20), dd.new_workspace())
     trick = np.zeros(4, dtype=np.int64)
     out = np.zeros(32, dtype=np.int64)
     times = []
@@ -117,13 +116,14 @@ def solve_all(positions: list[tuple[np.ndarray, int, int, int]], query: int | No
         dd.set_context(cx, rules, trump, taker, opts)
         for slot in dd.SEARCH_STATS.values():
             cx[slot] = 0
+        position = dd.Position(hands, trick, 0, leader, 1)
         t0 = time.perf_counter()
         if every_card:
-            v = dd.dd_move_values(rules, cx, tt, ws, hands, trick, 0, leader, 1, hands[leader], out)
+            v = dd.dd_move_values(solver, position, hands[leader], out)
         elif query is None:
-            v = dd.dd_value(rules, cx, tt, ws, hands, trick, 0, leader, 1, 81)
+            v = dd.dd_value(solver, position, 81)
         else:
-            v = dd.dd_reaches(rules, cx, tt, ws, hands, trick, 0, leader, 1, query)
+            v = dd.dd_reaches(solver, position, query)
         times.append(time.perf_counter() - t0)
         for name, slot in dd.SEARCH_STATS.items():
             stats[name] += int(cx[slot])
@@ -192,8 +192,7 @@ def compare_colver(deals: list[np.ndarray]) -> dict:
     # colver plays the contrée rule that a player unable to overtrump may play any card.
     rules = Rules.from_preset("coinche", undertrump="free").to_array()
     cx = dd.new_context()
-    tt = dd.new_table(20)
-    ws = dd.new_workspace()
+    solver = dd.Solver(rules, cx, dd.new_table(20), dd.new_workspace())
     trick = np.zeros(4, dtype=np.int64)
     out = np.zeros(32, dtype=np.int64)
     ours, theirs, equal = [], [], 0
@@ -208,7 +207,7 @@ def compare_colver(deals: list[np.ndarray]) -> dict:
             theirs.append(time.perf_counter() - t0)
             dd.set_context(cx, rules, trump, 0, dd.OPT_ALL)
             t0 = time.perf_counter()
-            best = dd.dd_move_values(rules, cx, tt, ws, hands, trick, 0, 0, 1, hands[0], out)
+            best = dd.dd_move_values(solver, dd.Position(hands, trick, 0, 0, 1), hands[0], out)
             ours.append(time.perf_counter() - t0)
             # every card's value, not only the best one
             values = {_FROM_COLVER[c]: v for c, v in res["scores"]}

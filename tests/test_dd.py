@@ -59,27 +59,23 @@ class Solver:
         self.cx = dd.new_context()
         self.tt = dd.new_table(table_bits)
         self.ws = dd.new_workspace()
+        self.solver = dd.Solver(self.r, self.cx, self.tt, self.ws)
         self.out = np.zeros(32, dtype=np.int64)
         self.set(trump, taker, dd.OPT_ALL if opts is None else opts)
 
     def set(self, trump: int, taker: int, opts: int) -> None:
         self.dd.set_context(self.cx, self.r, trump, taker, opts)
 
-    @staticmethod
-    def arrays(pos: Position) -> tuple[np.ndarray, np.ndarray, int]:
+    def position(self, pos: Position):
+        """The solver's :class:`dd.Position` of the reference's ``pos``."""
         hands = np.zeros(4, dtype=np.int64)
         hands[: len(pos.hands)] = pos.hands
         trick = np.zeros(4, dtype=np.int64)
         trick[: len(pos.trick)] = pos.trick
-        return hands, trick, len(pos.trick)
+        return self.dd.Position(hands, trick, len(pos.trick), pos.leader, pos.cap)
 
     def value(self, pos: Position, guess: int = 0) -> int:
-        hands, trick, k = self.arrays(pos)
-        return int(
-            self.dd.dd_value(
-                self.r, self.cx, self.tt, self.ws, hands, trick, k, pos.leader, pos.cap, guess
-            )
-        )
+        return int(self.dd.dd_value(self.solver, self.position(pos), guess))
 
 
 def describe(game: Game, name: str, pos: Position) -> str:
@@ -99,20 +95,16 @@ def check_positions(
     ``dd_reaches`` at three targets, ``dd_search`` in a random window, ``dd_move_values``
     and ``dd_best_card`` (a best card and its value; ``full = False``: ``dd_value``
     only). Returns the list of disagreements."""
-    dd = solver.dd
-    r, cx, tt, ws, out = solver.r, solver.cx, solver.tt, solver.ws, solver.out
+    dd, s, out = solver.dd, solver.solver, solver.out
     errors: list[str] = []
     order = positions(values)
     rng.shuffle(order)  # the table sees positions of every depth in turn
     for pos in order:
         v = values[pos]
-        hands, trick, k = solver.arrays(pos)
+        p = solver.position(pos)
+        hands = p.hands
         before = hands.copy()
-        got = int(
-            dd.dd_value(
-                r, cx, tt, ws, hands, trick, k, pos.leader, pos.cap, rng.randrange(-10, v + 40)
-            )
-        )
+        got = int(dd.dd_value(s, p, rng.randrange(-10, v + 40)))
         if got != v:
             errors.append(f"dd_value {describe(game, name, pos)}: expected {v}, got {got}")
         if not full or (pos.trick and rng.random() < 0.5):
@@ -120,33 +112,26 @@ def check_positions(
                 errors.append(f"hands not restored {describe(game, name, pos)}")
             continue
         for target in (v, v + 1, v + rng.randrange(-20, 21)):
-            ok = bool(dd.dd_reaches(r, cx, tt, ws, hands, trick, k, pos.leader, pos.cap, target))
+            ok = bool(dd.dd_reaches(s, p, target))
             if ok != (v >= target):
                 errors.append(
                     f"dd_reaches({target}) {describe(game, name, pos)}: value {v}, got {ok}"
                 )
         a = v + rng.randrange(-15, 10)
         b = a + rng.choice((1, 1, 2, 10, 40))
-        s = int(dd.dd_search(r, cx, tt, ws, hands, trick, k, pos.leader, pos.cap, a, b))
-        if (a < v < b and s != v) or (v <= a and not v <= s <= a) or (v >= b and not b <= s <= v):
-            errors.append(f"dd_search({a}, {b}) {describe(game, name, pos)}: value {v}, got {s}")
+        g = int(dd.dd_search(s, p, a, b))
+        if (a < v < b and g != v) or (v <= a and not v <= g <= a) or (v >= b and not b <= g <= v):
+            errors.append(f"dd_search({a}, {b}) {describe(game, name, pos)}: value {v}, got {g}")
         expected = move_values(game, pos, values)
         out[:] = -999
-        best = int(
-            dd.dd_move_values(
-                r, cx, tt, ws, hands, trick, k, pos.leader, pos.cap, mask_of(expected), out
-            )
-        )
+        best = int(dd.dd_move_values(s, p, mask_of(expected), out))
         got_moves = {c: int(out[c]) for c in expected}
         if best != v or got_moves != expected:
             errors.append(
                 f"dd_move_values {describe(game, name, pos)}: expected best {v} "
                 f"moves {expected}, got best {best} moves {got_moves}"
             )
-        card, value = dd.dd_best_card(
-            r, cx, tt, ws, hands, trick, k, pos.leader, pos.cap, mask_of(expected),
-            rng.randint(0, 200),
-        )
+        card, value = dd.dd_best_card(s, p, mask_of(expected), rng.randint(0, 200))
         card = int(card)
         if expected.get(card) != v or value != v:
             errors.append(
@@ -460,11 +445,9 @@ def test_full_deals_match_reference_configuration(dd, name, rules, trump, seed):
         pos = Position(hands, (), leader, cap)
         solver.set(trump, taker, dd.OPT_ALL)
         got = solver.value(pos, guess=80)
-        h, t, k = solver.arrays(pos)
-        assert dd.dd_reaches(solver.r, solver.cx, solver.tt, solver.ws, h, t, k, leader, cap, got)
-        assert not dd.dd_reaches(
-            solver.r, solver.cx, solver.tt, solver.ws, h, t, k, leader, cap, got + 1
-        )
+        p = solver.position(pos)
+        assert dd.dd_reaches(solver.solver, p, got)
+        assert not dd.dd_reaches(solver.solver, p, got + 1)
         solver.set(trump, taker, 0)
         expected = solver.value(pos)
         assert got == expected, f"{describe(Game(rules, trump, taker), name, pos)}"
@@ -482,7 +465,8 @@ def test_values_agree_with_colver_when_installed(dd):
 
     rng = np.random.default_rng(7)
     rules = Rules.from_preset("coinche", undertrump="free").to_array()
-    cx, tt, ws = dd.new_context(), dd.new_table(18), dd.new_workspace()
+    cx = dd.new_context()
+    solver = dd.Solver(rules, cx, dd.new_table(18), dd.new_workspace())
     trick = np.zeros(4, dtype=np.int64)
     out = np.zeros(32, dtype=np.int64)
     for _ in range(2):
@@ -494,6 +478,6 @@ def test_values_agree_with_colver_when_installed(dd):
             env.set_phase_playing()
             theirs = {c: v for c, v in env.solve_scores()["scores"]}
             dd.set_context(cx, rules, trump, 0, dd.OPT_ALL)
-            dd.dd_move_values(rules, cx, tt, ws, hands, trick, 0, 0, 1, hands[0], out)
+            dd.dd_move_values(solver, dd.Position(hands, trick, 0, 0, 1), hands[0], out)
             ours = {to_colver(c): int(out[c]) for c in range(32) if int(hands[0]) >> c & 1}
             assert ours == theirs

@@ -17,31 +17,14 @@ MAX_PARAMS = 8
 #: Jitted functions not yet reduced, with their parameter counts today: one may shrink
 #: (then lower or drop its entry), none may grow, and no other may pass the limit.
 ALLOWED = {
-    ("belote_sim/players/dd/search.py", "dd_card_value"): 13,
-    ("belote_sim/players/dd/search.py", "_card_value"): 13,
-    ("belote_sim/players/dd/endgame.py", "level"): 12,
-    ("belote_sim/players/dd/endgame.py", "_two_tricks_played"): 12,
     ("belote_sim/players/coinche_bidding.py", "choose_coinche_call"): 12,
-    ("belote_sim/players/dd/search.py", "dd_search"): 11,
-    ("belote_sim/players/dd/search.py", "dd_move_values"): 11,
-    ("belote_sim/players/dd/search.py", "dd_best_card"): 11,
     ("belote_sim/players/play.py", "heuristic_choice"): 10,
     ("belote_sim/players/heuristic.py", "heuristic_playout"): 10,
-    ("belote_sim/players/dd_bidder.py", "make_chance"): 10,
-    ("belote_sim/players/dd_bidder.py", "dd_call"): 10,
-    ("belote_sim/players/dd/search.py", "dd_value"): 10,
-    ("belote_sim/players/dd/search.py", "dd_reaches"): 10,
-    ("belote_sim/players/dd/search.py", "_solve"): 10,
-    ("belote_sim/players/dd/search.py", "_alphabeta"): 10,
-    ("belote_sim/players/dd/ordering.py", "_order_score"): 10,
     ("belote_sim/players/coinche_bidding.py", "_threshold_call"): 10,
     ("belote_sim/game/tricks.py", "end_trick"): 10,
     ("belote_sim/players/worlds.py", "_sample"): 9,
     ("belote_sim/players/knowledge.py", "learn_from_card"): 9,
     ("belote_sim/players/heuristic.py", "heuristic_card"): 9,
-    ("belote_sim/players/dd/search.py", "_exact"): 9,
-    ("belote_sim/players/dd/endgame.py", "_two_tricks"): 9,
-    ("belote_sim/kernels/legal.py", "legal_given_top"): 9,
     ("belote_sim/game/coinche.py", "_next_call"): 9,
 }
 

@@ -116,14 +116,13 @@ def test_pimc_plays_the_best_average_over_its_worlds():
         seed_stream(rng, seed, 0, 0)
         view = SeatView(seat, trick, 0, seat, played, trump, taker, 4, 1, False)
         choice = pimc_card(rules, worlds, hands[seat], hands, view, rng, sv, ALWAYS_EXACT)
-        cx, tt, ws = dd.new_context(), dd.new_table(0), dd.new_workspace()
-        dd.set_context(cx, rules, trump, taker, 0)
+        solver = dd.Solver(rules, dd.new_context(), dd.new_table(0), dd.new_workspace())
+        dd.set_context(solver.context, rules, trump, taker, 0)
         total = {c: 0 for c in range(32) if int(hands[seat]) >> c & 1}
         for world in sample_worlds(hands, seat, played, 4, sv.know, worlds, seed):
             for c in total:
-                total[c] += int(dd.dd_card_value(
-                    rules, cx, tt, ws, world.copy(), trick, 0, seat, 1, c, 0, 0, 0
-                ))
+                position = dd.Position(world.copy(), trick, 0, seat, 1)
+                total[c] += int(dd.dd_card_value(solver, position, c, 0, 0, 0))
         best = max(total.values()) if seat % 2 == taker % 2 else min(total.values())
         assert choice == min(c for c, v in total.items() if v == best), (deal, total, choice)
 
@@ -146,7 +145,8 @@ def test_pimc_chooses_as_if_every_card_were_solved_in_every_world(preset):
     rules = Rules.from_preset(preset).to_array()
     rng0 = np.random.default_rng(31)
     kit = new_solver_kit(16)
-    cx, tt, ws = kit.context, kit.table, kit.search
+    cx = kit.context
+    solver = dd.Solver(rules, cx, kit.table, kit.scratch)
     trick = np.zeros(4, dtype=np.int64)
     tied = 0
     for deal in range(60):
@@ -163,9 +163,8 @@ def test_pimc_chooses_as_if_every_card_were_solved_in_every_world(preset):
         total = {c: 0 for c in range(32) if legal >> c & 1}
         for world in sampled:
             for c in total:
-                total[c] += int(dd.dd_card_value(
-                    rules, cx, tt, ws, world.copy(), trick, 0, seat, 1, c, 0, 0, 0
-                ))
+                position = dd.Position(world.copy(), trick, 0, seat, 1)
+                total[c] += int(dd.dd_card_value(solver, position, c, 0, 0, 0))
         best = max(total.values()) if maximize else min(total.values())
         expected = min(c for c, v in total.items() if v == best)
         assert choice == expected, (deal, total, choice)

@@ -24,7 +24,7 @@ from belote_sim.kernels import layout as L
 from belote_sim.kernels.rng import seed_stream
 from belote_sim.players import BID_RANDOM, BID_THRESHOLD
 from belote_sim.players.bidding import choose_call, forced_call
-from belote_sim.players.dd_bidder import dd_call
+from belote_sim.players.dd_bidder import BidView, dd_call
 from belote_sim.players.solver_kit import TABLE_BITS, new_solver_kit
 from belote_sim.studies.simulate import simulated_deals
 
@@ -174,7 +174,7 @@ def test_second_round_dd_bidder_considers_the_turned_suit_only_under_any(second_
     sv = new_solver_kit(TABLE_BITS)
     rng = np.zeros(1, dtype=np.uint64)
     seed_stream(rng, 1, 0, 0)
-    call = dd_call(rules, sv, 0.5, 2, hand, turned, 1, 1, 4, rng)
+    call = dd_call(rules, sv, 0.5, 2, BidView(hand, turned, 1, 1, 4), rng)
     assert (call == L.CALL_SUIT + 2) == (second_round == "any")
 
 

@@ -46,7 +46,7 @@ from belote_sim.kernels.layout import (
 from belote_sim.kernels.trick import seat_after
 from belote_sim.players import BID_DD, BID_TABLE
 from belote_sim.players.bidding import choose_call, forced_call
-from belote_sim.players.dd_bidder import dd_call
+from belote_sim.players.dd_bidder import BidView, dd_call
 from belote_sim.players.knowledge import show_declarations
 from belote_sim.players.seating import at_seat
 from belote_sim.players.table_bidder import table_call
@@ -90,8 +90,8 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
                 policy = at_seat(players.bid, seat)
                 param = at_seat(players.bid_param, seat)
                 if policy == BID_DD:
-                    call = dd_call(rules, ws.kit, param, rnd, hands[seat], retourne, seat, fh, n,
-                                   rng)
+                    bidder = BidView(hands[seat], retourne, seat, fh, n)
+                    call = dd_call(rules, ws.kit, param, rnd, bidder, rng)
                 elif policy == BID_TABLE:
                     call = table_call(players.table_keys, players.table_gains, param, rnd, i,
                                       hands[seat], retourne, any_suit)

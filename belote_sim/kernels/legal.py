@@ -71,17 +71,19 @@ def legal_cards_rule(rules, hand, trick, k, leader, trump, taker):
 def legal_given_winner(rules, hand, trick, k, leader, trump, taker, w):
     """:func:`legal_cards_rule` for ``k >= 1`` when the position ``w`` of the card winning
     the trick so far is already known (the deal kernel tracks it card by card)."""
-    return legal_given_top(rules, hand, trick[0] >> 3, trick[w], k, leader, trump, taker, w)
+    n = rules[R_PLAYERS]
+    return legal_given_top(rules, hand, trick[0] >> 3, trick[w], seat_after(leader, k, n),
+                           seat_after(leader, w, n), trump, taker)
 
 
 @jit(inline="always")
-def legal_given_top(rules, hand, led, top, k, leader, trump, taker, w):
-    """:func:`legal_given_winner` from the two cards of the trick that matter: the suit
-    ``led`` and the card ``top`` winning so far (at position ``w``)."""
+def legal_given_top(rules, hand, led, top, seat, holder, trump, taker):
+    """:func:`legal_given_winner` from what matters of the trick: the suit ``led``, the
+    card ``top`` winning so far and the seat ``holder`` who played it, for ``seat``
+    holding ``hand``."""
     n = rules[R_PLAYERS]
-    seat = seat_after(leader, k, n)
     follow = hand & (0xFF << (8 * led))
-    partner_winning = are_partners(seat, seat_after(leader, w, n), n, taker)
+    partner_winning = are_partners(seat, holder, n, taker)
     if follow != 0:
         if trump == ALL_TRUMPS or led == trump:
             if partner_winning and rules[R_OVERTRUMP_PARTNER] == 0:

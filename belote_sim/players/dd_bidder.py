@@ -7,6 +7,8 @@ as taker, reaches more than half the card points under double-dummy play
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from belote_sim._jit import jit, jit_refcounted
@@ -17,8 +19,13 @@ from belote_sim.kernels.rng import rand_below
 from belote_sim.kernels.scoring import deal_total
 from belote_sim.kernels.trick import seat_after
 from belote_sim.players import dd
-from belote_sim.players.solver_kit import use_context
+from belote_sim.players.solver_kit import kit_solver, use_context
 from belote_sim.rules import R_SECOND_ROUND, SECOND_ROUND_ANY
+
+#: What the bidder sees at its turn: its ``hand`` (a card mask, the retourne apart),
+#: the ``retourne`` (a card), its ``seat``, the auction's ``first_hand`` (the seat who
+#: leads the first trick) and the number of players ``n``.
+BidView = namedtuple("BidView", ["hand", "retourne", "seat", "first_hand", "n"])
 
 
 @jit
@@ -29,11 +36,14 @@ def _make_target(rules, trump):
 
 
 @jit
-def make_chance(rules, kit, hand, retourne, seat, fh, n, trump, samples, rng):
-    """Share of ``samples`` random completions of the deal in which ``seat``, taking
-    ``trump`` with ``hand`` and the retourne, reaches more than half the card points
-    under double-dummy play (one null-window query each)."""
-    cx, tt, dws = kit.context, kit.table, kit.search
+def make_chance(rules, kit, bidder, trump, samples, rng):
+    """Share of ``samples`` random completions of the deal in which the seat of
+    ``bidder`` (a :class:`BidView`), taking ``trump`` with its hand and the retourne,
+    reaches more than half the card points under double-dummy play (one null-window
+    query each)."""
+    hand, retourne, seat, fh, n = bidder
+    cx = kit.context
+    solver = kit_solver(rules, kit)
     use_context(cx, rules, trump, seat)
     target = _make_target(rules, trump)
     mine = hand | (1 << retourne)
@@ -64,7 +74,7 @@ def make_chance(rules, kit, hand, retourne, seat, fh, n, trump, samples, rng):
             for _ in range(8):
                 world[s] |= 1 << unseen[pos]
                 pos += 1
-        if dd.dd_reaches(rules, cx, tt, dws, world, trick, 0, fh, 1, target):
+        if dd.dd_reaches(solver, dd.Position(world, trick, 0, fh, 1), target):
             made += 1
     return made / samples
 
@@ -74,15 +84,16 @@ DD_BID_SAMPLES = 8
 
 
 @jit_refcounted
-def dd_call(rules, kit, param, rnd, hand, retourne, seat, fh, n, rng):
-    """The ``dd`` bidder's call in round ``rnd`` of the retourne bidding: the contract
+def dd_call(rules, kit, param, rnd, bidder, rng):
+    """The ``dd`` bidder's call (its view: ``bidder``, a :class:`BidView`) in round
+    ``rnd`` of the retourne bidding: the contract
     (round 1 the retourne's suit; round 2 the best suit it may name, the retourne's
     included with ``second_round = any``; round 3 all-trumps or no-trumps) whose chance
     of making, by :func:`make_chance` over ``DD_BID_SAMPLES`` completions, is highest,
     if it reaches ``param``; else pass."""
-    turned = retourne >> 3
+    turned = bidder.retourne >> 3
     if rnd == 1:
-        p = make_chance(rules, kit, hand, retourne, seat, fh, n, turned, DD_BID_SAMPLES, rng)
+        p = make_chance(rules, kit, bidder, turned, DD_BID_SAMPLES, rng)
         return CALL_TAKE if p >= param else CALL_PASS
     best = -1.0
     best_call = CALL_PASS
@@ -92,7 +103,7 @@ def dd_call(rules, kit, param, rnd, hand, retourne, seat, fh, n, rng):
             rnd == 3 and t < ALL_TRUMPS
         ):
             continue
-        p = make_chance(rules, kit, hand, retourne, seat, fh, n, t, DD_BID_SAMPLES, rng)
+        p = make_chance(rules, kit, bidder, t, DD_BID_SAMPLES, rng)
         if p > best:
             best = p
             best_call = CALL_SUIT + t if t < ALL_TRUMPS else (

@@ -30,7 +30,7 @@ from belote_sim._jit import jit, jit_refcounted
 from belote_sim.kernels.bits import ctz, popcount
 from belote_sim.players import dd
 from belote_sim.players.heuristic import heuristic_playout
-from belote_sim.players.solver_kit import use_context
+from belote_sim.players.solver_kit import kit_solver, use_context
 from belote_sim.players.worlds import _sample, prepare_worlds
 
 #: ``fastpimc`` solves its worlds exactly once the seat holds at most this many cards
@@ -129,10 +129,9 @@ def _world_value(rules, kit, world, gen, view, c, alpha, beta):
     ``gen``. Each world has its own generation: the solves of one world share their
     entries, and those of the other worlds count as stale, free to replace (a decision
     comes back to each world for each card)."""
-    cx = kit.context
-    cx[dd.CX_GEN] = gen
-    return dd.dd_card_value(rules, cx, kit.table, kit.search, world, view.trick, view.k,
-                            view.leader, view.cap, c, alpha, beta, 0)
+    kit.context[dd.CX_GEN] = gen
+    position = dd.Position(world, view.trick, view.k, view.leader, view.cap)
+    return dd.dd_card_value(kit_solver(rules, kit), position, c, alpha, beta, 0)
 
 
 @jit(inline="always")
@@ -248,10 +247,9 @@ def dd_card(rules, legal, hands, view, kit):
     hand."""
     if popcount(legal) == 1:
         return ctz(legal)
-    cx, tt, dws = kit.context, kit.table, kit.search
-    use_context(cx, rules, view.trump, view.taker)
-    return dd.dd_best_card(rules, cx, tt, dws, hands.copy(), view.trick, view.k, view.leader,
-                           view.cap, legal, 81)[0]
+    use_context(kit.context, rules, view.trump, view.taker)
+    position = dd.Position(hands.copy(), view.trick, view.k, view.leader, view.cap)
+    return dd.dd_best_card(kit_solver(rules, kit), position, legal, 81)[0]
 
 
 @jit_refcounted
@@ -261,11 +259,9 @@ def deal_value(rules, kit, hands, leader, trump, taker):
     ``kit.outcomes[trump, taker]`` until the caller clears it (a new deal)."""
     memo = kit.outcomes
     if memo[trump, taker] < 0:
-        cx, tt, dws = kit.context, kit.table, kit.search
-        use_context(cx, rules, trump, taker)
-        trick = np.zeros(4, dtype=np.int64)
-        memo[trump, taker] = dd.dd_value(rules, cx, tt, dws, hands.copy(), trick, 0, leader,
-                                         1, 81)
+        use_context(kit.context, rules, trump, taker)
+        position = dd.Position(hands.copy(), np.zeros(4, dtype=np.int64), 0, leader, 1)
+        memo[trump, taker] = dd.dd_value(kit_solver(rules, kit), position, 81)
     return memo[trump, taker]
 
 
@@ -275,11 +271,11 @@ def analyse_position(rules, kit, hands, view, legal):
     analysis of a deal log; ``kit.analysis[2, c]`` gets the value after each legal card ``c``.
     The context is set at the deal's first position, so that the table serves them all.
     """
-    cx, tt, dws, aout = kit.context, kit.table, kit.search, kit.analysis
-    use_context(cx, rules, view.trump, view.taker)
+    aout = kit.analysis
+    use_context(kit.context, rules, view.trump, view.taker)
     out = np.zeros(32, dtype=np.int64)
-    best = dd.dd_move_values(rules, cx, tt, dws, hands, view.trick, view.k, view.leader,
-                             view.cap, legal, out)
+    position = dd.Position(hands, view.trick, view.k, view.leader, view.cap)
+    best = dd.dd_move_values(kit_solver(rules, kit), position, legal, out)
     for c in range(32):
         aout[2, c] = out[c]
     return best

@@ -5,7 +5,8 @@
 search scratch (:mod:`belote_sim.players.dd`), the seat's knowledge
 (:mod:`belote_sim.players.knowledge`), per-run statistics (``STAT_*``) and the rows of
 the analysis of a deal log. :func:`solver_table_bits` sizes the table for the policies
-of a run; :func:`use_context` points the context at a contract.
+of a run; :func:`use_context` points the context at a contract, and :func:`kit_solver`
+hands the solver its part of the kit.
 """
 
 from __future__ import annotations
@@ -39,15 +40,15 @@ FASTPIMC_TABLE_BITS = 16
 ANALYSE_TABLE_BITS = 20
 
 
-#: The kit, by name: the solver ``context``, its transposition ``table`` and ``search``
-#: scratch (:mod:`belote_sim.players.dd`), the seat knowledge ``know``
+#: The kit, by name: the solver ``context``, its transposition ``table`` and the search's
+#: ``scratch`` (:mod:`belote_sim.players.dd`), the seat knowledge ``know``
 #: (:mod:`belote_sim.players.knowledge`), the decision ``stats`` (``STAT_*``) and the
 #: ``analysis`` rows of a deal log.
 #: ``outcomes[trump, taker]`` the takers' double-dummy value of the deal in play
 #: (:func:`belote_sim.players.pimc.deal_value`; -1 not yet solved): a bid-strength world
 #: plays many auctions on one pack, and those that end in the same contract share it.
 SolverKit = namedtuple(
-    "SolverKit", ["context", "table", "search", "know", "stats", "analysis", "outcomes"]
+    "SolverKit", ["context", "table", "scratch", "know", "stats", "analysis", "outcomes"]
 )
 
 #: Strains (four suits, all-trumps, no-trumps) for the ``outcomes`` memo.
@@ -67,6 +68,13 @@ def new_solver_kit(bits):
         np.full((3, MAX_POSITIONS), NO_VALUE, dtype=np.int64),
         np.full((N_TRUMPS, MAX_SEATS), NO_VALUE, dtype=np.int64),
     )
+
+
+@jit(inline="always")
+def kit_solver(rules, kit):
+    """The :class:`~belote_sim.players.dd.Solver` of ``kit`` under ``rules``: its
+    context, table and search scratch."""
+    return dd.Solver(rules, kit.context, kit.table, kit.scratch)
 
 
 @jit

@@ -22,7 +22,10 @@ configuration of the tests (``OPT_*``); each module describes its own:
   :func:`dd_reaches`, :func:`dd_move_values`, :func:`dd_card_value`,
   :func:`dd_best_card`.
 
-Callers use the names re-exported here (``dd.new_context()``, ``dd.dd_value(...)``).
+Every query takes a :class:`~.search.Solver` (the rules, the context, the table and the
+search scratch) and a :class:`~.search.Position` (the hands and the current trick).
+Callers use the names re-exported here (``dd.new_context()``,
+``dd.dd_value(dd.Solver(...), dd.Position(...), guess)``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from __future__ import annotations
 from belote_sim.players.dd.ordering import _representative, candidates
 from belote_sim.players.dd.search import (
     MAX_TRICKS,
+    Position,
+    Solver,
     SolverScratch,
     dd_best_card,
     dd_card_value,
@@ -84,6 +89,8 @@ __all__ = [
     "OPT_PVS",
     "OPT_TT",
     "SEARCH_STATS",
+    "Position",
+    "Solver",
     "SolverScratch",
     "TT_VAL",
     "_representative",

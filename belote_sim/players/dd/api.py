@@ -25,12 +25,14 @@ from belote_sim.rules import Rules
 _STATE: dict[str, object] = {}
 
 
-def _kit():
+def _solver(rules: Rules) -> dd.Solver:
+    """A :class:`dd.Solver` for ``rules``: the context, table and scratch are made once
+    and kept for later calls."""
     if not _STATE:
         _STATE["cx"] = dd.new_context()
         _STATE["tt"] = dd.new_table(20)
         _STATE["ws"] = dd.new_workspace()
-    return _STATE["cx"], _STATE["tt"], _STATE["ws"]
+    return dd.Solver(rules.to_array(), _STATE["cx"], _STATE["tt"], _STATE["ws"])
 
 
 def _position(rules: Rules, hands: Sequence, trump: str | int, taker: int, leader: int,
@@ -92,10 +94,10 @@ def dd_value(rules: Rules, hands: Sequence, *, trump: str | int, taker: int, lea
     the cards already played to the current trick, led by ``leader``.
     """
     masks, row, k, t = _position(rules, hands, trump, taker, leader, trick)
-    cx, tt, ws = _kit()
-    dd.set_context(cx, rules.to_array(), t, taker, dd.OPT_ALL)
-    return int(dd.dd_value(rules.to_array(), cx, tt, ws, masks, row, k, leader,
-                           int(takers_took_all), 0))
+    solver = _solver(rules)
+    dd.set_context(solver.context, solver.rules, t, taker, dd.OPT_ALL)
+    position = dd.Position(masks, row, k, leader, int(takers_took_all))
+    return int(dd.dd_value(solver, position, 0))
 
 
 def dd_reaches(rules: Rules, hands: Sequence, *, trump: str | int, taker: int, leader: int,
@@ -103,7 +105,7 @@ def dd_reaches(rules: Rules, hands: Sequence, *, trump: str | int, taker: int, l
     """True when the takers take at least ``target`` more points (see :func:`dd_value`):
     one null-window search, faster than the exact value."""
     masks, row, k, t = _position(rules, hands, trump, taker, leader, trick)
-    cx, tt, ws = _kit()
-    dd.set_context(cx, rules.to_array(), t, taker, dd.OPT_ALL)
-    return bool(dd.dd_reaches(rules.to_array(), cx, tt, ws, masks, row, k, leader,
-                              int(takers_took_all), int(target)))
+    solver = _solver(rules)
+    dd.set_context(solver.context, solver.rules, t, taker, dd.OPT_ALL)
+    position = dd.Position(masks, row, k, leader, int(takers_took_all))
+    return bool(dd.dd_reaches(solver, position, int(target)))

@@ -8,6 +8,8 @@ one nested function per card of the first trick, is cheaper than the general one
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import CAPOT_BONUS
 from belote_sim.kernels.bits import ctz
@@ -23,6 +25,13 @@ from belote_sim.players.dd.table import (
     CX_TRUMP,
     INF,
 )
+
+#: What the search of the last two tricks keeps from start to end: the ``rules`` as
+#: :func:`belote_sim.kernels.legal.rule_values` gives them, the solver ``context``
+#: (:mod:`.table`), the ``hands`` (card masks), the search's ``tricks`` (the first of the
+#: two tricks is ``tricks[2]``), the seat ``leader`` of that trick, and ``cap`` = 1 while
+#: the takers have taken every trick so far.
+LastTwo = namedtuple("LastTwo", ["rules", "context", "hands", "tricks", "leader", "cap"])
 
 
 @jit(inline="always")
@@ -44,10 +53,12 @@ def _trick_end(cx, tb, left, n, leader, trump, last):
 
 
 @jit(inline="always")
-def _two_tricks_leaf(cx, hands, leader, w, both, cap):
+def _two_tricks_leaf(last, w, both):
     """Value for the takers once the first of the two tricks is complete (its winning
-    card at place ``w``): the last trick is forced. ``both``: the points of both tricks
-    (the first trick's are what the second leaves of them)."""
+    card at place ``w``; ``last``: a :class:`LastTwo`): the last trick is forced.
+    ``both``: the points of both tricks (the first trick's are what the second leaves of
+    them)."""
+    cx, hands, leader, cap = last.context, last.hands, last.leader, last.cap
     n = cx[CX_N]
     trump = cx[CX_TRUMP]
     w1 = seat_after(leader, w, n)
@@ -76,9 +87,9 @@ def _two_tricks_leaf(cx, hands, leader, w, both, cap):
 
 
 @jit(inline="always")
-def _two_tricks_played(rules, cx, hands, tb, kk, leader, w, wp, cap, a, b, both):
+def _two_tricks_played(last, kk, w, wp, a, b, both):
     """Every card of the first trick played: the value of the forced last trick."""
-    return _two_tricks_leaf(cx, hands, leader, w, both, cap)
+    return _two_tricks_leaf(last, w, both)
 
 
 def _first_trick_level(play_on):
@@ -88,19 +99,21 @@ def _first_trick_level(play_on):
     without recursion, whose state stays in registers, where a frame-based loop would
     keep it in memory.
 
-    The level tries each legal card of the seat to move, with the card winning the trick
-    so far at place ``w`` (power ``wp``), in the window ``(a, b)``, and returns the
-    fail-soft value."""
+    The level tries each legal card of the seat to move (``last``: a :class:`LastTwo`),
+    with the card winning the trick so far at place ``w`` (power ``wp``), in the window
+    ``(a, b)``, and returns the fail-soft value; ``both`` as in :func:`_two_tricks_leaf`."""
 
     @jit(inline="always")
-    def level(rules, cx, hands, tb, kk, leader, w, wp, cap, a, b, both):
-        seat = seat_after(leader, kk, cx[CX_N])
+    def level(last, kk, w, wp, a, b, both):
+        rules, cx, hands, tb, leader, _ = last
+        n = cx[CX_N]
+        seat = seat_after(leader, kk, n)
         if kk == 0:
             legal = hands[seat]
         else:
             legal = legal_given_top(
-                rules, hands[seat], tb[2, 0] >> 3, tb[2, w], kk, leader, cx[CX_TRUMP],
-                cx[CX_TAKER], w,
+                rules, hands[seat], tb[2, 0] >> 3, tb[2, w], seat, seat_after(leader, w, n),
+                cx[CX_TRUMP], cx[CX_TAKER],
             )[0]
         maximize = cx[CX_TAKERS + seat] == 1
         best = -INF if maximize else INF
@@ -116,7 +129,7 @@ def _first_trick_level(play_on):
                 cwp = p
             hands[seat] ^= 1 << c
             tb[2, kk] = c
-            v = play_on(rules, cx, hands, tb, kk + 1, leader, cw, cwp, cap, a, b, both)
+            v = play_on(last, kk + 1, cw, cwp, a, b, both)
             hands[seat] ^= 1 << c
             if maximize:
                 if v > best:
@@ -142,11 +155,11 @@ _two_tricks_4 = _first_trick_level(_two_tricks_3)
 
 
 @jit_no_refcount
-def _two_tricks(rules, cx, hands, tb, k, leader, cap, alpha, beta):
-    """Fail-soft alpha-beta when two tricks remain (``k`` cards of the first already in
-    ``tb[2]``): a plain depth-first search over the at most two cards of each hand in the
-    first trick, the last one being forced. ``rules`` are the options as
-    :func:`belote_sim.kernels.legal.rule_values` gives them."""
+def _two_tricks(last, k, alpha, beta):
+    """Fail-soft alpha-beta when two tricks remain (``last``: a :class:`LastTwo`; ``k``
+    cards of the first already in ``last.tricks[2]``): a plain depth-first search over
+    the at most two cards of each hand in the first trick, the last one being forced."""
+    cx, hands, tb = last.context, last.hands, last.tricks
     n = cx[CX_N]
     trump = cx[CX_TRUMP]
     w = 0
@@ -170,9 +183,9 @@ def _two_tricks(rules, cx, hands, tb, k, leader, cap, alpha, beta):
             h &= h - 1
     to_play = n - k
     if to_play == 4:
-        return _two_tricks_4(rules, cx, hands, tb, k, leader, w, wp, cap, alpha, beta, both)
+        return _two_tricks_4(last, k, w, wp, alpha, beta, both)
     if to_play == 3:
-        return _two_tricks_3(rules, cx, hands, tb, k, leader, w, wp, cap, alpha, beta, both)
+        return _two_tricks_3(last, k, w, wp, alpha, beta, both)
     if to_play == 2:
-        return _two_tricks_2(rules, cx, hands, tb, k, leader, w, wp, cap, alpha, beta, both)
-    return _two_tricks_1(rules, cx, hands, tb, k, leader, w, wp, cap, alpha, beta, both)
+        return _two_tricks_2(last, k, w, wp, alpha, beta, both)
+    return _two_tricks_1(last, k, w, wp, alpha, beta, both)

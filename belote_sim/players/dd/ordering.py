@@ -20,6 +20,8 @@ worth searching, the best card of a suit).
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from belote_sim._jit import jit, jit_no_refcount
@@ -118,14 +120,23 @@ def _opponents_reach(cx, hands, leader, k, n, seat, led, trump):
     return reach
 
 
+#: What the ``seat`` to play a card of a trick faces, the same for each card it may play:
+#: its place ``k`` in the trick, the suit ``led``, the power ``w_power`` of the card
+#: winning so far (:func:`card_power`), whether that card is a partner's
+#: (``partner_wins``) and the ``reach`` of the opponents still to play
+#: (:func:`_opponents_reach`).
+Follow = namedtuple("Follow", ["seat", "k", "led", "w_power", "partner_wins", "reach"])
+
+
 @jit(inline="always")
-def _order_score(cx, hist, seat, c, k, led, w_power, partner_wins, trump, reach):
-    """Higher first: a cheap guess at the best card (only the search order depends on
-    it); ``reach`` is what the opponents still to play can beat (see
-    :func:`_opponents_reach`). When a partner holds the trick: secure it with a card
-    they cannot beat if they can beat the partner's, otherwise give points. Else: win as
-    cheaply as possible with a card they cannot beat, then with one they can, otherwise
-    discard cheaply. Ties (and leads) by their history of cutoffs."""
+def _order_score(cx, hist, follow, c, trump):
+    """Higher first: a cheap guess at the best card ``c`` for ``follow``'s seat (a
+    :class:`Follow`; only the search order depends on it). When a partner holds the
+    trick: secure it with a card the opponents still to play cannot beat if they can
+    beat the partner's, otherwise give points. Else: win as cheaply as possible with a
+    card they cannot beat, then with one they can, otherwise discard cheaply. Ties (and
+    leads) by their history of cutoffs."""
+    seat, k, led, w_power, partner_wins, reach = follow
     h = hist[4 * k + seat, c]
     if k == 0:
         return h

@@ -34,8 +34,9 @@ from belote_sim.kernels.bits import ctz, nonneg, popcount
 from belote_sim.kernels.legal import legal_given_top, rule_values
 from belote_sim.kernels.trick import card_power, seat_after, trick_winner
 from belote_sim.players.dd.bounds import _cash_bounds, _trump_bounds
-from belote_sim.players.dd.endgame import _trick_end, _two_tricks
+from belote_sim.players.dd.endgame import LastTwo, _trick_end, _two_tricks
 from belote_sim.players.dd.ordering import (
+    Follow,
     _lead_score,
     _opponents_reach,
     _order_score,
@@ -123,6 +124,15 @@ M_CHILD = 3
 #: remain; the ``history`` of cutoffs; ``killers[left]``, the last two leads that caused
 #: a cutoff with ``left`` tricks to play.
 SolverScratch = namedtuple("SolverScratch", ["frames", "moves", "tricks", "history", "killers"])
+#: What every query and the search itself work with: the ``rules`` array
+#: (:meth:`belote_sim.rules.Rules.to_array`), the solver ``context`` (``CX_*``,
+#: :mod:`.table`), its transposition ``table`` and the search's ``scratch``
+#: (:class:`SolverScratch`).
+Solver = namedtuple("Solver", ["rules", "context", "table", "scratch"])
+#: A position to solve: the card masks ``hands`` (changed during a query, restored on
+#: return), the ``k`` cards of the current ``trick`` (card indices) led by seat
+#: ``leader``, and ``cap`` = 1 while the takers have taken every trick so far.
+Position = namedtuple("Position", ["hands", "trick", "k", "leader", "cap"])
 
 
 @jit
@@ -138,25 +148,28 @@ def new_workspace():
 
 
 @jit(inline="always")
-def _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
+def _solve(solver, hands, k, leader, cap, alpha, beta):
     """:func:`_alphabeta` with its integers passed as plain int64. Numba compiles a
     separate copy of a function for every literal integer argument (``0``, ``INF``...),
     and the search is the largest kernel of the package: pinning the types keeps it to
     one compiled copy."""
     return _alphabeta(
-        rules, cx, tt, ws, hands, np.int64(k), np.int64(leader), np.int64(cap),
-        np.int64(alpha), np.int64(beta),
+        solver, hands, np.int64(k), np.int64(leader), np.int64(cap), np.int64(alpha),
+        np.int64(beta),
     )
 
 
 @jit_no_refcount
-def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
-    """Fail-soft alpha-beta from the position whose current trick is already in
-    ``ws.tricks[left]``; returns the value or a bound on the side of the window it fails.
+def _alphabeta(solver, hands, k, leader, cap, alpha, beta):
+    """Fail-soft alpha-beta (with ``solver``, a :class:`Solver`) from the position whose
+    current trick is already in ``solver.scratch.tricks[left]`` (its ``k`` cards, led by
+    ``leader``; ``hands`` and ``cap`` as in :class:`Position`); returns the value or a
+    bound on the side of the window ``(alpha, beta)`` it fails.
 
     The frames, moves and tricks are indexed in place (``fr[d, F_K]``), never through a
     row view (``f = fr[d]``): Numba reference-counts every view it makes, and in this
     loop that counting would cost a large share of the time."""
+    rules, cx, tt, ws = solver
     fr, mv, tb, hist, kil = ws
     # The rules' options as a tuple: read from an array, they were loaded again after
     # every store to the frames (as far as the compiler knows, the arrays may overlap).
@@ -306,7 +319,7 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
             fr[d, F_A0] = a
             fr[d, F_B0] = b
             if left == 2:
-                fr[d, F_BEST] = _two_tricks(rv, cx, hands, tb, kk, ld, cp, a, b)
+                fr[d, F_BEST] = _two_tricks(LastTwo(rv, cx, hands, tb, ld, cp), kk, a, b)
                 fr[d, F_BESTC] = 0
                 fr[d, F_N] = 0
                 fr[d, F_I] = 0
@@ -321,16 +334,18 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                 led = tb[left, 0] >> 3
                 w = fr[d, F_W]
                 w_power = fr[d, F_WP]
+                holder = seat_after(ld, w, n)
                 legal = legal_given_top(
-                    rv, hands[seat], led, tb[left, w], kk, ld, trump, cx[CX_TAKER], w
+                    rv, hands[seat], led, tb[left, w], seat, holder, trump, cx[CX_TAKER]
                 )[0]
-                partner_wins = cx[CX_TAKERS + seat_after(ld, w, n)] == cx[CX_TAKERS + seat]
+                partner_wins = cx[CX_TAKERS + holder] == cx[CX_TAKERS + seat]
             moves = candidates(cx, legal, fr[d, F_INPLAY])
             # A single card to try needs no ordering (often: following suit).
             order = (opts & OPT_ORDER) != 0 and (moves & (moves - 1)) != 0
             reach = -1
             if kk > 0 and order:
                 reach = _opponents_reach(cx, hands, ld, kk, n, seat, led, trump)
+            follow = Follow(seat, kk, led, w_power, partner_wins, reach)
             others = 0
             partners = 0
             if kk == 0 and order:
@@ -360,10 +375,7 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
                         if kk == 0:
                             sc = _lead_score(cx, hist, seat, c, others, partners, trump)
                         else:
-                            sc = _order_score(
-                                cx, hist, seat, c, kk, led, w_power, partner_wins, trump,
-                                reach,
-                            )
+                            sc = _order_score(cx, hist, follow, c, trump)
                 j = nonneg(n_moves)
                 while j > 0 and fr[d + 1, j - 1] < sc:
                     fr[d + 1, j] = fr[d + 1, j - 1]
@@ -518,9 +530,10 @@ def _alphabeta(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta):
 
 
 @jit
-def _load(ws, hands, trick, k, n):
-    """Copy the current trick into the workspace and age the history of cutoffs;
-    return the tricks left."""
+def _load(ws, position, n):
+    """Copy the current trick of ``position`` into the workspace ``ws`` and age the
+    history of cutoffs; return the tricks left."""
+    hands, trick, k = position.hands, position.trick, position.k
     hist = ws.history
     for i in range(hist.shape[0]):
         for c in range(32):
@@ -536,13 +549,14 @@ def _load(ws, hands, trick, k, n):
 
 
 @jit
-def _exact(rules, cx, tt, ws, hands, k, leader, cap, guess):
-    """Exact value: a null-window search tests ``guess``, then a principal variation
-    search finds the value on the side of ``guess`` the test gave (in the window its
-    fail-soft result leaves). Without ``OPT_PVS``, further null-window searches bisect
-    the interval left between the bounds found so far."""
+def _exact(solver, hands, k, leader, cap, guess):
+    """Exact value (see :func:`_alphabeta`): a null-window search tests ``guess``, then a
+    principal variation search finds the value on the side of ``guess`` the test gave
+    (in the window its fail-soft result leaves). Without ``OPT_PVS``, further
+    null-window searches bisect the interval left between the bounds found so far."""
+    cx = solver.context
     if cx[CX_OPTS] & OPT_TT == 0:
-        return _solve(rules, cx, tt, ws, hands, k, leader, cap, -INF, INF)
+        return _solve(solver, hands, k, leader, cap, -INF, INF)
     n = cx[CX_N]
     seat = seat_after(leader, k, n)
     left = popcount(hands[seat])
@@ -552,23 +566,23 @@ def _exact(rules, cx, tt, ws, hands, k, leader, cap, guess):
         while m != 0:
             pts += cx[CX_PTS + ctz(m)]
             m &= m - 1
-    tb = ws.tricks
+    tb = solver.scratch.tricks
     for i in range(k):
         pts += cx[CX_PTS + tb[left, i]]
     lo = 0
     hi = pts + cx[CX_LAST_BONUS] + (CAPOT_BONUS if cap else 0)
     b = min(max(guess, lo + 1), hi)
     if cx[CX_OPTS] & OPT_PVS != 0 and lo < hi:
-        g = _solve(rules, cx, tt, ws, hands, k, leader, cap, b - 1, b)
+        g = _solve(solver, hands, k, leader, cap, b - 1, b)
         if g >= b:
-            return _solve(rules, cx, tt, ws, hands, k, leader, cap, g - 1, hi + 1)
-        return _solve(rules, cx, tt, ws, hands, k, leader, cap, lo - 1, g + 1)
+            return _solve(solver, hands, k, leader, cap, g - 1, hi + 1)
+        return _solve(solver, hands, k, leader, cap, lo - 1, g + 1)
     while lo < hi:
         if b <= lo:
             b = lo + 1
         elif b > hi:
             b = hi
-        g = _solve(rules, cx, tt, ws, hands, k, leader, cap, b - 1, b)
+        g = _solve(solver, hands, k, leader, cap, b - 1, b)
         if g >= b:
             lo = g
         else:
@@ -578,36 +592,38 @@ def _exact(rules, cx, tt, ws, hands, k, leader, cap, guess):
 
 
 @jit
-def dd_search(rules, cx, tt, ws, hands, trick, k, leader, cap, alpha, beta):
-    """Value for the takers of a position: ``hands`` (card masks; restored on return),
-    the ``k`` cards of the current ``trick`` led by ``leader``, and ``cap`` = 1 while the
-    takers have taken every trick so far. Fail-soft alpha-beta: the exact value when it
-    lies strictly inside ``(alpha, beta)``, otherwise a bound on that side of the window.
-    """
-    _load(ws, hands, trick, k, cx[CX_N])
-    return _solve(rules, cx, tt, ws, hands, k, leader, cap, alpha, beta)
+def dd_search(solver, position, alpha, beta):
+    """Value for the takers of ``position`` (a :class:`Position`), solved with
+    ``solver`` (a :class:`Solver`). Fail-soft alpha-beta: the exact value when it lies
+    strictly inside ``(alpha, beta)``, otherwise a bound on that side of the window."""
+    _load(solver.scratch, position, solver.context[CX_N])
+    hands, _, k, leader, cap = position
+    return _solve(solver, hands, k, leader, cap, alpha, beta)
 
 
 @jit
-def dd_value(rules, cx, tt, ws, hands, trick, k, leader, cap, guess):
+def dd_value(solver, position, guess):
     """Exact value of a position (see :func:`dd_search`): a null-window search at
     ``guess``, then a principal variation search on the side it found."""
-    _load(ws, hands, trick, k, cx[CX_N])
-    return _exact(rules, cx, tt, ws, hands, k, leader, cap, guess)
+    _load(solver.scratch, position, solver.context[CX_N])
+    hands, _, k, leader, cap = position
+    return _exact(solver, hands, k, leader, cap, guess)
 
 
 @jit
-def dd_reaches(rules, cx, tt, ws, hands, trick, k, leader, cap, target):
-    """True when the takers take at least ``target`` more points under perfect play:
-    one null-window search."""
-    _load(ws, hands, trick, k, cx[CX_N])
-    return _solve(rules, cx, tt, ws, hands, k, leader, cap, target - 1, target) >= target
+def dd_reaches(solver, position, target):
+    """True when the takers take at least ``target`` more points under perfect play
+    (see :func:`dd_search`): one null-window search."""
+    _load(solver.scratch, position, solver.context[CX_N])
+    hands, _, k, leader, cap = position
+    return _solve(solver, hands, k, leader, cap, target - 1, target) >= target
 
 
 @jit(inline="always")
-def _root_moves(cx, hands, trick, k, leader, legal):
+def _root_moves(cx, position, legal):
     """``(moves, maximize)`` at the root of a card query: the cards of ``legal`` worth
     searching (see :func:`candidates`) and whether the seat to move is a taker."""
+    hands, trick, k, leader, _ = position
     n = cx[CX_N]
     in_play = 0
     for s in range(n):
@@ -618,18 +634,19 @@ def _root_moves(cx, hands, trick, k, leader, legal):
 
 
 @jit
-def dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out):
-    """``out[c]``: the exact value of the position after the seat to move plays card
-    ``c`` of ``legal`` (equivalent cards get the value of the one searched). Returns the
-    best of these values for the seat to move."""
-    moves, maximize = _root_moves(cx, hands, trick, k, leader, legal)
+def dd_move_values(solver, position, legal, out):
+    """``out[c]``: the exact value of ``position`` (see :func:`dd_search`) after the seat
+    to move plays card ``c`` of ``legal`` (equivalent cards get the value of the one
+    searched). Returns the best of these values for the seat to move."""
+    cx = solver.context
+    moves, maximize = _root_moves(cx, position, legal)
     best = -INF if maximize else INF
     guess = 0
     m = moves
     while m != 0:
         c = ctz(m)
         m &= m - 1
-        v = dd_card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, 0, 0, guess)
+        v = dd_card_value(solver, position, c, 0, 0, guess)
         out[c] = v
         guess = v
         if (maximize and v > best) or (not maximize and v < best):
@@ -644,18 +661,19 @@ def dd_move_values(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, out):
 
 
 @jit(inline="always")
-def dd_card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta, guess):
-    """Value of the position after the seat to move plays ``c``: exact (from the first
-    ``guess``) when ``alpha >= beta``, otherwise a fail-soft search in ``(alpha, beta)``.
-    (Integers pinned to int64, see :func:`_solve`.)"""
+def dd_card_value(solver, position, c, alpha, beta, guess):
+    """Value of ``position`` (see :func:`dd_search`) after the seat to move plays ``c``:
+    exact (from the first ``guess``) when ``alpha >= beta``, otherwise a fail-soft search
+    in ``(alpha, beta)``. (Integers pinned to int64, see :func:`_solve`.)"""
+    hands, trick, k, leader, cap = position
     return _card_value(
-        rules, cx, tt, ws, hands, trick, np.int64(k), np.int64(leader), np.int64(cap),
+        solver, Position(hands, trick, np.int64(k), np.int64(leader), np.int64(cap)),
         np.int64(c), np.int64(alpha), np.int64(beta), np.int64(guess),
     )
 
 
 @jit
-def _card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta, guess):
+def _card_value(solver, position, c, alpha, beta, guess):
     """Value of the position after the seat to move plays ``c``: exact when
     ``alpha >= beta``, otherwise a fail-soft search in ``(alpha, beta)``.
 
@@ -664,8 +682,10 @@ def _card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta,
     nodes on bid deals: the cards of a hand often differ by a few points, so the test
     mostly confirms what the search finds anyway. Without ``OPT_PVS``, from
     :func:`_exact`'s bisection."""
+    cx, ws = solver.context, solver.scratch
+    hands, _, k, leader, cap = position
     n = cx[CX_N]
-    left = _load(ws, hands, trick, k, n)
+    left = _load(ws, position, n)
     seat = seat_after(leader, k, n)
     hands[seat] ^= 1 << c
     ws.tricks[left, k] = c
@@ -676,9 +696,9 @@ def _card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta,
         beta = INF
     if k + 1 < n:
         if bisect:
-            v = _exact(rules, cx, tt, ws, hands, k + 1, leader, cap, guess)
+            v = _exact(solver, hands, k + 1, leader, cap, guess)
         else:
-            v = _solve(rules, cx, tt, ws, hands, k + 1, leader, cap, alpha, beta)
+            v = _solve(solver, hands, k + 1, leader, cap, alpha, beta)
     else:
         winner, pts = _trick_end(cx, ws.tricks, left, n, leader, cx[CX_TRUMP], left == 1)
         takers = cx[CX_TAKERS + winner] == 1
@@ -687,22 +707,20 @@ def _card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, alpha, beta,
         if left == 1:
             v = gain + (CAPOT_BONUS if ncap else 0)
         elif bisect:
-            v = gain + _exact(rules, cx, tt, ws, hands, 0, winner, ncap, guess - gain)
+            v = gain + _exact(solver, hands, 0, winner, ncap, guess - gain)
         else:
-            v = gain + _solve(
-                rules, cx, tt, ws, hands, 0, winner, ncap, alpha - gain, beta - gain
-            )
+            v = gain + _solve(solver, hands, 0, winner, ncap, alpha - gain, beta - gain)
     hands[seat] ^= 1 << c
     return v
 
 
 @jit
-def dd_best_card(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, guess):
+def dd_best_card(solver, position, legal, guess):
     """``(card, value)``: a card of ``legal`` with the best double-dummy value for the
-    seat to move, and that value. The first candidate is solved exactly (first guess
-    ``guess``), each other one first tested with a null window against the best so far
-    and solved only when it is better."""
-    moves, maximize = _root_moves(cx, hands, trick, k, leader, legal)
+    seat to move at ``position`` (see :func:`dd_search`), and that value. The first
+    candidate is solved exactly (first guess ``guess``), each other one first tested with
+    a null window against the best so far and solved only when it is better."""
+    moves, maximize = _root_moves(solver.context, position, legal)
     best_card = -1
     best = 0
     m = moves
@@ -710,25 +728,17 @@ def dd_best_card(rules, cx, tt, ws, hands, trick, k, leader, cap, legal, guess):
         c = ctz(m)
         m &= m - 1
         if best_card < 0:
-            best = dd_card_value(rules, cx, tt, ws, hands, trick, k, leader, cap, c, 0, 0, guess)
+            best = dd_card_value(solver, position, c, 0, 0, guess)
             best_card = c
             continue
         if maximize:
-            t = dd_card_value(
-                rules, cx, tt, ws, hands, trick, k, leader, cap, c, best, best + 1, 0
-            )
+            t = dd_card_value(solver, position, c, best, best + 1, 0)
             if t > best:
-                best = dd_card_value(
-                    rules, cx, tt, ws, hands, trick, k, leader, cap, c, 0, 0, t
-                )
+                best = dd_card_value(solver, position, c, 0, 0, t)
                 best_card = c
         else:
-            t = dd_card_value(
-                rules, cx, tt, ws, hands, trick, k, leader, cap, c, best - 1, best, 0
-            )
+            t = dd_card_value(solver, position, c, best - 1, best, 0)
             if t < best:
-                best = dd_card_value(
-                    rules, cx, tt, ws, hands, trick, k, leader, cap, c, 0, 0, t
-                )
+                best = dd_card_value(solver, position, c, 0, 0, t)
                 best_card = c
     return best_card, best
