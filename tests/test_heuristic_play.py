@@ -13,6 +13,7 @@ import pytest
 from belote_sim import PRESETS, Rules, replay
 from belote_sim.cards import format_card, mask_of, parse_cards
 from belote_sim.players.heuristic import heuristic_card
+from belote_sim.players.seating import SeatView
 from belote_sim.studies.simulate import PolicySpec, simulated_deals
 
 HEARTS = 2
@@ -26,10 +27,9 @@ def play(hand, trick, leader, played=(), trump=HEARTS, taker=0, legal=None):
     t[: len(cards)] = cards
     seen = mask_of(parse_cards(played)) | mask_of(cards) if played else mask_of(cards)
     lg = h if legal is None else mask_of(parse_cards(legal))
-    return format_card(
-        heuristic_card(np.int64(lg), np.int64(h), t, len(cards), leader, np.int64(seen),
-                       trump, taker, 4)
-    )
+    k = len(cards)
+    view = SeatView((leader + k) % 4, t, k, leader, np.int64(seen), trump, taker, 4, 1, False)
+    return format_card(heuristic_card(np.int64(lg), np.int64(h), view))
 
 
 def test_gives_points_to_a_partner_whose_card_is_master():

@@ -221,12 +221,11 @@ def test_pimc_with_equivalent_cards_only_plays_the_lowest_and_draws_its_worlds(e
         assert card == 0
         drawn = np.zeros(1, dtype=np.uint64)
         seed_stream(drawn, deal, 0, 0)
-        unseen, n_suit, allowed, need, holders, held, table = prepare_worlds(
-            hands, 0, played, 4, sv.know)
+        sampler = prepare_worlds(hands, 0, played, 4, sv.know)
         for _ in range(6):
             world = np.zeros(4, dtype=np.int64)
             world[0] = hands[0]
-            _sample(n_suit, allowed, need, table, unseen, holders, held, world, drawn)
+            _sample(sampler, world, drawn)
         assert rng[0] == drawn[0]
 
 
@@ -240,6 +239,7 @@ def test_fastpimc_plays_out_the_first_tricks_with_the_heuristic():
     from belote_sim.players import dd
     from belote_sim.players.heuristic import heuristic_playout
     from belote_sim.players.pimc import EXACT_TRICKS
+    from belote_sim.players.seating import SeatView
     from belote_sim.players.worlds import sample_worlds
 
     rules = Rules().to_array()
@@ -264,8 +264,9 @@ def test_fastpimc_plays_out_the_first_tricks_with_the_heuristic():
                 h[seat] ^= 1 << c
                 trick = np.zeros(4, dtype=np.int64)
                 trick[0] = c
-                total[c] += int(heuristic_playout(rules, h, trick, 1, seat, played | 1 << c,
-                                                  trump, taker, 4, 1))
+                view = SeatView((seat + 1) % 4, trick, 1, seat, played | 1 << c, trump,
+                                taker, 4, 1, False)
+                total[c] += int(heuristic_playout(rules, h, view))
         for c in range(32):
             if legal >> c & 1 and c not in total:
                 total[c] = total[int(dd._representative(cx, c, moves))]
@@ -375,14 +376,20 @@ def test_sampler_three_players_keeps_cards_out_of_play():
 def test_knowledge_from_a_discard():
     """A player who neither follows nor trumps, where trumping was compulsory, is void
     in the suit led and in trumps; one who follows shows nothing."""
+    from belote_sim.players.seating import SeatView
+
     rules = Rules().to_array()
     know = np.zeros(KNOW_SIZE, dtype=np.int64)
     know[KNOW_HELD + 1] = _mask("7C")
     trick = np.array([parse_card("AH"), 0, 0, 0], dtype=np.int64)
-    learn_from_card(rules, know, 1, parse_card("7C"), trick, 1, 0, 3, RULE_FREE)
+    played = 1 << parse_card("AH")
+    # seats 1 and 2 each playing the trick's second card after seat 0's (spades trumps)
+    view = SeatView(1, trick, 1, 0, played, 3, 0, 4, 1, False)
+    learn_from_card(rules, know, view, parse_card("7C"), 0, RULE_FREE)
     assert know[KNOW_VOID + 1] == (1 << 2) | (1 << 3)  # hearts and spades (trump)
     assert know[KNOW_HELD + 1] == 0
-    learn_from_card(rules, know, 2, parse_card("KH"), trick, 1, 0, 3, RULE_FREE)
+    view = SeatView(2, trick, 1, 1, played, 3, 0, 4, 1, False)
+    learn_from_card(rules, know, view, parse_card("KH"), 0, RULE_FREE)
     assert know[KNOW_VOID + 2] == 0
 
 
@@ -407,6 +414,7 @@ def test_heuristic_playout_finishes_heuristic_deals_as_played(heuristic_deals):
     from reference.rules_ref import TRUMP_NAMES, card_value
 
     from belote_sim.players.heuristic import heuristic_playout
+    from belote_sim.players.seating import SeatView
 
     rules = Rules().to_array()
     for deal in heuristic_deals:
@@ -430,8 +438,10 @@ def test_heuristic_playout_finishes_heuristic_deals_as_played(heuristic_deals):
             trick = np.zeros(4, dtype=np.int64)
             trick[:k] = plays[4 * t : i]
             played = sum(1 << c for c in plays[:i])
-            value = heuristic_playout(rules, hands, trick, k, full["tricks"][t]["leader"],
-                                      played, trump, taker, 4, cap)
+            leader = full["tricks"][t]["leader"]
+            view = SeatView((leader + k) % 4, trick, k, leader, played, trump, taker, 4, cap,
+                            False)
+            value = heuristic_playout(rules, hands, view)
             assert value == full["card_points"][takers] - won, (i, deal["plays"])
 
 

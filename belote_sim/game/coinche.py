@@ -64,7 +64,7 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.trick import seat_after
 from belote_sim.players import BID_TABLE
-from belote_sim.players.coinche_bidding import choose_coinche_call
+from belote_sim.players.coinche_bidding import Auction, choose_coinche_call
 from belote_sim.players.seating import at_seat
 from belote_sim.players.table_bidder import table_coinche_call
 from belote_sim.rules import R_ALL_NO_TRUMPS_ROUND, R_NT_VALUES, R_ROUND_TO_TEN
@@ -85,11 +85,11 @@ WHY_NOT_COINCHE_CALL = 17  # take, a bare suit, AT or NT: retourne calls
 
 
 @jit
-def coinche_call_error(call, seat, high, high_seat, coinched, allow_at_nt):
-    """0 when ``call`` by ``seat`` is legal at this point of the auction (RULES 7.4),
-    else the ``WHY_*`` code of the rule it breaks. ``high`` is the current bid's call code
-    (-1 none), ``high_seat`` its bidder, ``coinched`` whether it has been coinched (then
-    only the high bidder's side speaks: surcoinche or pass)."""
+def coinche_call_error(call, seat, auction, allow_at_nt):
+    """0 when ``call`` by ``seat`` is legal at this point of the
+    :class:`~belote_sim.players.coinche_bidding.Auction` ``auction`` (RULES 7.4), else
+    the ``WHY_*`` code of the rule it breaks."""
+    high, high_seat, coinched = auction.high, auction.high_seat, auction.coinched
     if call == CALL_PASS:
         return 0
     if coinched:
@@ -117,11 +117,20 @@ def coinche_call_error(call, seat, high, high_seat, coinched, allow_at_nt):
     return 0
 
 
+@jit(inline="always")
+def _auction(rec, n_calls, high, high_seat, coinched):
+    """The :class:`~belote_sim.players.coinche_bidding.Auction` of the record's first
+    ``n_calls`` calls, ``high`` the current bid by ``high_seat``."""
+    return Auction(rec[CALLS : CALLS + n_calls], n_calls, rec[FIRST_HAND], high, high_seat,
+                   coinched)
+
+
 @jit_no_refcount
-def _next_call(rules, players, script, ws, n_calls, seat, high, high_seat, coinched):
-    """Choose the call of ``seat`` (the script's, or its bidding policy's), check it and
-    record it. Returns ``(status, call)``."""
+def _next_call(rules, players, script, ws, seat, auction):
+    """Choose the call of ``seat`` (the script's, or its bidding policy's) at this point
+    of the ``auction``, check it and record it. Returns ``(status, call)``."""
     rec = ws.rec
+    n_calls, high, coinched = auction.n_calls, auction.high, auction.coinched
     allow_at_nt = rules[R_ALL_NO_TRUMPS_ROUND] != 0
     call = MISSING
     if script.on:
@@ -135,10 +144,9 @@ def _next_call(rules, players, script, ws, n_calls, seat, high, high_seat, coinc
     elif call == MISSING:
         call = choose_coinche_call(
             at_seat(players.bid, seat), at_seat(players.bid_param, seat), seat, ws.hands[seat],
-            rec[CALLS : CALLS + n_calls], n_calls, rec[FIRST_HAND], high, high_seat,
-            coinched, allow_at_nt, ws.rng,
+            auction, allow_at_nt, ws.rng,
         )
-    why = coinche_call_error(call, seat, high, high_seat, coinched, allow_at_nt)
+    why = coinche_call_error(call, seat, auction, allow_at_nt)
     if why != 0 or n_calls >= MAX_CALLS:
         return fail(rec, ST_BAD_CALL, n_calls, seat, call, why, high), -1
     rec[CALLS + n_calls] = call
@@ -146,13 +154,17 @@ def _next_call(rules, players, script, ws, n_calls, seat, high, high_seat, coinc
     return ST_OK, call
 
 
-@jit_no_refcount
+@jit_no_refcount(inline="always")
 def coinche_auction(rules, players, script, ws):
     """The auction of RULES 7.4 from the record's first hand; calls go to
     ``rec[CALLS]``.
 
     Returns ``(status, high, high_seat, multiplier)``: ``high`` is the final bid's call
-    code, -1 when four passes threw the deal in."""
+    code, -1 when four passes threw the deal in.
+
+    Inlined in :func:`deal_coinche`: a call copies its arguments onto the stack, the
+    workspace (solver kit included) among them, and that copy at every deal was a
+    visible share of a coinche deal's time."""
     rec = ws.rec
     fh = rec[FIRST_HAND]
     high = -1
@@ -163,7 +175,7 @@ def coinche_auction(rules, players, script, ws):
     while True:
         seat = seat_after(fh, n_calls % 4, 4)
         status, call = _next_call(
-            rules, players, script, ws, n_calls, seat, high, high_seat, False
+            rules, players, script, ws, seat, _auction(rec, n_calls, high, high_seat, False)
         )
         if status != ST_OK:
             return status, -1, -1, 1
@@ -179,7 +191,8 @@ def coinche_auction(rules, players, script, ws):
             for k in (1, 3):
                 responder = seat_after(seat, k, 4)
                 status, call = _next_call(
-                    rules, players, script, ws, n_calls, responder, high, high_seat, True
+                    rules, players, script, ws, responder,
+                    _auction(rec, n_calls, high, high_seat, True),
                 )
                 if status != ST_OK:
                     return status, -1, -1, 1

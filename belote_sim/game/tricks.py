@@ -17,6 +17,8 @@ compares the records.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from belote_sim._jit import jit
@@ -61,6 +63,10 @@ from belote_sim.players.play import choose_card, heuristic_choice, random_card, 
 from belote_sim.players.seating import SeatView, at_seat, table_side
 from belote_sim.players.solver_kit import NO_VALUE, STAT_CYCLES, STAT_DECISIONS
 from belote_sim.rules import R_BELOTE, R_NT_VALUES, R_PLAYERS
+
+#: A trick once its last card is down, as :func:`end_trick` records it: trick ``t`` of
+#: the deal, its ``cards``, the seat that led it and the seat that took it.
+Trick = namedtuple("Trick", ["t", "cards", "leader", "winner"])
 
 
 @jit
@@ -111,15 +117,15 @@ def lay_card(rec, hands, trick, n_plays, seat, k, card, legal):
 
 
 @jit(inline="always")
-def end_trick(rules, rec, trick, sides, t, leader, winner, n, trump, bonus):
-    """Score trick ``t`` (led by ``leader``, taken by ``winner``; ``bonus``: the last
-    trick's ten) and record its leader and winner; return the winner's side as a bit."""
-    pts = trick_card_points(rules, trick, n, trump) + bonus
-    side = sides[winner]
-    rec[SEAT_POINTS + winner] += pts
+def end_trick(rules, rec, sides, done, n, trump, bonus):
+    """Score the :class:`Trick` ``done`` (``bonus``: the last trick's ten) and record
+    its leader and winner; return the winner's side as a bit."""
+    pts = trick_card_points(rules, done.cards, n, trump) + bonus
+    side = sides[done.winner]
+    rec[SEAT_POINTS + done.winner] += pts
     rec[TRICK_POINTS + side] += pts
-    rec[TRICK_LEADER + t] = leader
-    rec[TRICK_WINNER + t] = winner
+    rec[TRICK_LEADER + done.t] = done.leader
+    rec[TRICK_WINNER + done.t] = done.winner
     return 1 << side
 
 
@@ -162,6 +168,7 @@ def play_plain_tricks(rules, players, ws, n_tricks):
     trump = rec[TRUMP]
     taker = rec[TAKER]
     last_bonus = LAST_TRICK_BONUS[rules[R_NT_VALUES], trump]
+    t_side = sides[taker]
     played = 0
     won = 0
     for t in range(n_tricks):
@@ -178,8 +185,12 @@ def play_plain_tricks(rules, players, ws, n_tricks):
             if at_seat(players.play, seat) == PLAY_RANDOM:
                 card, z = random_card_from(legal, z)
             else:
-                card = heuristic_choice(legal, hands, seat, trick, k, leader, played, trump,
-                                        taker, 4)
+                cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
+                view = SeatView(
+                    np.int64(seat), trick, np.int64(k), np.int64(leader), np.int64(played),
+                    np.int64(trump), np.int64(taker), np.int64(4), np.int64(cap), False,
+                )
+                card = heuristic_choice(legal, hands, view)
             n_plays = 4 * t + k
             if (legal >> card) & 1 == 0:  # legal is within the hand
                 ws.rng[0] = z
@@ -191,7 +202,7 @@ def play_plain_tricks(rules, players, ws, n_tricks):
                 w = k
                 w_power = power
         winner = seat_after(leader, w, 4)
-        won |= end_trick(values, rec, trick, sides, t, leader, winner, 4, trump,
+        won |= end_trick(values, rec, sides, Trick(t, trick, leader, winner), 4, trump,
                          last_bonus if t == n_tricks - 1 else 0)
         leader = winner
     ws.rng[0] = z
@@ -246,15 +257,17 @@ def play_tricks(rules, players, script, ws, plan):
                 legal, rule = legal_given_winner(
                     rules, hands[seat], trick, k, leader, trump, taker, w
                 )
+            # What the seat sees, for every policy and observer; the view's integers int64:
+            # the policies compile once (choose_card, heuristic_choice).
+            cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
+            view = SeatView(
+                np.int64(seat), trick, np.int64(k), np.int64(leader), np.int64(played),
+                np.int64(trump), np.int64(taker), np.int64(n), np.int64(cap), t < free_tricks,
+            )
             if analyse:
                 # The value of the position (and of each legal card) before the card.
                 ws.kit.analysis[0, n_plays] = NO_VALUE
                 if t >= free_tricks:
-                    cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
-                    view = SeatView(
-                        np.int64(seat), trick, np.int64(k), np.int64(leader), np.int64(played),
-                        np.int64(trump), np.int64(taker), np.int64(n), np.int64(cap), False,
-                    )
                     ws.kit.analysis[0, n_plays] = rec[TRICK_POINTS + t_side] + analyse_position(
                         rules, ws.kit, hands, view, legal
                     )
@@ -271,16 +284,8 @@ def play_tricks(rules, players, script, ws, plan):
             elif policy == PLAY_RANDOM:  # the hot path of mass runs, kept tight
                 card = random_card(legal, rng)
             elif policy == PLAY_HEURISTIC:  # realistic mass runs: no solver kit
-                card = heuristic_choice(legal, hands, seat, trick, k, leader, played, trump,
-                                        taker, n)
+                card = heuristic_choice(legal, hands, view)
             else:
-                # The view's integers int64: the policies compile once (choose_card).
-                cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
-                view = SeatView(
-                    np.int64(seat), trick, np.int64(k), np.int64(leader), np.int64(played),
-                    np.int64(trump), np.int64(taker), np.int64(n), np.int64(cap),
-                    t < free_tricks,
-                )
                 card = choose_card(policy, at_seat(players.play_param, seat), rules, legal, hands,
                                    view, rng, ws.kit)
             if watch.timing:
@@ -298,7 +303,7 @@ def play_tricks(rules, players, script, ws, plan):
                     rec[TRICK_POINTS + t_side] + ws.kit.analysis[2, card]
                 )
             if watch.know and t >= free_tricks:  # free tricks show nothing
-                learn_from_card(rules, ws.kit.know, seat, card, trick, k, w, trump, rule)
+                learn_from_card(rules, ws.kit.know, view, card, w, rule)
             if plan.belote_at_play and trump < 4 and card >> 3 == trump:
                 rank = card & 7
                 other = 8 * trump + (QUEEN if rank == KING else KING)
@@ -314,7 +319,7 @@ def play_tricks(rules, players, script, ws, plan):
                 w = k
                 w_power = power
         winner = seat_after(leader, w, n)
-        won |= end_trick(rules, rec, trick, sides, t, leader, winner, n, trump,
+        won |= end_trick(rules, rec, sides, Trick(t, trick, leader, winner), n, trump,
                          last_bonus if t == n_tricks - 1 else 0)
         if stock_pos >= 0 and t < free_tricks:
             hands[winner] |= 1 << ws.pack[stock_pos]

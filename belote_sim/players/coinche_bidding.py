@@ -54,6 +54,8 @@ deal's seeded stream ``rng`` only.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from belote_sim._jit import jit
@@ -86,6 +88,12 @@ SURCOINCHE_MARGIN = 30.0
 #: ``random``: a coinche or surcoinche is ``1/DOUBLE_SHARE`` as likely as a bid.
 DOUBLE_SHARE = 5.0
 
+#: The auction so far, as every bidder sees it: ``calls[:n_calls]`` the calls from the
+#: first hand ``fh``; ``high`` the current bid (a call code, -1 none) and ``high_seat``
+#: its bidder; ``coinched`` whether it has been coinched (then only the high bidder's
+#: side speaks: surcoinche or pass).
+Auction = namedtuple("Auction", ["calls", "n_calls", "fh", "high", "high_seat", "coinched"])
+
 
 @jit
 def strain_value(hand, strain):
@@ -98,7 +106,8 @@ def strain_value(hand, strain):
 
 
 @jit
-def _random_call(param, seat, high, high_seat, coinched, allow_at_nt, rng):
+def _random_call(param, seat, auction, allow_at_nt, rng):
+    high, high_seat, coinched = auction.high, auction.high_seat, auction.coinched
     p = param
     if coinched:
         return CALL_SURCOINCHE if rand_float(rng) < p / DOUBLE_SHARE else CALL_PASS
@@ -147,9 +156,9 @@ def side_estimate(param, hand, strain, partner_bid):
 
 
 @jit
-def _threshold_call(param, seat, hand, calls, n_calls, fh, high, high_seat, coinched,
-                    allow_at_nt):
-    partner_bid = _partner_last_bid(seat, calls, n_calls, fh, coinched)
+def _threshold_call(param, seat, hand, auction, allow_at_nt):
+    high, high_seat, coinched = auction.high, auction.high_seat, auction.coinched
+    partner_bid = _partner_last_bid(seat, auction.calls, auction.n_calls, auction.fh, coinched)
     if coinched:
         # Only the high bidder's side is asked: the high bidder (its partner's last bid
         # may support it) or the partner (whose partner's last bid is the high bid).
@@ -180,17 +189,13 @@ def _threshold_call(param, seat, hand, calls, n_calls, fh, high, high_seat, coin
 
 
 @jit
-def choose_coinche_call(policy, param, seat, hand, calls, n_calls, fh, high, high_seat,
-                        coinched, allow_at_nt, rng):
-    """The call of ``seat`` holding ``hand`` (its 8 cards). ``calls[:n_calls]`` are the
-    calls so far from the first hand ``fh``; ``high``/``high_seat`` the current bid
-    (call code, -1 none) and its bidder; ``coinched`` whether it has been coinched (then
-    only surcoinche or pass is asked, of the bidder's side); ``allow_at_nt`` whether AT
-    and NT bids exist. Always returns a legal call."""
+def choose_coinche_call(policy, param, seat, hand, auction, allow_at_nt, rng):
+    """The call of ``seat`` holding ``hand`` (its 8 cards) at this point of the
+    :class:`Auction` ``auction`` (after a coinche only surcoinche or pass is asked, of
+    the bidder's side); ``allow_at_nt`` whether AT and NT bids exist. Always returns a
+    legal call."""
     if policy == BID_RANDOM:
-        return _random_call(param, seat, high, high_seat, coinched, allow_at_nt, rng)
+        return _random_call(param, seat, auction, allow_at_nt, rng)
     if policy == BID_THRESHOLD:
-        return _threshold_call(
-            param, seat, hand, calls, n_calls, fh, high, high_seat, coinched, allow_at_nt
-        )
+        return _threshold_call(param, seat, hand, auction, allow_at_nt)
     return CALL_PASS  # the table bidder is asked by the engine, with its lookup

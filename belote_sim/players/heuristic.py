@@ -41,6 +41,7 @@ from belote_sim.kernels.trick import (
     trick_card_points,
     trick_winner,
 )
+from belote_sim.players.seating import SeatView
 from belote_sim.rules import R_NT_VALUES
 
 _FULL = 0xFFFFFFFF
@@ -94,9 +95,12 @@ def _richest(cards, trump):
 
 
 @jit_no_refcount
-def heuristic_card(legal, hand, trick, k, leader, played, trump, taker, n):
-    """The ``heuristic`` policy's card (see the module docstring)."""
-    seat = seat_after(leader, k, n)
+def heuristic_card(legal, hand, view):
+    """The ``heuristic`` policy's card (see the module docstring) of the seat of
+    ``view`` (:class:`~belote_sim.players.seating.SeatView`), holding ``hand``, whose
+    legal cards are ``legal``."""
+    seat, trick, k, leader, played = view.seat, view.trick, view.k, view.leader, view.played
+    trump, taker, n = view.trump, view.taker, view.n
     unseen = _FULL ^ (played | hand)
     if k == 0:
         if trump < ALL_TRUMPS and side_of(seat, n, taker) == side_of(taker, n, taker):
@@ -152,15 +156,27 @@ def heuristic_card(legal, hand, trick, k, leader, played, trump, taker, n):
     return _cheapest(legal, trump)
 
 
+@jit(inline="always")
+def view_after(view, trick, card):
+    """The view of the seat after ``view``'s once it has played ``card``: ``trick`` holds
+    the cards of ``view.trick`` and ``card`` (a copy the caller made, for
+    :func:`heuristic_playout` to play out in place)."""
+    k = view.k + 1
+    return SeatView(seat_after(view.leader, k, view.n), trick, k, view.leader,
+                    view.played | (1 << card), view.trump, view.taker, view.n, view.cap,
+                    view.free)
+
+
 @jit
-def heuristic_playout(rules, hands, trick, k, leader, played, trump, taker, n, cap):
+def heuristic_playout(rules, hands, view):
     """The takers' card points still to take when every seat plays the heuristic card
-    from this position on: ``trick[:k]`` on the table, led by ``leader``; ``played``
-    every card played, the trick's included; ``cap`` 1 while the takers have won every
-    trick. Counted as the solver counts them (:mod:`belote_sim.players.dd`): the cards
-    of the tricks they win (this one included), the last trick's bonus, and the capot
-    bonus when ``cap`` and they win every trick left. ``hands`` and ``trick`` are played
-    out in place; free tricks (stock game) are not modelled.
+    from the position of ``view`` (:class:`~belote_sim.players.seating.SeatView`) on:
+    ``trick[:k]`` on the table, led by ``leader``; ``played`` every card played, the
+    trick's included; ``cap`` 1 while the takers have won every trick. Counted as the
+    solver counts them (:mod:`belote_sim.players.dd`): the cards of the tricks they win
+    (this one included), the last trick's bonus, and the capot bonus when ``cap`` and
+    they win every trick left. ``hands`` and the view's ``trick`` are played out in
+    place; free tricks (stock game) are not modelled.
 
     The last trick, hearts trumps, seat 0 (a taker) on lead with the jack; the capot
     bonus counts when the takers have won every trick so far:
@@ -171,11 +187,13 @@ def heuristic_playout(rules, hands, trick, k, leader, played, trump, taker, n, c
     >>> def last_trick(cap):
     ...     hands = np.array([mask_of(parse_cards(h)) for h in ("JH", "7S", "8S", "AS")])
     ...     played = 0xFFFFFFFF & ~int(hands.sum())
-    ...     return heuristic_playout(Rules().to_array(), hands, np.zeros(4, dtype=np.int64),
-    ...                              0, 0, played, 2, 0, 4, cap)
+    ...     view = SeatView(0, np.zeros(4, dtype=np.int64), 0, 0, played, 2, 0, 4, cap, False)
+    ...     return heuristic_playout(Rules().to_array(), hands, view)
     >>> last_trick(cap=0), last_trick(cap=1)
     (41, 131)
     """
+    trick, k, leader, played = view.trick, view.k, view.leader, view.played
+    trump, taker, n, cap = view.trump, view.taker, view.n, view.cap
     takers = side_of(taker, n, taker)
     value = 0
     w = trick_winner(trick, k, trump) if k > 0 else 0
@@ -189,7 +207,8 @@ def heuristic_playout(rules, hands, trick, k, leader, played, trump, taker, n, c
                 legal, _ = legal_given_winner(
                     rules, hands[seat], trick, j, leader, trump, taker, w
                 )
-            c = heuristic_card(legal, hands[seat], trick, j, leader, played, trump, taker, n)
+            c = heuristic_card(legal, hands[seat], SeatView(seat, trick, j, leader, played, trump,
+                                                            taker, n, cap, False))
             trick[j] = c
             hands[seat] ^= 1 << c
             played |= 1 << c

@@ -40,12 +40,14 @@ def reset_knowledge(know):
 
 
 @jit(inline="always")
-def learn_from_card(rules, know, seat, card, trick, k, w, trump, rule):
-    """Update what everyone knows after ``seat`` played ``card`` as the ``k``-th card of
-    the trick, ``w`` being the position winning the trick before it and ``rule`` the
+def learn_from_card(rules, know, view, card, w, rule):
+    """Update what everyone knows after the seat of ``view``
+    (:class:`~belote_sim.players.seating.SeatView`) played ``card`` as the trick's card
+    ``view.k``, ``w`` being the position winning the trick before it and ``rule`` the
     rule that decided the legal set."""
+    seat, trick, trump = view.seat, view.trick, view.trump
     know[KNOW_HELD + seat] &= ~(1 << card)
-    if k == 0:
+    if view.k == 0:
         return
     led = trick[0] >> 3
     if card >> 3 == led:

@@ -29,7 +29,7 @@ import numpy as np
 from belote_sim._jit import jit, jit_refcounted
 from belote_sim.kernels.bits import ctz, popcount
 from belote_sim.players import dd
-from belote_sim.players.heuristic import heuristic_playout
+from belote_sim.players.heuristic import heuristic_playout, view_after
 from belote_sim.players.solver_kit import kit_solver, use_context
 from belote_sim.players.worlds import _sample, prepare_worlds
 
@@ -58,14 +58,13 @@ def pimc_card(rules, worlds, legal, hands, view, rng, kit, exact_tricks):
     with fewer solves (the same card)."""
     if popcount(legal) == 1:
         return ctz(legal)
-    seat, trick, k, leader, played = view.seat, view.trick, view.k, view.leader, view.played
-    trump, taker, n, cap = view.trump, view.taker, view.n, view.cap
+    seat, trick, k, played = view.seat, view.trick, view.k, view.played
+    trump, taker, n = view.trump, view.taker, view.n
     cx, know = kit.context, kit.know
     use_context(cx, rules, trump, taker)
-    unseen, n_suit, allowed, need, holders, held, table = prepare_worlds(
-        hands, seat, played, n, know
-    )
-    if table[0, need[0], need[1], need[2]] <= 0.0:  # inconsistent knowledge: cannot happen
+    sampler = prepare_worlds(hands, seat, played, n, know)
+    need = sampler.need
+    if sampler.table[0, need[0], need[1], need[2]] <= 0.0:  # inconsistent knowledge: never
         return ctz(legal)
     world = np.zeros(4, dtype=np.int64)
     total = np.zeros(32, dtype=np.int64)
@@ -84,7 +83,7 @@ def pimc_card(rules, worlds, legal, hands, view, rng, kit, exact_tricks):
         for i in range(worlds):
             world[:] = 0
             world[seat] = hands[seat]
-            _sample(n_suit, allowed, need, table, unseen, holders, held, world, rng)
+            _sample(sampler, world, rng)
             sampled[i, :] = world
         if alike:
             return ctz(legal)
@@ -94,7 +93,7 @@ def pimc_card(rules, worlds, legal, hands, view, rng, kit, exact_tricks):
     for _ in range(worlds):
         world[:] = 0
         world[seat] = hands[seat]
-        _sample(n_suit, allowed, need, table, unseen, holders, held, world, rng)
+        _sample(sampler, world, rng)
         m = 0 if alike else moves
         while m != 0:
             c = ctz(m)
@@ -103,8 +102,7 @@ def pimc_card(rules, worlds, legal, hands, view, rng, kit, exact_tricks):
             out_hands[seat] ^= 1 << c
             out_trick[:] = trick
             out_trick[k] = c
-            total[c] += heuristic_playout(rules, out_hands, out_trick, k + 1, leader,
-                                          played | (1 << c), trump, taker, n, cap)
+            total[c] += heuristic_playout(rules, out_hands, view_after(view, out_trick, c))
     # Cards equivalent in every world (adjacent among the unplayed cards, same points)
     # share the value of the one searched.
     m = legal & ~moves

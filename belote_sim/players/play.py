@@ -43,15 +43,13 @@ def random_card_from(legal, z):
 
 
 @jit(inline="always")
-def heuristic_choice(legal, hands, seat, trick, k, leader, played, trump, taker, n):
-    """The ``heuristic`` policy's card, called by the trick loop directly: no solver kit
-    crosses the call (passing its arrays to a compiled function costs a reference count
-    of each, several times the cost of the heuristic's own work), and the integers are pinned
-    to int64 so that it is compiled once."""
-    return heuristic_card(
-        np.int64(legal), np.int64(hands[seat]), trick, np.int64(k), np.int64(leader),
-        np.int64(played), np.int64(trump), np.int64(taker), np.int64(n),
-    )
+def heuristic_choice(legal, hands, view):
+    """The ``heuristic`` policy's card for the seat of ``view``, called by the trick loop
+    directly: no solver kit crosses the call (passing its arrays to a compiled function
+    costs a reference count of each, several times the cost of the heuristic's own
+    work), and the integers are pinned to int64 (the view's by the trick loop) so that
+    it is compiled once."""
+    return heuristic_card(np.int64(legal), np.int64(hands[view.seat]), view)
 
 
 @jit(inline="always")
@@ -76,8 +74,7 @@ def _choose_card(policy, param, rules, legal, hands, view, rng, kit):
     if policy == PLAY_RANDOM:
         return random_card(legal, rng)
     if policy == PLAY_HEURISTIC or view.free:
-        return heuristic_card(legal, hands[view.seat], view.trick, view.k, view.leader,
-                              view.played, view.trump, view.taker, view.n)
+        return heuristic_card(legal, hands[view.seat], view)
     if policy in (PLAY_PIMC, PLAY_FASTPIMC):
         worlds = int(param) if param >= 1 else DEFAULT_WORLDS
         return pimc_card(rules, worlds, legal, hands, view, rng, kit,

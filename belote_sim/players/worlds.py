@@ -10,6 +10,8 @@ are not used.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from belote_sim._jit import jit
@@ -19,6 +21,15 @@ from belote_sim.kernels.trick import seat_after
 from belote_sim.players.knowledge import KNOW_HELD, KNOW_VOID
 
 FACT = np.array([float(np.prod(np.arange(1, i + 1))) for i in range(33)], dtype=np.float64)
+
+#: What the sampler needs for one decision (:func:`prepare_worlds`): the ``unseen``
+#: cards, ``n_suit[s]`` of them in suit ``s``; the holders of the unseen cards
+#: (``holders[h]``: holder ``h``'s seat, -1 for cards out of play), ``allowed[h, s]``
+#: 0 when holder ``h`` cannot hold suit ``s``, ``need[h]`` the cards holder ``h`` still
+#: needs; ``held[seat]`` the cards known to be in ``seat``'s hand; ``table`` the
+#: completions of :func:`_completions`.
+Sampler = namedtuple("Sampler", ["unseen", "n_suit", "allowed", "need", "holders", "held",
+                                 "table"])
 
 
 @jit
@@ -55,11 +66,13 @@ def _completions(n_suit, allowed, need, table):
 
 
 @jit
-def _sample(n_suit, allowed, need, table, unseen, holders, held, world, rng):
-    """Deal one world: ``world[seat]`` = the known cards ``held`` plus the unseen cards
-    drawn for that seat (holder ``h`` is seat ``holders[h]``, -1 for cards out of
-    play). Exact: each suit's split is drawn with probability proportional to its
-    number of completions."""
+def _sample(sampler, world, rng):
+    """Deal one world of the :class:`Sampler` ``sampler``: ``world[seat]`` = the known
+    cards ``held`` plus the unseen cards drawn for that seat (holder ``h`` is seat
+    ``holders[h]``, -1 for cards out of play). Exact: each suit's split is drawn with
+    probability proportional to its number of completions."""
+    n_suit, allowed, need, table = sampler.n_suit, sampler.allowed, sampler.need, sampler.table
+    unseen, holders, held = sampler.unseen, sampler.holders, sampler.held
     for h in range(4):
         if holders[h] >= 0:
             world[holders[h]] = held[holders[h]]
@@ -126,9 +139,9 @@ def _last_split(ns, a, b, c, allowed, table, s):
 
 @jit
 def prepare_worlds(hands, seat, played, n, know):
-    """What the sampler needs for ``seat``'s decision: ``(unseen, n_suit, allowed,
-    need, holders, held, table)``. Holders 0-2 are the other seats (those that exist),
-    holder 3 the cards out of play (three players, two-player games)."""
+    """What the sampler needs for ``seat``'s decision, a :class:`Sampler`. Holders 0-2
+    are the other seats (those that exist), holder 3 the cards out of play (three
+    players, two-player games)."""
     mine = hands[seat]
     holders = np.full(4, -1, dtype=np.int64)
     need = np.zeros(4, dtype=np.int64)
@@ -155,7 +168,7 @@ def prepare_worlds(hands, seat, played, n, know):
     # Holder 3 takes "the rest": with four players it is the third opponent.
     table = np.zeros((5, need[0] + 1, need[1] + 1, need[2] + 1), dtype=np.float64)
     _completions(n_suit, allowed, need, table)
-    return unseen, n_suit, allowed, need, holders, held, table
+    return Sampler(unseen, n_suit, allowed, need, holders, held, table)
 
 
 @jit
@@ -165,11 +178,9 @@ def sample_worlds(hands, seat, played, n, know, count, seed):
     looking at the sampler."""
     rng = np.zeros(1, dtype=np.uint64)
     seed_stream(rng, seed, 0, 0)
-    unseen, n_suit, allowed, need, holders, held, table = prepare_worlds(
-        hands, seat, played, n, know
-    )
+    sampler = prepare_worlds(hands, seat, played, n, know)
     out = np.zeros((count, 4), dtype=np.int64)
     for i in range(count):
         out[i, seat] = hands[seat]
-        _sample(n_suit, allowed, need, table, unseen, holders, held, out[i], rng)
+        _sample(sampler, out[i], rng)
     return out
