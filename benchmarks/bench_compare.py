@@ -49,7 +49,7 @@ def _seconds(run) -> float:
 def speed(deals: int, repeats: int = 5) -> dict[str, float]:
     """Compare and simulate timed in adjacent pairs, the ratio the median of the pairs'
     (the machine's speed drifts by 20% within minutes: only neighbours compare)."""
-    players = {"bid_policy": "threshold", "play_policy": "heuristic"}
+    players = PLAYERS["realistic"]
     compare(CELLS, 2000, seed=1, **players)  # compile or load
     simulate(CELLS[0], 2000, seed=1, **players)
     paired, plain = [], []
@@ -63,19 +63,28 @@ def speed(deals: int, repeats: int = 5) -> dict[str, float]:
             "ratios": ratios, "target": SPEED_TARGET}
 
 
-#: The players of the coverage check: random bidding and play, whose runs differ between
-#: the cells in many deals (with realistic players most deals of 1,000 play the same under
-#: both cells, and the paired interval is then too narrow: see docs/performance.md).
-COVERAGE_PLAYERS = {"bid_policy": "random", "play_policy": "random"}
+#: The players of the runs: realistic (threshold bidding, heuristic play, compare's
+#: default) and random.
+PLAYERS = {
+    "realistic": {"bid_policy": "threshold", "play_policy": "heuristic"},
+    "random": {"bid_policy": "random", "play_policy": "random"},
+}
+#: The coverage check's players by default: random bidding and play, whose runs differ
+#: between the cells in many deals (with realistic players most deals of 1,000 play the
+#: same under both cells, and the paired interval is then too narrow: see
+#: docs/performance.md; ``--coverage-players realistic`` measures that).
+COVERAGE_PLAYERS = "random"
 
 
-def coverage(repeats: int, deals: int, truth_deals: int) -> dict[str, dict[str, float]]:
-    truth = compare(CELLS, truth_deals, seed=10**9, **COVERAGE_PLAYERS)
+def coverage(repeats: int, deals: int, truth_deals: int,
+             players: str = COVERAGE_PLAYERS) -> dict[str, dict[str, float]]:
+    kw = PLAYERS[players]
+    truth = compare(CELLS, truth_deals, seed=10**9, **kw)
     true_diff = {m: float(truth[(truth.metric == m) & truth["diff"].notna()]["diff"].iloc[0])
                  for m in METRICS}
     hits = dict.fromkeys(METRICS, 0)
     for seed in range(repeats):
-        df = compare(CELLS, deals, seed=seed, **COVERAGE_PLAYERS)
+        df = compare(CELLS, deals, seed=seed, **kw)
         for m in METRICS:
             row = df[(df.metric == m) & df["diff"].notna()].iloc[0]
             hits[m] += row.diff_ci_low <= true_diff[m] <= row.diff_ci_high
@@ -88,7 +97,7 @@ def coverage(repeats: int, deals: int, truth_deals: int) -> dict[str, dict[str, 
 
 
 def sequential(runs: int) -> dict:
-    players = {"bid_policy": "threshold", "play_policy": "heuristic"}
+    players = PLAYERS["realistic"]
     until = Until.parse("dedans_rate", 0.005, 0.05, 0.05)
     used, decisions = [], []
     for seed in range(runs):
@@ -109,6 +118,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=500)
     parser.add_argument("--deals", type=int, default=400_000)
     parser.add_argument("--sprt-runs", type=int, default=20)
+    parser.add_argument("--coverage-players", choices=sorted(PLAYERS),
+                        default=COVERAGE_PLAYERS)
     args = parser.parse_args()
     figures: dict = speed(args.deals)
     verdict = "ok" if figures["compare_over_simulate"] <= SPEED_TARGET else "MISSED"
@@ -118,7 +129,7 @@ def main() -> None:
           f"{figures['compare_over_simulate']:.2f}x one simulate (target <= "
           f"{SPEED_TARGET}: {verdict})")
     t0 = time.perf_counter()
-    figures["coverage"] = coverage(args.repeats, 1000, 4_000_000)
+    figures["coverage"] = coverage(args.repeats, 1000, 4_000_000, args.coverage_players)
     for m, c in figures["coverage"].items():
         print(f"coverage of the paired 95% interval, {m}: {c['coverage']:.3f} "
               f"[{c['coverage_low']:.3f}, {c['coverage_high']:.3f}] over {args.repeats} "

@@ -63,8 +63,8 @@ ATLAS_DEALS = 100_000
 CLASS_COLUMNS = ("round", "position", "strain", "value", "retourne", "holding", "trumps",
                  "side_aces", "side_tens", "voids")
 #: Deals per chunk (one progress step, one committed file) for the fast models and the
-#: solver models. A fast chunk also pays for summing its rows by class (pandas): chunks
-#: of a few thousand deals spend a fifth of the run there.
+#: solver models. A fast chunk also pays for summing its rows by class (pandas), a cost
+#: per chunk: small chunks would spend much of the run there (docs/performance.md).
 CHUNK_FAST = 20_000
 CHUNK_SOLVER = 8
 #: The integer sums of an atlas class, from which :func:`with_rates` derives its rates
