@@ -47,12 +47,14 @@ from belote_sim.players import (
     pimc,  # noqa: E402
     solver_kit,  # noqa: E402
 )
-from belote_sim.players.seating import SeatView, same_players  # noqa: E402
+from belote_sim.players.seating import SeatView, no_lookup, same_players  # noqa: E402
 from belote_sim.players.spec import PolicySpec  # noqa: E402
 from belote_sim.players.table_bidder import lookup_for  # noqa: E402
 from belote_sim.studies.arena import arena  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Players whose calls say nothing (random bidders), for a decision timed alone.
+NO_BIDDERS = same_players(0, 0.25, 0, 0.0, *no_lookup())
 
 
 def random_deals(n: int, seed: int) -> list[np.ndarray]:
@@ -170,7 +172,8 @@ def pimc_first_lead(positions: list[tuple[np.ndarray, int, int, int]], worlds: i
         sv.context[dd.CX_NODES] = 0
         t0 = time.perf_counter()
         view = SeatView(leader, trick, 0, leader, 0, trump, taker, 4, 1, False)
-        pimc.pimc_card(rules, worlds, hands[leader], hands, view, rng, sv, exact_tricks)
+        pimc.pimc_card(rules, pimc.Pimc(worlds, exact_tricks, False), hands[leader], hands, view,
+                       rng, sv, NO_BIDDERS)
         times.append(time.perf_counter() - t0)
         nodes += int(sv.context[dd.CX_NODES])
     t = np.array(times)

@@ -76,16 +76,27 @@ POSITIONS = (
 
 def simulated_at(position: Position, deals: int, seed: int, limit: int) -> np.ndarray:
     """The records of the first ``limit`` of ``deals`` simulated deals whose auction
-    starts with the position's calls and goes on (the decision is met)."""
+    starts with the position's calls and goes on (the decision is met), simulated in
+    parts (a rare position needs more deals than records fit in memory)."""
     rules = Rules.from_preset(position.preset)
     players = players_of(as_spec(BID_POLICY, "bid"), as_spec(PLAY_POLICY, "play"))
-    recs = runs.simulate_records(rules.to_array(), players, seed, 0, deals)
     codes = [parse_call(c) for c in position.calls]
     k = len(codes)
-    keep = recs[:, L.N_CALLS] > k
-    for i, code in enumerate(codes):
-        keep &= recs[:, L.CALLS + i] == code
-    return recs[keep][:limit]
+    found = []
+    for start in range(0, deals, PART):
+        recs = runs.simulate_records(rules.to_array(), players, seed, start,
+                                     min(PART, deals - start))
+        keep = recs[:, L.N_CALLS] > k
+        for i, code in enumerate(codes):
+            keep &= recs[:, L.CALLS + i] == code
+        found.append(recs[keep])
+        if sum(len(f) for f in found) >= limit:
+            break
+    return np.concatenate(found)[:limit]
+
+
+#: Deals simulated at a time by :func:`simulated_at`.
+PART = 200_000
 
 
 def named_suits(rec: np.ndarray, position: Position) -> list[int]:
@@ -200,10 +211,87 @@ def _merge(obs: np.ndarray, exp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.array(co), np.array(ce)
 
 
+# -- The worlds of the pimc players ----------------------------------------------------
+
+
+def auction_knowledge(preset: str, deals: int, seed: int, bid: str = BID_POLICY):
+    """Per simulated deal taken, the deal's record and the knowledge the engine keeps
+    for the solver players once the auction is over (the calls, the retourne with the
+    taker), each taken from a workspace that watches the seats' knowledge while
+    heuristic players play. Yields ``(record, knowledge)``."""
+    from belote_sim.game.state import Watch, new_workspace, no_script
+    from belote_sim.players.knowledge import KNOW_HELD, KNOW_PLAYED, KNOW_VOID
+
+    rules = Rules.from_preset(preset).to_array()
+    players = players_of(as_spec(bid, "bid"), as_spec(PLAY_POLICY, "play"))
+    ws = new_workspace(players, False, False, False)
+    ws = ws._replace(watch=Watch(True, False, False, False))
+    script = no_script()
+    for i in range(deals):
+        runs.simulate_deal(rules, players, script, seed, i, ws)
+        rec = ws.rec
+        if rec[L.THROWN_IN] or rec[L.TAKER] < 0:
+            continue
+        know = ws.kit.know.copy()
+        know[KNOW_VOID:KNOW_PLAYED + 4] = 0  # before the first card
+        if rec[L.RETOURNE] >= 0:
+            know[KNOW_HELD + rec[L.TAKER]] = 1 << int(rec[L.RETOURNE])
+        yield rec.copy(), know
+
+
+def pimc_law_test(preset: str, given: bool, *, deals: int, worlds: int,
+                  seed: int = 5) -> dict[str, float]:
+    """The p-value of every (seat, feature) of the worlds ``pimc`` draws at the first
+    lead (the first hand's decision, nothing played yet) against the hands the other
+    seats really held, over the deals of ``deals`` simulated that were taken; features
+    of the trump suit (or none in all-trumps and no-trumps: the aces alone). The worlds
+    know the auction and the retourne with the taker, not the declarations shown: the
+    real hands are compared at the same knowledge."""
+    from belote_sim.game.state import new_workspace
+    from belote_sim.kernels.rng import seed_stream
+    from belote_sim.players.worlds import draw_pimc_worlds, prepare_worlds
+
+    rules = Rules.from_preset(preset)
+    n = rules.players
+    players = players_of(as_spec(BID_POLICY, "bid"), as_spec("fastpimc", "play"))
+    kit = new_workspace(players, False, False, False).kit
+    rng = np.zeros(1, dtype=np.uint64)
+    observed: dict[str, list[int]] = {}
+    expected: dict[str, list[np.ndarray]] = {}
+    for d, (rec, know) in enumerate(auction_knowledge(preset, deals, seed)):
+        hands = rec[L.HANDS:L.HANDS + 4].copy()
+        seat = int(rec[L.FIRST_HAND])
+        trump = int(rec[L.TRUMP])
+        suits = [trump] if trump < 4 else []
+        kit.know[:] = know
+        sampler = prepare_worlds(hands, seat, 0, n, kit.know)
+        seed_stream(rng, seed + 1, d, 0)
+        sampled = draw_pimc_worlds(rules.to_array(), players, kit, sampler, seat,
+                                   hands[seat], worlds, given, rng)
+        assert len(sampled) == worlds, f"{preset}: deal {d}, {len(sampled)} worlds only"
+        for r in range(1, n):
+            other = (seat + r) % n
+            for name, value in features(int(hands[other]), suits).items():
+                observed.setdefault(f"+{r} {name}", []).append(value)
+            drawn = [features(int(w[other]), suits) for w in sampled]
+            for name in drawn[0]:
+                expected.setdefault(f"+{r} {name}", []).append(
+                    np.array([f[name] for f in drawn]))
+    return {key: _p_value(key, np.array(observed[key]), expected[key], worlds)
+            for key in observed}
+
+
 if __name__ == "__main__":  # pragma: no cover
     for position in POSITIONS:
         for given in ("calls", "uniform"):
             p = law_test(position, given, deals=400_000, limit=1_000, worlds=20)
             worst = min(p, key=p.get)
             print(f"{position.label:40s} {given:8s} min p = {p[worst]:.3g} ({worst}); "
+                  + ", ".join(f"{k}: {v:.2g}" for k, v in sorted(p.items())))
+    for preset in ("coinche", "classic"):
+        for given in (True, False):
+            p = pimc_law_test(preset, given, deals=4_000, worlds=20)
+            worst = min(p, key=p.get)
+            print(f"pimc {preset:35s} {'calls' if given else 'uniform':8s} min p = "
+                  f"{p[worst]:.3g} ({worst}); "
                   + ", ".join(f"{k}: {v:.2g}" for k, v in sorted(p.items())))

@@ -64,10 +64,9 @@ from belote_sim.kernels.layout import (
     TRUMP,
 )
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players import BID_TABLE
-from belote_sim.players.coinche_bidding import Auction, choose_coinche_call
-from belote_sim.players.seating import at_seat
-from belote_sim.players.table_bidder import table_coinche_call
+from belote_sim.players.bidders import coinche_policy_call
+from belote_sim.players.coinche_bidding import Auction
+from belote_sim.players.knowledge import learn_call, learn_deal
 from belote_sim.rules import R_ALL_NO_TRUMPS_ROUND, R_NT_VALUES, R_ROUND_TO_TEN
 
 #: The fixed part of a coinched or failed contract's score (RULES 8, Coinche).
@@ -141,16 +140,7 @@ def _next_call(rules, players, script, ws, seat, auction):
             return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, 0, 0), -1
     checking = script.on and is_checked(script, n_calls)
     if call == MISSING or checking:
-        if at_seat(players.bid, seat) == BID_TABLE:
-            chosen = table_coinche_call(players.table_keys, players.table_gains,
-                                        at_seat(players.bid_param, seat),
-                                        (seat - rec[FIRST_HAND]) & 3, ws.hands[seat], high,
-                                        coinched, allow_at_nt)
-        else:
-            chosen = choose_coinche_call(
-                at_seat(players.bid, seat), at_seat(players.bid_param, seat), seat,
-                ws.hands[seat], auction, allow_at_nt, ws.rng,
-            )
+        chosen = coinche_policy_call(players, seat, ws.hands[seat], auction, allow_at_nt, ws.rng)
         if not checking:
             call = chosen
         elif chosen != call:
@@ -160,6 +150,8 @@ def _next_call(rules, players, script, ws, seat, auction):
         return fail(rec, ST_BAD_CALL, n_calls, seat, call, why, high), -1
     rec[CALLS + n_calls] = call
     rec[N_CALLS] = n_calls + 1
+    if ws.watch.know:
+        learn_call(ws.kit.know, n_calls, call, seat, 0, high, auction.high_seat, coinched)
     return ST_OK, call
 
 
@@ -295,6 +287,8 @@ def deal_coinche(rules, players, script, ws):
     deal_packet(pack, pos, hands, 4, fh, 2)
     for s in range(4):
         rec[DEALT + s] = hands[s]
+    if ws.watch.know:
+        learn_deal(ws.kit.know, fh, -1)
 
     status, high, taker, m = coinche_auction(rules, players, script, ws)
     if status == ST_OK:

@@ -45,12 +45,10 @@ from belote_sim.kernels.layout import (
     TRUMP,
 )
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players import BID_DD, BID_TABLE
-from belote_sim.players.bidding import choose_call, forced_call
-from belote_sim.players.dd_bidder import BidView, dd_call
-from belote_sim.players.knowledge import show_declarations
-from belote_sim.players.seating import at_seat
-from belote_sim.players.table_bidder import table_call
+from belote_sim.players.bidders import retourne_policy_call
+from belote_sim.players.bidding import forced_call
+from belote_sim.players.dd_bidder import BidView
+from belote_sim.players.knowledge import learn_call, show_declarations
 from belote_sim.rules import (
     R_BELOTE,
     R_DECLARATION_TIE,
@@ -90,17 +88,8 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
                     return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, rnd, 0), -1, -1
             checking = script.on and is_checked(script, n_calls)
             if call == MISSING or checking:
-                policy = at_seat(players.bid, seat)
-                param = at_seat(players.bid_param, seat)
-                if policy == BID_DD:
-                    bidder = BidView(hands[seat], retourne, seat, fh, n)
-                    chosen = dd_call(rules, ws.kit, param, rnd, bidder, rng)
-                elif policy == BID_TABLE:
-                    chosen = table_call(players.table_keys, players.table_gains, param, rnd,
-                                        i, hands[seat], retourne, any_suit)
-                else:
-                    chosen = choose_call(policy, param, rnd, hands[seat],
-                                         retourne, any_suit, rng)
+                bidder = BidView(hands[seat], retourne, seat, fh, n)
+                chosen = retourne_policy_call(rules, players, ws.kit, rnd, bidder, rng)
                 if chosen == CALL_PASS and rnd == 2 and seat == forced_seat:
                     chosen = forced_call(hands[seat], retourne, any_suit)
                 if not checking:
@@ -115,6 +104,8 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
                 return fail(rec, ST_BAD_CALL, n_calls, seat, call, rnd, 0), -1, -1
             # Record.
             rec[CALLS + n_calls] = call
+            if ws.watch.know:
+                learn_call(ws.kit.know, n_calls, call, seat, rnd, -1, -1, False)
             n_calls += 1
             rec[N_CALLS] = n_calls
             if call != CALL_PASS:

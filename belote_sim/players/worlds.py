@@ -1,11 +1,19 @@
 """Sampling the worlds of ``pimc:N`` and ``fastpimc:N``: complete deals consistent with
 everything a seat knows (:mod:`belote_sim.players.knowledge`).
 
-Sampling is exact and never rejects: the unseen cards are dealt suit by suit with
-probabilities proportional to the number of completions of the remaining hands
-(:func:`_completions`), so every consistent deal is equally likely and a sample costs
-a fixed amount of work. The rank inferences a player's refusal to overtrump allows
-are not used.
+The knowledge of the cards is sampled exactly without rejection: the unseen cards are
+dealt suit by suit with probabilities proportional to the number of completions of the
+remaining hands (:func:`_completions`), so every deal consistent with the cards is
+equally likely and a sample costs a fixed amount of work. The rank inferences a
+player's refusal to overtrump allows are not used.
+
+The calls are read by rejection (:func:`draw_pimc_worlds`): a world is kept when every
+call, replayed by its seat's bidder, is the call that was made
+(:func:`belote_sim.players.bidders.gives_calls`), which keeps the law uniform over the
+worlds consistent with the cards and the calls. A decision draws at most
+:data:`TRIES_PER_WORLD` worlds per world it wants; short of them it plays on the worlds
+it found, and with none on uniform worlds, and counts both (``STAT_*`` of the solver
+kit, reported by the arena).
 """
 
 from __future__ import annotations
@@ -18,7 +26,11 @@ from belote_sim._jit import jit
 from belote_sim.kernels.bits import ctz, popcount
 from belote_sim.kernels.rng import rand_below, rand_float, seed_stream
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players.knowledge import KNOW_HELD, KNOW_VOID
+from belote_sim.players.bidders import gives_calls
+from belote_sim.players.knowledge import KNOW_HELD, KNOW_PLAYED, KNOW_VOID
+from belote_sim.players.seating import table_side
+from belote_sim.players.solver_kit import STAT_DRAWN, STAT_GIVEN, STAT_SHORT
+from belote_sim.rules import R_PLAYERS
 
 FACT = np.array([float(np.prod(np.arange(1, i + 1))) for i in range(33)], dtype=np.float64)
 
@@ -169,6 +181,54 @@ def prepare_worlds(hands, seat, played, n, know):
     table = np.zeros((5, need[0] + 1, need[1] + 1, need[2] + 1), dtype=np.float64)
     _completions(n_suit, allowed, need, table)
     return Sampler(unseen, n_suit, allowed, need, holders, held, table)
+
+
+#: The most worlds a decision draws, per world it wants, to find worlds that give the
+#: calls.
+TRIES_PER_WORLD = 500
+
+
+@jit
+def draw_pimc_worlds(rules, players, kit, sampler, seat, mine, count, given, rng):
+    """``count`` worlds (``int64[k, 4]`` hands, ``mine`` the seat's own) of the
+    :class:`Sampler` for ``seat``'s decision, drawn from ``rng``. With ``given`` only
+    worlds whose calls are the auction's under ``players``' bidders
+    (:func:`~belote_sim.players.bidders.gives_calls`), by rejection within
+    ``count * TRIES_PER_WORLD`` draws: ``k < count`` when fewer were found, and the
+    ``count`` uniform worlds of one more round of draws when none were (both counted in
+    ``kit.stats``)."""
+    sampled = np.zeros((count, 4), dtype=np.int64)
+    if not given:
+        for i in range(count):
+            sampled[i, seat] = mine
+            _sample(sampler, sampled[i], rng)
+        return sampled
+    know = kit.know
+    n = rules[R_PLAYERS]
+    dealt = np.zeros(4, dtype=np.int64)
+    found = 0
+    tries = 0
+    while found < count and tries < count * TRIES_PER_WORLD:
+        row = sampled[found]
+        row[:] = 0
+        row[seat] = mine
+        _sample(sampler, row, rng)
+        tries += 1
+        for s in range(n):
+            dealt[s] = row[s] | know[KNOW_PLAYED + s]
+        if gives_calls(rules, players, kit, dealt, seat, rng):
+            found += 1
+    side = table_side(seat, n)
+    kit.stats[STAT_DRAWN + side] += tries
+    kit.stats[STAT_GIVEN + side] += found
+    kit.stats[STAT_SHORT + side] += count - found
+    if found > 0:
+        return sampled[:found]
+    for i in range(count):
+        sampled[i, :] = 0
+        sampled[i, seat] = mine
+        _sample(sampler, sampled[i], rng)
+    return sampled
 
 
 @jit
