@@ -123,26 +123,23 @@ def first_five(hand, retourne, rng):
     return rest
 
 
-@jit
-def bidding_hands(rules, dealt, retourne, rng):
-    """The hands the seats bid with, of the world ``dealt`` (``int64[4]``, every card each
-    seat was dealt): in retourne games five of each, drawn from ``rng``
-    (:func:`first_five`); in the coinche auction all eight."""
-    if rules[R_CONTRACT] == CONTRACT_COINCHE:
-        return dealt.copy()
-    hands = np.zeros(4, dtype=np.int64)
-    for seat in range(rules[R_PLAYERS]):
-        hands[seat] = first_five(dealt[seat], retourne, rng)
-    return hands
+@jit(inline="always")
+def to_bidding_hands(rules, hands, retourne, rng):
+    """Turn the world ``hands`` (``int64[4]``, every card each seat was dealt) into the
+    hands the seats bid with, in place: in retourne games five of each, drawn from
+    ``rng`` (:func:`first_five`); in the coinche auction all eight, unchanged."""
+    if rules[R_CONTRACT] != CONTRACT_COINCHE:
+        for seat in range(rules[R_PLAYERS]):
+            hands[seat] = first_five(hands[seat], retourne, rng)
 
 
 @jit
 def gives_calls(rules, players, kit, dealt, me, rng):
-    """Whether the world ``dealt`` (``int64[4]``: every card each seat was dealt) makes
-    the auction's calls (:func:`makes_calls`), each seat bidding with the hand
-    :func:`bidding_hands` draws from ``rng``."""
-    hands = bidding_hands(rules, dealt, kit.know[KNOW_RETOURNE], rng)
-    return makes_calls(rules, players, kit, hands, me, rng)
+    """Whether the world ``dealt`` (``int64[4]``: every card each seat was dealt; turned
+    into the hands they bid with, :func:`to_bidding_hands`) makes the auction's calls
+    (:func:`makes_calls`)."""
+    to_bidding_hands(rules, dealt, kit.know[KNOW_RETOURNE], rng)
+    return makes_calls(rules, players, kit, dealt, me, rng)
 
 
 @jit

@@ -183,6 +183,28 @@ def prepare_worlds(hands, seat, played, n, know):
     return Sampler(unseen, n_suit, allowed, need, holders, held, table)
 
 
+@jit(inline="always")
+def _shuffled(sampler, world, cards, n_cards, rng):
+    """Deal one world of the :class:`Sampler` ``sampler`` when no holder has a void:
+    the known cards ``held``, and the ``n_cards`` unseen ``cards`` shuffled (partly:
+    each holder's share drawn in turn, Fisher-Yates) and handed out by the holders'
+    ``need``. Uniform over the splits, as :func:`_sample` is."""
+    holders, need, held = sampler.holders, sampler.need, sampler.held
+    pos = 0
+    for h in range(4):
+        owner = holders[h]
+        if owner >= 0:
+            world[owner] = held[owner]
+        for _ in range(need[h]):
+            j = pos + rand_below(rng, n_cards - pos)
+            c = cards[j]
+            cards[j] = cards[pos]
+            cards[pos] = c
+            if owner >= 0:
+                world[owner] |= 1 << c
+            pos += 1
+
+
 #: The most worlds a decision draws, per world it wants, to find worlds that give the
 #: calls.
 TRIES_PER_WORLD = 500
@@ -206,13 +228,30 @@ def draw_pimc_worlds(rules, players, kit, sampler, seat, mine, count, given, rng
     know = kit.know
     n = rules[R_PLAYERS]
     dealt = np.zeros(4, dtype=np.int64)
+    # With no void shown, every split of the unseen cards is consistent: a shuffle deals
+    # them, in a fifth of the time of the suit-by-suit draw.
+    shuffle = True
+    for h in range(4):
+        for suit in range(4):
+            if not sampler.allowed[h, suit]:
+                shuffle = False
+    cards = np.empty(32, dtype=np.int64)
+    n_cards = 0
+    m = sampler.unseen
+    while m != 0:
+        cards[n_cards] = ctz(m)
+        m &= m - 1
+        n_cards += 1
     found = 0
     tries = 0
     while found < count and tries < count * TRIES_PER_WORLD:
         row = sampled[found]
         row[:] = 0
         row[seat] = mine
-        _sample(sampler, row, rng)
+        if shuffle:
+            _shuffled(sampler, row, cards, n_cards, rng)
+        else:
+            _sample(sampler, row, rng)
         tries += 1
         for s in range(n):
             dealt[s] = row[s] | know[KNOW_PLAYED + s]
