@@ -29,6 +29,7 @@ from scipy import stats
 
 from belote_sim import Rules
 from belote_sim.batch import runs
+from belote_sim.batch.counterfactuals import DW_PACKS, DW_WORLDS
 from belote_sim.cards import parse_card
 from belote_sim.deallog.format import parse_call
 from belote_sim.kernels import layout as L
@@ -136,16 +137,30 @@ def _decision_of(rec: np.ndarray, position: Position, seat: int):
                     round=len(position.calls) // rules.players + 1)
 
 
+@dataclass(frozen=True)
+class Law:
+    """What a law test found: the p-value of every (seat, feature) (keys ``"+1 J0"``:
+    the seat after the deciding one and the J of the first named suit), and the share
+    of packs tried that gave the calls."""
+
+    p: dict[str, float]
+    acceptance: float
+
+    def worst(self) -> tuple[str, float]:
+        key = min(self.p, key=self.p.get)
+        return key, self.p[key]
+
+
 def law_test(position: Position, given: str, *, deals: int, limit: int, worlds: int,
-             seed: int = 3) -> dict[str, float]:
-    """The p-value of every (seat, feature) at ``position``, the worlds ``given``
-    (``"calls"`` or ``"uniform"``) ``worlds`` per simulated deal. Keys: ``"+1 J0"``, the
-    seat after the deciding one and the J of the first named suit."""
+             seed: int = 3) -> Law:
+    """The :class:`Law` at ``position`` of the worlds ``given`` (``"calls"`` or
+    ``"uniform"``), ``worlds`` per simulated deal."""
     recs = simulated_at(position, deals, seed, limit)
     assert len(recs) >= min(limit, 200), f"{position.label}: {len(recs)} deals only"
     setup = None
     observed: dict[str, list[int]] = {}
     expected: dict[str, list[np.ndarray]] = {}
+    found = packs_tried = 0
     for d, rec in enumerate(recs):
         n = int(Rules.from_preset(position.preset).players)
         seat = (int(rec[L.FIRST_HAND]) + len(position.calls)) % n
@@ -156,6 +171,8 @@ def law_test(position: Position, given: str, *, deals: int, limit: int, worlds: 
         plan = WorldsGiven(given, checked_calls(dec, setup.bid_policy, given), 1_000_000)
         packs, draws = sample_worlds(dec, setup, plan, d * worlds, worlds)
         assert len(packs) == worlds, f"{position.label}: a world not found ({draws[:3]})"
+        found += int(draws[DW_WORLDS])
+        packs_tried += int(draws[DW_PACKS])
         seats, _ = dealt_positions(dec)
         suits = named_suits(rec, position)
         for r in range(1, n):
@@ -168,8 +185,8 @@ def law_test(position: Position, given: str, *, deals: int, limit: int, worlds: 
                 expected.setdefault(f"+{r} {name}", []).append(
                     np.array([f[name] for f in sampled])
                 )
-    return {key: _p_value(key, np.array(observed[key]), expected[key], worlds)
-            for key in observed}
+    return Law({key: _p_value(key, np.array(observed[key]), expected[key], worlds)
+                for key in observed}, found / packs_tried)
 
 
 def _p_value(key: str, observed: np.ndarray, sampled: list[np.ndarray], k: int) -> float:
@@ -239,17 +256,26 @@ def auction_knowledge(preset: str, deals: int, seed: int, bid: str = BID_POLICY)
         yield rec.copy(), know
 
 
+#: Worlds a pimc law test's decision may draw per world it wants: ten times the
+#: players' budget. A deal whose worlds still come short is left out, which leaves the
+#: law of the others as it is: whether the worlds come short depends on the seat's view
+#: and the sampler's draws, not on the hands the others really hold.
+LAW_TRIES = 5_000
+
+
 def pimc_law_test(preset: str, given: bool, *, deals: int, worlds: int,
-                  seed: int = 5) -> dict[str, float]:
-    """The p-value of every (seat, feature) of the worlds ``pimc`` draws at the first
-    lead (the first hand's decision, nothing played yet) against the hands the other
-    seats really held, over the deals of ``deals`` simulated that were taken; features
-    of the trump suit (or none in all-trumps and no-trumps: the aces alone). The worlds
-    know the auction and the retourne with the taker, not the declarations shown: the
-    real hands are compared at the same knowledge."""
+                  seed: int = 5) -> Law:
+    """The :class:`Law` of the worlds ``pimc`` draws at the first lead (the first hand's
+    decision, nothing played yet) against the hands the other seats really held, over
+    the deals of ``deals`` simulated that were taken; features of the trump suit (or
+    none in all-trumps and no-trumps: the aces alone). The worlds know the auction and
+    the retourne with the taker, not the declarations shown: the real hands are
+    compared at the same knowledge. Its ``acceptance`` is the share of the deals whose
+    worlds were all found (:data:`LAW_TRIES`)."""
     from belote_sim.game.state import new_workspace
     from belote_sim.kernels.rng import seed_stream
-    from belote_sim.players.worlds import draw_pimc_worlds, prepare_worlds
+    from belote_sim.players.solver_kit import STAT_SHORT
+    from belote_sim.players.worlds import Wanted, draw_pimc_worlds, prepare_worlds
 
     rules = Rules.from_preset(preset)
     n = rules.players
@@ -258,6 +284,7 @@ def pimc_law_test(preset: str, given: bool, *, deals: int, worlds: int,
     rng = np.zeros(1, dtype=np.uint64)
     observed: dict[str, list[int]] = {}
     expected: dict[str, list[np.ndarray]] = {}
+    kept = tried = 0
     for d, (rec, know) in enumerate(auction_knowledge(preset, deals, seed)):
         hands = rec[L.HANDS:L.HANDS + 4].copy()
         seat = int(rec[L.FIRST_HAND])
@@ -266,9 +293,14 @@ def pimc_law_test(preset: str, given: bool, *, deals: int, worlds: int,
         kit.know[:] = know
         sampler = prepare_worlds(hands, seat, 0, n, kit.know)
         seed_stream(rng, seed + 1, d, 0)
+        wanted = Wanted(worlds, given, LAW_TRIES)
+        kit.stats[:] = 0
         sampled = draw_pimc_worlds(rules.to_array(), players, kit, sampler, seat,
-                                   hands[seat], worlds, given, rng)
-        assert len(sampled) == worlds, f"{preset}: deal {d}, {len(sampled)} worlds only"
+                                   hands[seat], wanted, rng)
+        tried += 1
+        if kit.stats[STAT_SHORT:STAT_SHORT + 2].sum():
+            continue
+        kept += 1
         for r in range(1, n):
             other = (seat + r) % n
             for name, value in features(int(hands[other]), suits).items():
@@ -277,21 +309,23 @@ def pimc_law_test(preset: str, given: bool, *, deals: int, worlds: int,
             for name in drawn[0]:
                 expected.setdefault(f"+{r} {name}", []).append(
                     np.array([f[name] for f in drawn]))
-    return {key: _p_value(key, np.array(observed[key]), expected[key], worlds)
-            for key in observed}
+    return Law({key: _p_value(key, np.array(observed[key]), expected[key], worlds)
+                for key in observed}, kept / tried)
 
 
 if __name__ == "__main__":  # pragma: no cover
     for position in POSITIONS:
         for given in ("calls", "uniform"):
-            p = law_test(position, given, deals=400_000, limit=1_000, worlds=20)
-            worst = min(p, key=p.get)
-            print(f"{position.label:40s} {given:8s} min p = {p[worst]:.3g} ({worst}); "
-                  + ", ".join(f"{k}: {v:.2g}" for k, v in sorted(p.items())))
+            law = law_test(position, given, deals=3_000_000, limit=1_000, worlds=20)
+            worst, p = law.worst()
+            print(f"{position.label:40s} {given:8s} acceptance {law.acceptance:.3f}, "
+                  f"{len(law.p)} tests, min p = {p:.3g} ({worst}); "
+                  + ", ".join(f"{k}: {v:.2g}" for k, v in sorted(law.p.items())))
     for preset in ("coinche", "classic"):
         for given in (True, False):
-            p = pimc_law_test(preset, given, deals=4_000, worlds=20)
-            worst = min(p, key=p.get)
-            print(f"pimc {preset:35s} {'calls' if given else 'uniform':8s} min p = "
-                  f"{p[worst]:.3g} ({worst}); "
-                  + ", ".join(f"{k}: {v:.2g}" for k, v in sorted(p.items())))
+            law = pimc_law_test(preset, given, deals=3_000, worlds=20)
+            worst, p = law.worst()
+            print(f"pimc {preset:35s} {'calls' if given else 'uniform':8s} "
+                  f"{law.acceptance:.3f} of deals kept, {len(law.p)} tests, "
+                  f"min p = {p:.3g} ({worst}); "
+                  + ", ".join(f"{k}: {v:.2g}" for k, v in sorted(law.p.items())))

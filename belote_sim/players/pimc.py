@@ -37,7 +37,12 @@ from belote_sim.players import dd
 from belote_sim.players.bidders import auction_read
 from belote_sim.players.heuristic import heuristic_playout, view_after
 from belote_sim.players.solver_kit import kit_solver, use_context
-from belote_sim.players.worlds import draw_pimc_worlds, prepare_worlds
+from belote_sim.players.worlds import (
+    TRIES_PER_WORLD,
+    Wanted,
+    draw_pimc_worlds,
+    prepare_worlds,
+)
 
 #: ``fastpimc`` solves its worlds exactly once the seat holds at most this many cards
 #: (from the third trick of a classic deal); before, it plays each world out with the
@@ -90,8 +95,8 @@ def pimc_card(rules, pimc, legal, hands, view, rng, kit, players):
     if pimc.worlds <= 0:
         return ctz(legal)
     given = pimc.given and auction_read(rules)
-    sampled = draw_pimc_worlds(rules, players, kit, sampler, seat, hands[seat], pimc.worlds,
-                               given, rng)
+    wanted = Wanted(pimc.worlds, given, TRIES_PER_WORLD)
+    sampled = draw_pimc_worlds(rules, players, kit, sampler, seat, hands[seat], wanted, rng)
     if alike:
         return ctz(legal)
     if popcount(hands[seat]) <= pimc.exact_tricks:

@@ -209,16 +209,21 @@ def _shuffled(sampler, world, cards, n_cards, rng):
 #: calls.
 TRIES_PER_WORLD = 500
 
+#: The worlds a decision wants: ``count`` of them, ``given`` the calls or not, at most
+#: ``tries`` worlds drawn per world wanted (:data:`TRIES_PER_WORLD` for the players).
+Wanted = namedtuple("Wanted", ["count", "given", "tries"])
+
 
 @jit
-def draw_pimc_worlds(rules, players, kit, sampler, seat, mine, count, given, rng):
-    """``count`` worlds (``int64[k, 4]`` hands, ``mine`` the seat's own) of the
-    :class:`Sampler` for ``seat``'s decision, drawn from ``rng``. With ``given`` only
-    worlds whose calls are the auction's under ``players``' bidders
-    (:func:`~belote_sim.players.bidders.gives_calls`), by rejection within
-    ``count * TRIES_PER_WORLD`` draws: ``k < count`` when fewer were found, and the
-    ``count`` uniform worlds of one more round of draws when none were (both counted in
+def draw_pimc_worlds(rules, players, kit, sampler, seat, mine, wanted, rng):
+    """The worlds ``wanted`` (a :class:`Wanted`: ``int64[k, 4]`` hands, ``mine`` the
+    seat's own) of the :class:`Sampler` for ``seat``'s decision, drawn from ``rng``.
+    Given the calls, only worlds whose calls are the auction's under ``players``'
+    bidders (:func:`~belote_sim.players.bidders.gives_calls`), by rejection within
+    ``count * tries`` draws: ``k < count`` when fewer were found, and the ``count``
+    uniform worlds of one more round of draws when none were (both counted in
     ``kit.stats``)."""
+    count, given = wanted.count, wanted.given
     sampled = np.zeros((count, 4), dtype=np.int64)
     if not given:
         for i in range(count):
@@ -244,7 +249,7 @@ def draw_pimc_worlds(rules, players, kit, sampler, seat, mine, count, given, rng
         n_cards += 1
     found = 0
     tries = 0
-    while found < count and tries < count * TRIES_PER_WORLD:
+    while found < count and tries < count * wanted.tries:
         row = sampled[found]
         row[:] = 0
         row[seat] = mine

@@ -27,12 +27,21 @@ points, as perfect play keeps the value (tested). It cannot tell a defenders' ca
 from the takers winning only tricks without points (it counts points): it calls it a
 capot when the takers get none. The other games play every card with the ``dd`` policy.
 
-**What the worlds know.** A world fixes the seat's cards and the retourne and deals
-every other card uniformly (exactly, no rejection). The calls so far are played as
-given; the worlds are *not* conditioned on what those calls suggest about the other
-hands (that would need a model of the other bidders and a rejection loop with no
-bound on its time). Every later call, this seat's included, is made by the bidding
-policy; every card by the model.
+**What the worlds know.** A world fixes the seat's cards and the retourne, deals every
+other card, and by default (``worlds_given="calls"``) is kept only when every earlier
+call of another seat is the one the bidding policy makes with that seat's cards in the
+world: the calls are replayed by the engine, each checked against the policy
+(:func:`checked_calls`, :func:`~belote_sim.batch.counterfactuals.draw_world`). This is
+rejection sampling: the worlds are uniform among the deals, in the order they are dealt
+(the first five cards of the retourne games included), that give the calls. A pilot
+measures how often a pack does before any world is played (:func:`plan_worlds`), the
+run stops in one line when no pack does or when the budget (``max_packs``) is too small,
+and the table reports the acceptance rate and the effective sample size (every world
+weighs one). The ``random`` bidder's calls say nothing of the cards and the ``dd``
+bidder's cannot be replayed in every pack: with the first nothing is checked, the
+second is refused. ``worlds_given="uniform"`` deals the other cards uniformly. Every
+later call, this seat's included, is made by the bidding policy; every card by the
+model.
 
 >>> df = bid_strength("classic", "JH 9H AH 7D 8C", retourne="TH", worlds=200, seed=1)
 >>> gain = df[(df.metric == "gain_over_pass") & (df.group == "model=heuristic call=take")]
