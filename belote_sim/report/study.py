@@ -847,6 +847,21 @@ def _factorial_section(tables, sizes, about) -> list[str]:
     return L
 
 
+#: The calls a worlds table shows: the pass, and the best this many by gain under each
+#: kind of worlds.
+SHOWN_CALLS = 4
+
+
+def _telling_calls(pos: pd.DataFrame) -> list[str]:
+    """The pass and the :data:`SHOWN_CALLS` best calls of each kind of worlds, in the
+    table's order."""
+    keep = {"pass"}
+    for given in WORLD_KINDS:
+        kind = pos[pos.worlds_given == given]
+        keep |= set(kind.nlargest(SHOWN_CALLS, "gain").call)
+    return [c for c in dict.fromkeys(pos.call) if c in keep]
+
+
 def _worlds_section(tables, sizes, about) -> list[str]:
     from belote_sim.studies.arena import format_seconds
 
@@ -858,7 +873,9 @@ def _worlds_section(tables, sizes, about) -> list[str]:
          "makes with those cards (rejection sampling; the acceptance is the share of deals "
          f"kept). {int(sizes['worlds_strength']):,} worlds per position and kind (seed "
          f"{about['seed: worlds']}), heuristic play; the gain over passing is in points of "
-         "deal-score difference per deal, paired world by world.", ""]
+         "deal-score difference per deal, paired world by world. Each table shows the pass "
+         f"and the {SHOWN_CALLS} best calls under either kind of worlds (every call is in "
+         "tables/worlds_strength.parquet).", ""]
     for _, pos in st.groupby("position", sort=True):
         first = pos.iloc[0]
         where = json.loads(first["where"])
@@ -870,7 +887,7 @@ def _worlds_section(tables, sizes, about) -> list[str]:
               f"{where['dealer']}, {said}, hand `{first.hand}`; worlds given the calls: "
               f"{pct(accept['calls'])} of deals kept.", ""]
         rows = []
-        for call in dict.fromkeys(pos.call):
+        for call in _telling_calls(pos):
             cells = [call]
             for given in WORLD_KINDS:
                 r = _row(pos, call=call, worlds_given=given)
