@@ -22,7 +22,7 @@ from belote_sim.rules import (
     option_names,
 )
 from belote_sim.studies.atlas import ATLAS_DEALS
-from belote_sim.studies.bid_strength import STRENGTH_WORLDS
+from belote_sim.studies.bid_strength import MAX_PACKS, STRENGTH_WORLDS
 from belote_sim.studies.card_values import CARD_VALUE_DEALS
 from belote_sim.studies.simulate import DEFAULT_BID_POLICY, DEFAULT_PLAY_POLICY
 
@@ -661,6 +661,18 @@ def bid_strength(
     models: Annotated[
         str, typer.Option(help="card-play models, comma separated, e.g. dd,heuristic,fastpimc:20")
     ] = "heuristic",
+    worlds_given: Annotated[
+        str,
+        typer.Option(help="calls: worlds in which the other seats' calls so far are those "
+                     "BID_POLICY makes with their cards; uniform: the seat's cards alone"),
+    ] = "calls",
+    max_packs: Annotated[
+        int, typer.Option(help="at most this many packs dealt to find the worlds given the calls")
+    ] = MAX_PACKS,
+    worlds_out: Annotated[
+        Path | None,
+        typer.Option(help="write the worlds played to this .parquet file (world, seat, cards)"),
+    ] = None,
     threads: ThreadsOption = None,
     out: Annotated[
         Path | None, typer.Option(help="run directory: summary.parquet, run.json, chunks/")
@@ -684,14 +696,17 @@ def bid_strength(
         lambda **run: run_strength(
             _rules_from(rules, set_), hand, retourne=retourne, seat=seat, dealer=dealer,
             round=round_, calls=calls, worlds=worlds, seed=seed, bid_policy=bid_policy,
-            models=models, chunk_size=chunk_size, threads=threads, out=out, resume=resume,
-            executor=executor, scheduler=scheduler, workers=workers, **run,
+            models=models, chunk_size=chunk_size, worlds_given=worlds_given,
+            max_packs=max_packs, worlds_out=worlds_out, threads=threads, out=out,
+            resume=resume, executor=executor, scheduler=scheduler, workers=workers, **run,
         ),
         "worlds", quiet,
     )
     _print_strength(table)
     if out is not None:
         typer.echo(f"wrote {out}/summary.parquet", err=True)
+    if worlds_out is not None:
+        typer.echo(f"wrote {worlds_out}", err=True)
     _report(report, out)
 
 
@@ -708,6 +723,16 @@ def _print_strength(table) -> None:
         f"{where}, hand {' '.join(prov['hand'])}{retourne}; {prov['worlds']:,} worlds, "
         f"later calls by {prov['bid_policy']}"
     )
+    if prov["checked_calls"]:
+        typer.echo(
+            f"worlds given the calls so far ({prov['bid_policy']} bidding): "
+            f"{prov['effective_worlds']:,} found in {prov['packs']:,} packs "
+            f"(acceptance {prov['acceptance']:.3%}, effective sample size "
+            f"{prov['effective_worlds']:,})"
+        )
+    else:
+        typer.echo("worlds: uniform completions of the seat's cards"
+                   + (" (no call so far to give)" if prov["worlds_given"] == "calls" else ""))
     wide = strength_table(table)
     for model in wide.index.get_level_values("model").unique():
         typer.echo(f"\nplay model: {model}")

@@ -13,9 +13,10 @@ Run with ``make bench`` (or ``python benchmarks/bench_players.py [--deals N]``):
   compared);
 - time of a ``pimc:20`` decision at the first lead of bid deals (the hardest one), and
   of a ``fastpimc:20`` decision there;
-- time per decision of ``pimc:20`` and ``fastpimc:20`` (and of ``heuristic`` beside
-  them), from the arena's in-kernel timing, over whole deals: the same few deals for
-  both, then ``fastpimc:20`` over more;
+- time per decision of ``pimc:20`` and ``fastpimc:20`` with uniform worlds (and of
+  ``heuristic`` beside them), from the arena's in-kernel timing, over whole deals: the
+  same few deals for both, then ``fastpimc:20`` over more, with uniform worlds and with
+  worlds given the calls (``bench_worlds.py`` times the two on the same deals);
 - the same deals through the ``colver`` package when it is installed (a peer solver
   for belote contrée, in Rust; not a dependency): the exact value of every card at the
   first lead (``solve_scores``) against ours (``dd_move_values``), times and values,
@@ -47,12 +48,14 @@ from belote_sim.players import (
     pimc,  # noqa: E402
     solver_kit,  # noqa: E402
 )
-from belote_sim.players.seating import SeatView, same_players  # noqa: E402
+from belote_sim.players.seating import SeatView, no_lookup, same_players  # noqa: E402
 from belote_sim.players.spec import PolicySpec  # noqa: E402
 from belote_sim.players.table_bidder import lookup_for  # noqa: E402
 from belote_sim.studies.arena import arena  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Players whose calls say nothing (random bidders), for a decision timed alone.
+NO_BIDDERS = same_players(0, 0.25, 0, 0.0, *no_lookup())
 
 
 def random_deals(n: int, seed: int) -> list[np.ndarray]:
@@ -170,7 +173,8 @@ def pimc_first_lead(positions: list[tuple[np.ndarray, int, int, int]], worlds: i
         sv.context[dd.CX_NODES] = 0
         t0 = time.perf_counter()
         view = SeatView(leader, trick, 0, leader, 0, trump, taker, 4, 1, False)
-        pimc.pimc_card(rules, worlds, hands[leader], hands, view, rng, sv, exact_tricks)
+        pimc.pimc_card(rules, pimc.Pimc(worlds, exact_tricks, False), hands[leader], hands, view,
+                       rng, sv, NO_BIDDERS)
         times.append(time.perf_counter() - t0)
         nodes += int(sv.context[dd.CX_NODES])
     t = np.array(times)
@@ -306,23 +310,29 @@ def main() -> None:
             f"fastpimc:20 decision at the same first leads: mean {fast_first['mean_ms']:.2f} "
             f"ms (median {fast_first['median_ms']:.2f}, max {fast_first['max_ms']:.2f})"
         )
-    pimc_s = heur_s = fast_s = fast_more_s = float("nan")
+    pimc_s = heur_s = fast_s = fast_more_s = fast_given_s = float("nan")
     if args.pimc_deals > 0:
-        res = arena("pimc:20", "heuristic", deals=args.pimc_deals, matches=0, seed=1)
+        res = arena("pimc:20:uniform", "heuristic", deals=args.pimc_deals, matches=0, seed=1)
         pimc_s, heur_s = res.seconds_per_decision
-        fast = arena("fastpimc:20", "heuristic", deals=args.pimc_deals, matches=0, seed=1)
+        fast = arena("fastpimc:20:uniform", "heuristic", deals=args.pimc_deals, matches=0,
+                     seed=1)
         fast_s = fast.seconds_per_decision[0]
         print(
-            f"time per decision over {args.pimc_deals} deals: pimc:20 {pimc_s * 1e3:.1f} ms "
-            f"over {res.decisions[0]} decisions, fastpimc:20 {fast_s * 1e3:.2f} ms "
+            f"time per decision over {args.pimc_deals} deals, uniform worlds: pimc:20 "
+            f"{pimc_s * 1e3:.1f} ms over {res.decisions[0]} decisions, fastpimc:20 "
+            f"{fast_s * 1e3:.2f} ms "
             f"({pimc_s / fast_s:.0f} x faster), heuristic {heur_s * 1e6:.2f} µs"
         )
     if args.fastpimc_deals > 0:
-        more = arena("fastpimc:20", "heuristic", deals=args.fastpimc_deals, matches=0, seed=2)
+        more = arena("fastpimc:20:uniform", "heuristic", deals=args.fastpimc_deals, matches=0,
+                     seed=2)
         fast_more_s = more.seconds_per_decision[0]
+        given = arena("fastpimc:20", "heuristic", deals=args.fastpimc_deals, matches=0, seed=2)
+        fast_given_s = given.seconds_per_decision[0]
         print(
             f"time per decision of fastpimc:20 over {args.fastpimc_deals} more deals: "
-            f"{fast_more_s * 1e3:.2f} ms over {more.decisions[0]} decisions"
+            f"{fast_more_s * 1e3:.2f} ms over {more.decisions[0]} decisions with uniform "
+            f"worlds, {fast_given_s * 1e3:.2f} ms with worlds given the calls"
         )
     peer = importlib.util.find_spec("colver") is not None
     versus = compare_colver(deals) if peer else None
@@ -357,6 +367,7 @@ def main() -> None:
         "pimc20_seconds_per_decision": pimc_s,
         "fastpimc20_seconds_per_decision_same_deals": fast_s,
         "fastpimc20_seconds_per_decision": fast_more_s,
+        "fastpimc20_given_seconds_per_decision": fast_given_s,
         "heuristic_seconds_per_decision": heur_s,
         "colver_installed": peer,
         "colver_comparison": versus,

@@ -82,8 +82,14 @@ def cases() -> list[Case]:
                     deals=3_000))
     for p in RETOURNE_BIDDING:
         out.append(Case(p, bid="dd", play="heuristic", deals=24, logs=6))
+    # The solver players: with uniform worlds (as recorded before they read the calls),
+    # and with worlds given the calls.
     for p in ("classic", "coinche", "stock-2p", "no-contract-2p", "tout-atout"):
+        out.append(Case(p, bid="threshold", play="fastpimc:3:uniform", deals=6, logs=3))
+    out.append(Case("classic", bid="threshold", play="pimc:2:uniform", deals=3, logs=2))
+    for p in ("classic", "coinche", "tout-atout", "three-player"):
         out.append(Case(p, bid="threshold", play="fastpimc:3", deals=6, logs=3))
+    out.append(Case("coinche", bid="table", play="fastpimc:3", deals=6, logs=3))
     out.append(Case("classic", bid="threshold", play="pimc:2", deals=3, logs=2))
     out.append(Case("classic", bid="threshold", play="dd", deals=6, logs=3))
     out.append(Case("classic", arena="heuristic,random", bid="threshold", deals=400,
@@ -102,7 +108,7 @@ def gate_cases() -> list[Case]:
             out.append(Case(p, bid=bid, play=play, matches=2_000, logs=0, kind="summary"))
     out.append(Case("classic", arena="heuristic,random", bid="threshold", deals=20_000,
                     matches=1_000))
-    out.append(Case("classic", arena="fastpimc:4,heuristic", bid="threshold", deals=60,
+    out.append(Case("classic", arena="fastpimc:4:uniform,heuristic", bid="threshold", deals=60,
                     matches=0))
     out.append(Case("classic", bid="threshold", play="heuristic", deals=50, kind="analyse"))
     out.append(Case("stock-2p", bid="threshold", play="heuristic", deals=10, kind="analyse"))

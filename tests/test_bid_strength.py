@@ -222,10 +222,12 @@ def test_the_dd_model_solves_what_dd_play_plays():
     openings, strains = _openings(dec)
     table = np.array([[BID_THRESHOLD, 50.0, PLAY_DD, 0.0]])
     world = K.World(dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen)
-    inputs = K.StrengthInputs(table, *no_lookup(), world, openings, strains, dec.seat,
+    draw = K.Draw(world, np.zeros(0, dtype=np.int64), np.int64(0), np.int64(1))  # uniform
+    inputs = K.StrengthInputs(table, *no_lookup(), draw, openings, strains, dec.seat,
                               dec.dealer, 7, True)
-    solved, _ = K.strength_chunk(dec.rules.to_array(), inputs, 0, 12, 2)
-    played, _ = K.strength_chunk(dec.rules.to_array(), inputs._replace(solve_dd=False), 0, 12, 2)
+    solved, _, _ = K.strength_chunk(dec.rules.to_array(), inputs, 0, 12, 2)
+    played, _, _ = K.strength_chunk(dec.rules.to_array(), inputs._replace(solve_dd=False), 0,
+                                    12, 2)
     assert solved[0, :, K.SC_TAKERS].sum() > 12  # contracts were played
     np.testing.assert_array_equal(solved, played)
 

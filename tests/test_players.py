@@ -21,12 +21,16 @@ from belote_sim.deallog.analyse import analyse
 from belote_sim.errors import BeloteError, IllegalPlayError
 from belote_sim.kernels.layout import RULE_FREE
 from belote_sim.players.knowledge import KNOW_HELD, KNOW_SIZE, KNOW_VOID, learn_from_card
-from belote_sim.players.pimc import ALWAYS_EXACT
+from belote_sim.players.pimc import ALWAYS_EXACT, Pimc
+from belote_sim.players.seating import no_lookup, same_players
 from belote_sim.players.worlds import sample_worlds
 from belote_sim.runner.jobs import RunInterrupted
 from belote_sim.runner.rundir import load, read_provenance
 from belote_sim.studies.arena import arena
 from belote_sim.studies.simulate import simulated_deals
+
+#: Players whose calls say nothing (random bidders), for the solver players called alone.
+NO_BIDDERS = same_players(0, 0.25, 0, 0.0, *no_lookup())
 
 EXE = shutil.which("belote-sim", path=str(Path(sys.executable).parent)) or "belote-sim"
 INPUTS = ("rules", "dealer", "pack", "calls", "plays")
@@ -115,7 +119,8 @@ def test_pimc_plays_the_best_average_over_its_worlds():
         rng = np.zeros(1, dtype=np.uint64)
         seed_stream(rng, seed, 0, 0)
         view = SeatView(seat, trick, 0, seat, played, trump, taker, 4, 1, False)
-        choice = pimc_card(rules, worlds, hands[seat], hands, view, rng, sv, ALWAYS_EXACT)
+        choice = pimc_card(rules, Pimc(worlds, ALWAYS_EXACT, False), hands[seat], hands, view,
+                           rng, sv, NO_BIDDERS)
         solver = dd.Solver(rules, dd.new_context(), dd.new_table(0), dd.new_workspace())
         dd.set_context(solver.context, rules, trump, taker, 0)
         total = {c: 0 for c in range(32) if int(hands[seat]) >> c & 1}
@@ -190,7 +195,8 @@ def _pimc_choice(rules, hands, seat, trump, taker, worlds, seed, exact_tricks, t
     seed_stream(rng, seed, 0, 0)
     view = SeatView(seat, np.zeros(4, dtype=np.int64), 0, seat, played, trump, taker, 4, 1,
                     False)
-    return pimc_card(rules, worlds, hands[seat], hands, view, rng, sv, exact_tricks)
+    return pimc_card(rules, Pimc(worlds, exact_tricks, False), hands[seat], hands, view, rng,
+                     sv, NO_BIDDERS)
 
 
 @pytest.mark.parametrize("exact_tricks", [0, ALWAYS_EXACT])
@@ -217,7 +223,8 @@ def test_pimc_with_equivalent_cards_only_plays_the_lowest_and_draws_its_worlds(e
         rng = np.zeros(1, dtype=np.uint64)
         seed_stream(rng, deal, 0, 0)
         view = SeatView(0, np.zeros(4, dtype=np.int64), 0, 0, played, 2, deal % 4, 4, 1, False)
-        card = pimc_card(rules, 6, hands[0], hands, view, rng, sv, exact_tricks)
+        card = pimc_card(rules, Pimc(6, exact_tricks, False), hands[0], hands, view, rng, sv,
+                         NO_BIDDERS)
         assert card == 0
         drawn = np.zeros(1, dtype=np.uint64)
         seed_stream(drawn, deal, 0, 0)

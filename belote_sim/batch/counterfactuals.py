@@ -2,14 +2,17 @@
 
 A *world* is a pack that gives the deciding seat exactly what it knows (its cards, the
 retourne) and deals every unseen card uniformly among the completions
-(:func:`~belote_sim.kernels.deal.complete_pack`). In each world every *opening* (the
+(:func:`~belote_sim.kernels.deal.complete_pack`) that also give the calls so far: each
+call the :class:`Draw` checks must be the one its seat's bidding policy makes in that
+world, replayed by the engine (:func:`draw_world`, rejection sampling; with no call
+checked, every completion is a world). In each world every *opening* (the
 calls made so far, then one candidate call: an :func:`~belote_sim.game.state.opening_of`
 script) is played out by :func:`~belote_sim.game.deals.play_deal` under each play
 model, the players choosing every later call and card. Every opening and model of a
 world plays from the same random stream (common random numbers), so differences
 between candidates are paired world by world.
 
-World ``w`` of a run with seed ``s`` deals its pack from the stream ``(s, w, 0)`` and
+World ``w`` of a run with seed ``s`` deals its packs from the stream ``(s, w, 0)`` and
 plays every deal from ``(s, w, 1)``: a pure function of (rules, players, seat's
 knowledge, seed, w) whatever the thread count or chunking; counters are integers.
 
@@ -33,7 +36,7 @@ from numba import prange
 from belote_sim._jit import jit, jit_parallel
 from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS
 from belote_sim.game.deals import play_deal
-from belote_sim.game.state import new_workspace, no_script, opening_of
+from belote_sim.game.state import given_calls, new_workspace, no_script, opening_of
 from belote_sim.kernels.bits import nth_bit, popcount
 from belote_sim.kernels.calls import (
     CAPOT_BID,
@@ -61,8 +64,10 @@ from belote_sim.kernels.layout import (
     CAPOT_SIDE,
     DEAL_SCORE,
     DEALT,
+    ERR_STEP,
     FIRST_HAND,
     HANDS,
+    MAX_CALLS,
     N_CALLS,
     OUT_DEDANS,
     OUT_MADE,
@@ -70,6 +75,7 @@ from belote_sim.kernels.layout import (
     REC_SIZE,
     RETOURNE,
     SCORE_TAKERS,
+    ST_MISSING_CALLS,
     TAKER,
     THROWN_IN,
     TRUMP,
@@ -111,9 +117,22 @@ N_SC = 15
 REACH_WORLDS = N_BID_VALUES
 N_REACH = N_BID_VALUES + 1
 
-#: The stream keys of a world: its pack, and every deal played in it.
+#: The stream keys of a world: its pack, and every deal played in it; the pilot's packs
+#: (:func:`pilot_draws`).
 KEY_PACK = 0
 KEY_PLAY = 1
+KEY_PILOT = 2
+
+#: What drawing the worlds took (``DW_*``), summed over the worlds of a run: the worlds
+#: found, the packs dealt to find them (each a uniform completion of the seat's
+#: knowledge, kept when every checked call is its seat's policy's: rejection sampling),
+#: the worlds not found within ``max_packs`` packs, and from ``DW_REJECTED`` the packs
+#: rejected at each call of the auction (by its index).
+DW_WORLDS = 0
+DW_PACKS = 1
+DW_MISSED = 2
+DW_REJECTED = 3
+N_DW = DW_REJECTED + MAX_CALLS
 
 
 @jit
@@ -153,26 +172,60 @@ PlayModels = namedtuple("PlayModels", ["players_table", "table_keys", "table_gai
 #: ``fixed_cards`` at ``fixed_pos``, the ``unseen`` cards dealt to ``free_pos``.
 World = namedtuple("World", ["fixed_pos", "fixed_cards", "free_pos", "unseen"])
 
+#: What the worlds of a decision are drawn from: the :class:`World` (the seat's
+#: knowledge), the calls so far (``calls``) and the mask of those the worlds must give
+#: (``checked``, bit ``i`` for call ``i``: each must be its seat's bidding policy's call
+#: in the world; 0, uniform worlds), at most ``max_packs`` packs a world.
+Draw = namedtuple("Draw", ["world", "calls", "checked", "max_packs"])
+
 #: What the worlds of one decision are played with: ``players_table`` (``float64[M, 4]``:
 #: per model the bidding policy and parameter, every later call, and the play policy and
 #: parameter, every card), ``table_keys`` and ``table_gains`` (the table bidder's
-#: lookup), the :class:`World`, ``openings`` (``openings[o]``: the call codes of opening
+#: lookup), the :class:`Draw`, ``openings`` (``openings[o]``: the call codes of opening
 #: ``o``, -1 padded; row 0 the pass, against which gains are taken), ``probe_strain``
 #: (per opening -1 for a candidate call, else the strain it probes), the deciding
 #: ``seat``, the ``dealer``, the ``seed`` and ``solve_dd``.
 StrengthInputs = namedtuple(
     "StrengthInputs",
-    ["players_table", "table_keys", "table_gains", "world", "openings", "probe_strain",
+    ["players_table", "table_keys", "table_gains", "draw", "openings", "probe_strain",
      "seat", "dealer", "seed", "solve_dd"],
 )
+
+
+@jit
+def draw_world(rules, players, ws, draw, dealer, draws):
+    """Deal into ``ws.pack`` a world of the :class:`Draw` from the stream ``ws.rng``:
+    uniform completions of the seat's knowledge until one gives every checked call (the
+    calls replayed by :func:`~belote_sim.game.deals.play_deal` with the players'
+    bidding policies, :func:`~belote_sim.game.state.given_calls`), at most
+    ``draw.max_packs``. Adds to ``draws`` (``DW_*``); returns whether a world was found.
+
+    Rejection keeps the law exact: a found world is uniform among the completions that
+    give the calls, and a world not found says nothing about the others."""
+    world = draw.world
+    check = given_calls(draw.calls, draw.checked)
+    for _ in range(draw.max_packs):
+        complete_pack(ws.pack, world.fixed_pos, world.fixed_cards, world.free_pos,
+                      world.unseen, ws.rng)
+        draws[DW_PACKS] += 1
+        if draw.checked == 0:
+            draws[DW_WORLDS] += 1
+            return True
+        if play_deal(rules, players, check, ws, dealer, 0, 0) == ST_MISSING_CALLS:
+            draws[DW_WORLDS] += 1
+            return True
+        draws[DW_REJECTED + ws.rec[ERR_STEP]] += 1
+    draws[DW_MISSED] += 1
+    return False
 
 
 @jit_parallel
 def strength_chunk(rules, inputs, start, n, n_blocks):
     """Counters of worlds ``start .. start+n-1`` (``int64[M, C, N_SC]`` per play model
-    and opening, and reach ``int64[M, N_STRAINS, N_REACH]``) of the decision's
-    :class:`StrengthInputs`. With ``solve_dd`` (four players) the ``dd`` play model
-    settles each deal's tricks by one double-dummy solve per contract and world
+    and opening, reach ``int64[M, N_STRAINS, N_REACH]``, and what drawing them took,
+    ``int64[N_DW]``, the first model's) of the decision's :class:`StrengthInputs`. With
+    ``solve_dd`` (four players) the ``dd`` play model settles each deal's tricks by one
+    double-dummy solve per contract and world
     (:func:`~belote_sim.game.tricks.solve_tricks`) instead of searching every card: the
     same takers' points, as perfect play keeps the value.
 
@@ -182,32 +235,36 @@ def strength_chunk(rules, inputs, start, n, n_blocks):
     n_open = inputs.openings.shape[0]
     per_block = np.zeros((n_blocks, n_models * n_open * N_SC), dtype=np.int64)
     reach_block = np.zeros((n_blocks, n_models * N_STRAINS * N_REACH), dtype=np.int64)
+    draws_block = np.zeros((n_blocks, N_DW), dtype=np.int64)
     # A parallel loop cannot receive tuples: their fields enter it, and each block
     # builds its inputs again.
     players_table, table_keys, table_gains = (
         inputs.players_table, inputs.table_keys, inputs.table_gains
     )
-    fixed_pos, fixed_cards, free_pos, unseen = inputs.world
+    fixed_pos, fixed_cards, free_pos, unseen = inputs.draw.world
+    calls, checked, max_packs = inputs.draw.calls, inputs.draw.checked, inputs.draw.max_packs
     openings, probe_strain = inputs.openings, inputs.probe_strain
     seat, dealer, seed, solve_dd = inputs.seat, inputs.dealer, inputs.seed, inputs.solve_dd
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        block = StrengthInputs(players_table, table_keys, table_gains,
-                               World(fixed_pos, fixed_cards, free_pos, unseen), openings,
+        draw = Draw(World(fixed_pos, fixed_cards, free_pos, unseen), calls, checked,
+                    max_packs)
+        block = StrengthInputs(players_table, table_keys, table_gains, draw, openings,
                                probe_strain, seat, dealer, seed, solve_dd)
-        _strength_block(rules, block, lo, hi, per_block[b], reach_block[b])
+        _strength_block(rules, block, lo, hi, per_block[b], reach_block[b], draws_block[b])
     counters = sum_blocks(per_block).reshape((n_models, n_open, N_SC))
     reach = sum_blocks(reach_block).reshape((n_models, N_STRAINS, N_REACH))
-    return counters, reach
+    return counters, reach, sum_blocks(draws_block)
 
 
 @jit
-def _strength_block(rules, inputs, lo, hi, flat, reach_flat):
-    """One block of :func:`strength_chunk`: worlds ``lo .. hi-1``."""
+def _strength_block(rules, inputs, lo, hi, flat, reach_flat, draws):
+    """One block of :func:`strength_chunk`: worlds ``lo .. hi-1``. Every model meets the
+    same worlds (they share the bidding policy that draws them); a world not found is
+    played by none."""
     players_table, table_keys, table_gains = (
         inputs.players_table, inputs.table_keys, inputs.table_gains
     )
-    fixed_pos, fixed_cards, free_pos, unseen = inputs.world
     openings, probe_strain = inputs.openings, inputs.probe_strain
     seat, dealer, seed, solve_dd = inputs.seat, inputs.dealer, inputs.seed, inputs.solve_dd
     n = rules[R_PLAYERS]
@@ -216,6 +273,7 @@ def _strength_block(rules, inputs, lo, hi, flat, reach_flat):
     c = flat.reshape((n_models, n_open, N_SC))
     reach = reach_flat.reshape((n_models, N_STRAINS, N_REACH))
     diff2 = np.zeros(n_open, dtype=np.int64)
+    model_draws = np.zeros(N_DW, dtype=np.int64)
     for m in range(n_models):
         row = players_table[m]
         players = same_players(np.int64(row[0]), row[1], np.int64(row[2]), row[3],
@@ -231,7 +289,9 @@ def _strength_block(rules, inputs, lo, hi, flat, reach_flat):
             scripts.append(opening_of(openings[o, :k].copy()))
         for w in range(lo, hi):
             seed_stream(ws.rng, seed, w, KEY_PACK)
-            complete_pack(ws.pack, fixed_pos, fixed_cards, free_pos, unseen, ws.rng)
+            if not draw_world(rules, players, ws, inputs.draw, dealer,
+                              draws if m == 0 else model_draws):
+                continue
             ws.kit.outcomes[:] = -1  # a new pack: no contract solved yet
             for o in range(n_open):
                 seed_stream(ws.rng, seed, w, KEY_PLAY)
@@ -271,6 +331,37 @@ def _strength_block(rules, inputs, lo, hi, flat, reach_flat):
                     g = diff2[o] - diff2[0]
                     c[m, o, SC_GAIN2] += g
                     c[m, o, SC_GAIN2_SQ] += g * g
+
+
+@jit
+def draw_worlds(rules, players, draw, dealer, seed, start, n):
+    """The worlds ``start .. start+n-1`` of a decision as :func:`strength_chunk` draws
+    them (the same streams): their packs (``int64[n, 32]``), whether each was found,
+    and the ``DW_*`` counters."""
+    ws = new_workspace(players, False, False, False)
+    packs = np.zeros((n, 32), dtype=np.int64)
+    found = np.zeros(n, dtype=np.bool_)
+    draws = np.zeros(N_DW, dtype=np.int64)
+    for j in range(n):
+        seed_stream(ws.rng, seed, start + j, KEY_PACK)
+        if draw_world(rules, players, ws, draw, dealer, draws):
+            packs[j] = ws.pack
+            found[j] = True
+    return packs, found, draws
+
+
+@jit
+def pilot_draws(rules, players, draw, dealer, seed, packs):
+    """The ``DW_*`` counters of ``packs`` packs, one try each, from the pilot's streams
+    (``(seed, k, KEY_PILOT)``): how often a pack gives the calls, and at which call the
+    others fail. Sizes a run's budget before any world is played."""
+    ws = new_workspace(players, False, False, False)
+    once = Draw(draw.world, draw.calls, draw.checked, np.int64(1))
+    draws = np.zeros(N_DW, dtype=np.int64)
+    for k in range(packs):
+        seed_stream(ws.rng, seed, k, KEY_PILOT)
+        draw_world(rules, players, ws, once, dealer, draws)
+    return draws
 
 
 # -- The bid atlas: every decision met in simulated deals, as call / pass pairs ----------

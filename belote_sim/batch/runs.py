@@ -31,6 +31,9 @@ from belote_sim.kernels.layout import (
     AR_THROWN_IN,
     AR_UNFINISHED,
     AR_WINS,
+    AR_WORLDS_DRAWN,
+    AR_WORLDS_GIVEN,
+    AR_WORLDS_SHORT,
     DEAL_SCORE,
     DECISION_CYCLES,
     DECISIONS,
@@ -44,6 +47,9 @@ from belote_sim.kernels.layout import (
     POT,
     REC_SIZE,
     THROWN_IN,
+    WORLDS_DRAWN,
+    WORLDS_GIVEN,
+    WORLDS_SHORT,
 )
 from belote_sim.kernels.rng import seed_stream
 from belote_sim.kernels.trick import seat_after
@@ -461,6 +467,9 @@ def _arena_block(rules, ab, ba, seed, lo, hi, matches, c):
                 c[AR_SCORE + player] += rec[DEAL_SCORE + side]
                 c[AR_DECISIONS + player] += rec[DECISIONS + side]
                 c[AR_CYCLES + player] += rec[DECISION_CYCLES + side]
+                c[AR_WORLDS_DRAWN + player] += rec[WORLDS_DRAWN + side]
+                c[AR_WORLDS_GIVEN + player] += rec[WORLDS_GIVEN + side]
+                c[AR_WORLDS_SHORT + player] += rec[WORLDS_SHORT + side]
             diff += rec[DEAL_SCORE + a_side] - rec[DEAL_SCORE + 1 - a_side]
         c[AR_DIFF] += diff
         c[AR_DIFF_SQ] += diff * diff

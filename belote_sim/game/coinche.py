@@ -16,7 +16,7 @@ from __future__ import annotations
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ALL_TRUMPS, CAPOT_BONUS, NO_TRUMPS, SCALED_TOTAL
 from belote_sim.game.phases import close_bidding, read_declarations, total_points
-from belote_sim.game.state import MISSING, TrickPlan, scripted_call
+from belote_sim.game.state import MISSING, TrickPlan, is_checked, scripted_call
 from belote_sim.game.tricks import fail, play_tricks
 from belote_sim.kernels.calls import (
     CAPOT_VALUE,
@@ -55,6 +55,7 @@ from belote_sim.kernels.layout import (
     ST_BAD_CALL,
     ST_MISSING_CALLS,
     ST_OK,
+    ST_OTHER_CALL,
     TAKER,
     TAKER_CARD_POINTS,
     TAKER_DEAL_SCORE,
@@ -63,10 +64,9 @@ from belote_sim.kernels.layout import (
     TRUMP,
 )
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players import BID_TABLE
-from belote_sim.players.coinche_bidding import Auction, choose_coinche_call
-from belote_sim.players.seating import at_seat
-from belote_sim.players.table_bidder import table_coinche_call
+from belote_sim.players.bidders import coinche_policy_call
+from belote_sim.players.coinche_bidding import Auction
+from belote_sim.players.knowledge import learn_call, learn_deal
 from belote_sim.rules import R_ALL_NO_TRUMPS_ROUND, R_NT_VALUES, R_ROUND_TO_TEN
 
 #: The fixed part of a coinched or failed contract's score (RULES 8, Coinche).
@@ -128,7 +128,8 @@ def _auction(rec, n_calls, high, high_seat, coinched):
 @jit_no_refcount
 def _next_call(rules, players, script, ws, seat, auction):
     """Choose the call of ``seat`` (the script's, or its bidding policy's) at this point
-    of the ``auction``, check it and record it. Returns ``(status, call)``."""
+    of the ``auction``, check it and record it; a scripted call the script checks must
+    also be the policy's (else ``ST_OTHER_CALL``). Returns ``(status, call)``."""
     rec = ws.rec
     n_calls, high, coinched = auction.n_calls, auction.high, auction.coinched
     allow_at_nt = rules[R_ALL_NO_TRUMPS_ROUND] != 0
@@ -137,20 +138,20 @@ def _next_call(rules, players, script, ws, seat, auction):
         call = scripted_call(script, n_calls)
         if call == MISSING and not script.open_end:
             return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, 0, 0), -1
-    if call == MISSING and at_seat(players.bid, seat) == BID_TABLE:
-        call = table_coinche_call(players.table_keys, players.table_gains,
-                                  at_seat(players.bid_param, seat), (seat - rec[FIRST_HAND]) & 3,
-                                  ws.hands[seat], high, coinched, allow_at_nt)
-    elif call == MISSING:
-        call = choose_coinche_call(
-            at_seat(players.bid, seat), at_seat(players.bid_param, seat), seat, ws.hands[seat],
-            auction, allow_at_nt, ws.rng,
-        )
+    checking = script.on and is_checked(script, n_calls)
+    if call == MISSING or checking:
+        chosen = coinche_policy_call(players, seat, ws.hands[seat], auction, allow_at_nt, ws.rng)
+        if not checking:
+            call = chosen
+        elif chosen != call:
+            return fail(rec, ST_OTHER_CALL, n_calls, seat, call, 0, high), -1
     why = coinche_call_error(call, seat, auction, allow_at_nt)
     if why != 0 or n_calls >= MAX_CALLS:
         return fail(rec, ST_BAD_CALL, n_calls, seat, call, why, high), -1
     rec[CALLS + n_calls] = call
     rec[N_CALLS] = n_calls + 1
+    if ws.watch.know:
+        learn_call(ws.kit.know, n_calls, call, seat, 0, high, auction.high_seat, coinched)
     return ST_OK, call
 
 
@@ -286,6 +287,8 @@ def deal_coinche(rules, players, script, ws):
     deal_packet(pack, pos, hands, 4, fh, 2)
     for s in range(4):
         rec[DEALT + s] = hands[s]
+    if ws.watch.know:
+        learn_deal(ws.kit.know, fh, -1)
 
     status, high, taker, m = coinche_auction(rules, players, script, ws)
     if status == ST_OK:

@@ -45,12 +45,21 @@ from belote_sim.kernels.layout import (
     TAKER,
     TOTAL_POINTS,
     TRUMP,
+    WORLDS_DRAWN,
+    WORLDS_GIVEN,
+    WORLDS_SHORT,
 )
 from belote_sim.kernels.scoring import score_no_contract, score_three_player, score_two_sides
 from belote_sim.kernels.trick import seat_after, side_of
-from belote_sim.players.knowledge import KNOW_HELD, reset_knowledge
+from belote_sim.players.knowledge import KNOW_HELD, learn_deal, reset_knowledge
 from belote_sim.players.seating import no_lookup, same_players
-from belote_sim.players.solver_kit import STAT_CYCLES, STAT_DECISIONS
+from belote_sim.players.solver_kit import (
+    STAT_CYCLES,
+    STAT_DECISIONS,
+    STAT_DRAWN,
+    STAT_GIVEN,
+    STAT_SHORT,
+)
 from belote_sim.rules import (
     CONTRACT_COINCHE,
     CONTRACT_NONE,
@@ -132,6 +141,9 @@ def _play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
         for side in range(2):
             rec[DECISIONS + side] = kit.stats[STAT_DECISIONS + side]
             rec[DECISION_CYCLES + side] = kit.stats[STAT_CYCLES + side]
+            rec[WORLDS_DRAWN + side] = kit.stats[STAT_DRAWN + side]
+            rec[WORLDS_GIVEN + side] = kit.stats[STAT_GIVEN + side]
+            rec[WORLDS_SHORT + side] = kit.stats[STAT_SHORT + side]
     return status
 
 
@@ -152,6 +164,8 @@ def _deal_retourne(rules, players, script, ws):
     rec[RETOURNE] = retourne
     for s in range(n):
         rec[DEALT + s] = hands[s]
+    if ws.watch.know:
+        learn_deal(ws.kit.know, fh, retourne)
 
     n_rounds = 3 if rules[R_ALL_NO_TRUMPS_ROUND] != 0 else 2
     status, taker, trump = bid_retourne(rules, players, script, ws, n_rounds, -1)

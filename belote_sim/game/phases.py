@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ALL_TRUMPS, BELOTE_POINTS, NO_TRUMPS
-from belote_sim.game.state import MISSING, scripted_call
+from belote_sim.game.state import MISSING, is_checked, scripted_call
 from belote_sim.game.tricks import fail
 from belote_sim.kernels.calls import call_is_legal
 from belote_sim.kernels.declarations import (
@@ -40,16 +40,15 @@ from belote_sim.kernels.layout import (
     ST_EXTRA_PLAYS,
     ST_MISSING_CALLS,
     ST_OK,
+    ST_OTHER_CALL,
     THROWN_IN,
     TRUMP,
 )
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players import BID_DD, BID_TABLE
-from belote_sim.players.bidding import choose_call, forced_call
-from belote_sim.players.dd_bidder import BidView, dd_call
-from belote_sim.players.knowledge import show_declarations
-from belote_sim.players.seating import at_seat
-from belote_sim.players.table_bidder import table_call
+from belote_sim.players.bidders import retourne_policy_call
+from belote_sim.players.bidding import forced_call
+from belote_sim.players.dd_bidder import BidView
+from belote_sim.players.knowledge import learn_call, show_declarations
 from belote_sim.rules import (
     R_BELOTE,
     R_DECLARATION_TIE,
@@ -69,7 +68,8 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
     all-trumps or no-trumps. ``forced_seat`` may not pass in round 2 (stock game). Each
     call is chosen (the script's, or the seat's bidding policy's; ``forced_seat`` names
     its best suit, :func:`~belote_sim.players.bidding.forced_call`), checked and
-    recorded. Returns ``(status, taker, trump)``; ``taker = -1`` when everybody
+    recorded; a scripted call the script checks (:func:`~belote_sim.game.state.is_checked`)
+    must also be the policy's. Returns ``(status, taker, trump)``; ``taker = -1`` when everybody
     passed."""
     rec, hands, rng = ws.rec, ws.hands, ws.rng  # once: each costs a reference count
     n = rules[R_PLAYERS]
@@ -86,20 +86,16 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
                 call = scripted_call(script, n_calls)
                 if call == MISSING and not script.open_end:
                     return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, rnd, 0), -1, -1
-            if call == MISSING:
-                policy = at_seat(players.bid, seat)
-                param = at_seat(players.bid_param, seat)
-                if policy == BID_DD:
-                    bidder = BidView(hands[seat], retourne, seat, fh, n)
-                    call = dd_call(rules, ws.kit, param, rnd, bidder, rng)
-                elif policy == BID_TABLE:
-                    call = table_call(players.table_keys, players.table_gains, param, rnd, i,
-                                      hands[seat], retourne, any_suit)
-                else:
-                    call = choose_call(policy, param, rnd, hands[seat],
-                                       retourne, any_suit, rng)
-                if call == CALL_PASS and rnd == 2 and seat == forced_seat:
-                    call = forced_call(hands[seat], retourne, any_suit)
+            checking = script.on and is_checked(script, n_calls)
+            if call == MISSING or checking:
+                bidder = BidView(hands[seat], retourne, seat, fh, n)
+                chosen = retourne_policy_call(rules, players, ws.kit, rnd, bidder, rng)
+                if chosen == CALL_PASS and rnd == 2 and seat == forced_seat:
+                    chosen = forced_call(hands[seat], retourne, any_suit)
+                if not checking:
+                    call = chosen
+                elif chosen != call:
+                    return fail(rec, ST_OTHER_CALL, n_calls, seat, call, rnd, 0), -1, -1
             # Check.
             ok = call_is_legal(call, rnd, retourne, any_suit)
             if call == CALL_PASS and rnd == 2 and seat == forced_seat:
@@ -108,6 +104,8 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
                 return fail(rec, ST_BAD_CALL, n_calls, seat, call, rnd, 0), -1, -1
             # Record.
             rec[CALLS + n_calls] = call
+            if ws.watch.know:
+                learn_call(ws.kit.know, n_calls, call, seat, rnd, -1, -1, False)
             n_calls += 1
             rec[N_CALLS] = n_calls
             if call != CALL_PASS:

@@ -42,8 +42,12 @@ Workspace = namedtuple(
 
 #: A deal log's calls and cards (``on`` false: the players choose). With ``open_end``
 #: the players choose what comes after the script's last call or card; without it a
-#: missing call or card is an error of the deal log.
-Script = namedtuple("Script", ["on", "calls", "n_calls", "plays", "n_plays", "open_end"])
+#: missing call or card is an error of the deal log. ``checked`` (int64 bit mask): bit
+#: ``i`` set, the script's call ``i`` must also be the call its seat's bidding policy
+#: makes there, else the deal stops with ``ST_OTHER_CALL`` (the worlds given the
+#: auction, :func:`given_calls`).
+Script = namedtuple("Script", ["on", "calls", "n_calls", "plays", "n_plays", "open_end",
+                               "checked"])
 
 #: The tricks of a deal: ``n_tricks``; in the stock game the first ``free_tricks`` allow
 #: any card and the winner then draws ``pack[stock_pos]`` (-1: no stock); with
@@ -80,13 +84,14 @@ def new_workspace(players, timing, analyse, solve):
 def no_script():
     """The script of a deal the players play."""
     none = np.zeros(0, dtype=np.int64)
-    return Script(False, none, np.int64(0), none, np.int64(0), False)
+    return Script(False, none, np.int64(0), none, np.int64(0), False, np.int64(0))
 
 
 @jit
 def script_of(calls, plays):
     """The script of a deal log's ``calls`` and ``plays`` (call codes, card indices)."""
-    return Script(True, calls, np.int64(len(calls)), plays, np.int64(len(plays)), False)
+    return Script(True, calls, np.int64(len(calls)), plays, np.int64(len(plays)), False,
+                  np.int64(0))
 
 
 @jit
@@ -94,7 +99,25 @@ def opening_of(calls):
     """A script of the auction's first ``calls`` only: the players choose every later
     call and every card."""
     none = np.zeros(0, dtype=np.int64)
-    return Script(True, calls, np.int64(len(calls)), none, np.int64(0), True)
+    return Script(True, calls, np.int64(len(calls)), none, np.int64(0), True, np.int64(0))
+
+
+@jit
+def given_calls(calls, checked):
+    """A script of the auction's first ``calls`` that checks those of the mask
+    ``checked`` against the seats' bidding policies and stops after the last: a deal
+    played with it ends with ``ST_OTHER_CALL`` at the first call a policy would not
+    make, else with ``ST_MISSING_CALLS`` at call ``len(calls)`` (every checked call is
+    the policy's)."""
+    none = np.zeros(0, dtype=np.int64)
+    return Script(True, calls, np.int64(len(calls)), none, np.int64(0), False,
+                  np.int64(checked))
+
+
+@jit(inline="always")
+def is_checked(script, i):
+    """Whether the script's call ``i`` is to be checked against the seat's policy."""
+    return i < script.n_calls and ((script.checked >> i) & 1) != 0
 
 
 @jit(inline="always")

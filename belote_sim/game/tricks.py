@@ -286,8 +286,7 @@ def play_tricks(rules, players, script, ws, plan):
             elif policy == PLAY_HEURISTIC:  # realistic mass runs: no solver kit
                 card = heuristic_choice(legal, hands, view)
             else:
-                card = choose_card(policy, at_seat(players.play_param, seat), rules, legal, hands,
-                                   view, rng, ws.kit)
+                card = choose_card(players, rules, legal, hands, view, rng, ws.kit)
             if watch.timing:
                 side = table_side(seat, n)
                 ws.kit.stats[STAT_CYCLES + side] += cycles() - start

@@ -40,6 +40,7 @@ ST_NOT_IN_HAND = 4  # a card the seat does not hold
 ST_ILLEGAL_CARD = 5  # a card that breaks RULES.md section 6
 ST_MISSING_PLAYS = 6  # the plays end before the deal is over
 ST_EXTRA_PLAYS = 7  # plays left after the deal is over
+ST_OTHER_CALL = 8  # a checked call its seat's bidding policy does not make there
 
 # --- why a card set is what it is (legal.py): the rule that decided it ---------------
 RULE_FREE = 0  # any card: first card of the trick, or nothing constrains
@@ -128,6 +129,9 @@ POT_WON_BY = _slot()  # side collecting pot_before, -1 none
 DEAL_SCORE = _slot(MAX_SEATS)  # per side: what the deal adds to the match score
 DECISIONS = _slot(2)  # with decision timing (the arena): cards chosen by side 0, side 1
 DECISION_CYCLES = _slot(2)  # ... and the cycle-counter ticks they took
+WORLDS_DRAWN = _slot(2)  # ... worlds drawn to find worlds given the calls, by side
+WORLDS_GIVEN = _slot(2)  # ... worlds found
+WORLDS_SHORT = _slot(2)  # ... worlds short of those the decisions asked
 REC_SIZE = _n
 
 # --- counters of a run (kernels/counting.py, stats.py) ------------------------------
@@ -212,6 +216,9 @@ AR_DIFF_SQ = _slot()  # sum of the squares of that per-deal sum
 AR_SCORE = _slot(2)  # A's, B's deal scores over both passes
 AR_DECISIONS = _slot(2)  # cards chosen by A, by B (deals only)
 AR_CYCLES = _slot(2)  # cycle-counter ticks A's, B's decisions took
+AR_WORLDS_DRAWN = _slot(2)  # worlds A, B drew to find worlds given the calls (deals only)
+AR_WORLDS_GIVEN = _slot(2)  # ... worlds they found
+AR_WORLDS_SHORT = _slot(2)  # ... worlds short of those asked
 AR_GAMES = _slot()  # matches played (each match twice)
 AR_WINS = _slot()  # ... won by A
 AR_DRAWS = _slot()

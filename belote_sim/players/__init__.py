@@ -22,6 +22,9 @@ PLAY_HEURISTIC = 1
 PLAY_PIMC = 2
 PLAY_DD = 3
 PLAY_FASTPIMC = 4
+#: ``pimc`` and ``fastpimc`` whose worlds ignore the calls (written ``pimc:N:uniform``).
+PLAY_PIMC_UNIFORM = 5
+PLAY_FASTPIMC_UNIFORM = 6
 
 BID_RANDOM = 0
 BID_THRESHOLD = 1
@@ -48,6 +51,9 @@ class Policy:
     high: float | None = None
     whole: bool = False
     solver: bool = False  # runs the double-dummy solver: seconds per deal
+    #: A player that samples worlds: the id of its variant whose worlds ignore the calls
+    #: (written ``name:param:uniform``).
+    uniform_id: int | None = None
 
 
 #: Every player, once. The threshold bidder's value scale is documented in
@@ -62,15 +68,20 @@ POLICIES: tuple[Policy, ...] = (
     Policy("play", "random", PLAY_RANDOM),
     Policy("play", "heuristic", PLAY_HEURISTIC),
     Policy("play", "pimc", PLAY_PIMC, "worlds", DEFAULT_WORLDS, 1, MAX_WORLDS, whole=True,
-           solver=True),
+           solver=True, uniform_id=PLAY_PIMC_UNIFORM),
     Policy("play", "dd", PLAY_DD, solver=True),
     Policy("play", "fastpimc", PLAY_FASTPIMC, "worlds", DEFAULT_WORLDS, 1, MAX_WORLDS,
-           whole=True, solver=True),
+           whole=True, solver=True, uniform_id=PLAY_FASTPIMC_UNIFORM),
 )
 PLAY_POLICIES = {p.name: p.id for p in POLICIES if p.kind == "play"}
 BID_POLICIES = {p.name: p.id for p in POLICIES if p.kind == "bid"}
 #: The play policies that run the double-dummy solver: a workspace needs a table.
-SOLVER_PLAYS = tuple(p.id for p in POLICIES if p.kind == "play" and p.solver)
+SOLVER_PLAYS = tuple(p.id for p in POLICIES if p.kind == "play" and p.solver) + tuple(
+    p.uniform_id for p in POLICIES if p.uniform_id is not None)
+#: The players that sample worlds, with or without the calls.
+PIMC_PLAYS = (PLAY_PIMC, PLAY_FASTPIMC, PLAY_PIMC_UNIFORM, PLAY_FASTPIMC_UNIFORM)
+#: The ``fastpimc`` players (a small solver table).
+FASTPIMC_PLAYS = (PLAY_FASTPIMC, PLAY_FASTPIMC_UNIFORM)
 
 
 def policy(kind: str, name: str) -> Policy:
@@ -96,6 +107,7 @@ def policy_usage(kind: str) -> str:
     """
     return ", ".join(
         p.name + (f"[:{p.param.upper().replace(' ', '_')}]" if p.param else "")
+        + ("[:uniform]" if p.uniform_id is not None else "")
         for p in POLICIES if p.kind == kind
     )
 

@@ -9,7 +9,13 @@ the seat knows, kept card by card by the trick loop in the *knowledge* array
   void in it, and one who then plays neither a trump nor is excused by the rules (no
   partner exemption, no free undertrump) is void in trumps too;
 - cards known to be in a hand, until played: the retourne with the taker, and the
-  cards of the declarations shown by the side that won the contest (RULES 5).
+  cards of the declarations shown by the side that won the contest (RULES 5);
+- the cards each seat has played (``KNOW_PLAYED``): with its hand now, the hand it was
+  dealt;
+- the auction: every call, who made it and the point of the auction it was made at
+  (``KNOW_CALL_*``, recorded by the engine's auctions through :func:`learn_call`), from
+  which the worlds given the auction (:mod:`belote_sim.players.bidders`) replay each
+  seat's bidder.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from __future__ import annotations
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS
 from belote_sim.kernels.declarations import list_declarations
-from belote_sim.kernels.layout import DECL_HELD, DECL_WINNER_SEAT, DK_CARRE, RULE_FREE
+from belote_sim.kernels.layout import DECL_HELD, DECL_WINNER_SEAT, DK_CARRE, MAX_CALLS, RULE_FREE
 from belote_sim.rules import (
     R_DECLARATIONS,
     R_MUST_TRUMP,
@@ -27,10 +33,24 @@ from belote_sim.rules import (
 )
 
 #: Knowledge array: suits each seat has shown void in (4-bit masks), cards known to be
-#: in each seat's hand.
+#: in each seat's hand, cards each seat has played; the auction's first hand, retourne
+#: (-1 none) and number of calls; then per call ``j`` (columns of ``MAX_CALLS``): the
+#: call, its seat, the round (retourne bidding), and the coinche auction's current bid
+#: before it (call code, -1 none), that bid's seat and whether it was coinched
+#: (:class:`~belote_sim.players.coinche_bidding.Auction`).
 KNOW_VOID = 0
 KNOW_HELD = 4
-KNOW_SIZE = 8
+KNOW_PLAYED = 8
+KNOW_FIRST_HAND = 12
+KNOW_RETOURNE = 13
+KNOW_N_CALLS = 14
+KNOW_CALL = 15
+KNOW_CALL_SEAT = KNOW_CALL + MAX_CALLS
+KNOW_CALL_ROUND = KNOW_CALL_SEAT + MAX_CALLS
+KNOW_CALL_HIGH = KNOW_CALL_ROUND + MAX_CALLS
+KNOW_CALL_HIGH_SEAT = KNOW_CALL_HIGH + MAX_CALLS
+KNOW_CALL_COINCHED = KNOW_CALL_HIGH_SEAT + MAX_CALLS
+KNOW_SIZE = KNOW_CALL_COINCHED + MAX_CALLS
 
 
 @jit
@@ -47,6 +67,7 @@ def learn_from_card(rules, know, view, card, w, rule):
     rule that decided the legal set."""
     seat, trick, trump = view.seat, view.trick, view.trump
     know[KNOW_HELD + seat] &= ~(1 << card)
+    know[KNOW_PLAYED + seat] |= 1 << card
     if view.k == 0:
         return
     led = trick[0] >> 3
@@ -62,6 +83,28 @@ def learn_from_card(rules, know, view, card, w, rule):
         and not (trick[w] >> 3 == trump and rules[R_UNDERTRUMP] == UNDERTRUMP_FREE)
     ):
         know[KNOW_VOID + seat] |= 1 << trump
+
+
+@jit(inline="always")
+def learn_deal(know, first_hand, retourne):
+    """The deal's first hand and retourne (-1 none), seen by everyone before the
+    auction."""
+    know[KNOW_FIRST_HAND] = first_hand
+    know[KNOW_RETOURNE] = retourne
+
+
+@jit(inline="always")
+def learn_call(know, j, call, seat, rnd, high, high_seat, coinched):
+    """Record call ``j`` of the auction, ``call`` by ``seat``: in round ``rnd`` of the
+    retourne bidding (``high = high_seat = -1``), or in the coinche auction (``rnd``
+    0) when the current bid was ``high`` by ``high_seat``, ``coinched`` or not."""
+    know[KNOW_N_CALLS] = j + 1
+    know[KNOW_CALL + j] = call
+    know[KNOW_CALL_SEAT + j] = seat
+    know[KNOW_CALL_ROUND + j] = rnd
+    know[KNOW_CALL_HIGH + j] = high
+    know[KNOW_CALL_HIGH_SEAT + j] = high_seat
+    know[KNOW_CALL_COINCHED + j] = coinched
 
 
 @jit

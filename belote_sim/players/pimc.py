@@ -3,9 +3,12 @@
 
 ``pimc:N`` (perfect-information Monte Carlo) is the strong honest player: at each
 decision it samples ``N`` complete deals consistent with everything its seat knows
-(:mod:`belote_sim.players.knowledge`, sampled by :mod:`belote_sim.players.worlds`),
-solves each double-dummy (:mod:`belote_sim.players.dd`), and plays the card with the
-best average value for its side.
+(:mod:`belote_sim.players.knowledge`, sampled by :mod:`belote_sim.players.worlds`) and
+with the auction (each call its seat's bidder would make there,
+:mod:`belote_sim.players.bidders`), solves each double-dummy
+(:mod:`belote_sim.players.dd`), and plays the card with the best average value for its
+side. ``pimc:N:uniform`` and ``fastpimc:N:uniform`` ignore the calls (:class:`Pimc`
+``given`` false), to measure what reading them is worth.
 
 ``fastpimc:N`` is ``pimc:N`` but for the value of a card in a world while the seat
 holds more than :data:`EXACT_TRICKS` cards: there it is what the takers get when every
@@ -24,14 +27,22 @@ They keep their solver context, table and knowledge in the solver kit
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from belote_sim._jit import jit, jit_refcounted
 from belote_sim.kernels.bits import ctz, popcount
 from belote_sim.players import dd
+from belote_sim.players.bidders import auction_read
 from belote_sim.players.heuristic import heuristic_playout, view_after
 from belote_sim.players.solver_kit import kit_solver, use_context
-from belote_sim.players.worlds import _sample, prepare_worlds
+from belote_sim.players.worlds import (
+    TRIES_PER_WORLD,
+    Wanted,
+    draw_pimc_worlds,
+    prepare_worlds,
+)
 
 #: ``fastpimc`` solves its worlds exactly once the seat holds at most this many cards
 #: (from the third trick of a classic deal); before, it plays each world out with the
@@ -42,16 +53,22 @@ EXACT_TRICKS = 6
 #: ``pimc``'s ``exact_tricks``: more cards than any hand holds, every world solved.
 ALWAYS_EXACT = 32
 
+#: How a ``pimc`` player decides: with ``worlds`` sampled deals, solved exactly once the
+#: seat holds at most ``exact_tricks`` cards; ``given``, the worlds must give the
+#: auction's calls under the players' bidders.
+Pimc = namedtuple("Pimc", ["worlds", "exact_tricks", "given"])
+
 
 @jit
-def pimc_card(rules, worlds, legal, hands, view, rng, kit, exact_tricks):
+def pimc_card(rules, pimc, legal, hands, view, rng, kit, players):
     """The ``pimc`` card of the seat of ``view``
     (:class:`~belote_sim.players.seating.SeatView`): the best average value over
-    ``worlds`` sampled deals consistent with the seat's knowledge ``kit.know`` (ties:
-    the lowest card). A card's
-    value in a world is its double-dummy value while the seat holds at most
-    ``exact_tricks`` cards, otherwise the deal played out by the heuristic in every seat
-    (``fastpimc``: :data:`EXACT_TRICKS`; ``pimc``: :data:`ALWAYS_EXACT`). Cards the
+    ``pimc.worlds`` sampled deals consistent with the seat's knowledge ``kit.know`` and,
+    with ``pimc.given``, with the calls under ``players``' bidders
+    (:func:`~belote_sim.players.worlds.draw_pimc_worlds`; ties: the lowest card). A
+    card's value in a world is its double-dummy value while the seat holds at most
+    ``pimc.exact_tricks`` cards, otherwise the deal played out by the heuristic in every
+    seat (``fastpimc``: :data:`EXACT_TRICKS`; ``pimc``: :data:`ALWAYS_EXACT`). Cards the
     solver merges as equivalent share the value of the one it keeps, played out too:
     their double-dummy values are equal, and the heuristic's whims between them are
     not worth a playout each. With exact values, :func:`_exact_choice` finds the card
@@ -66,7 +83,6 @@ def pimc_card(rules, worlds, legal, hands, view, rng, kit, exact_tricks):
     need = sampler.need
     if sampler.table[0, need[0], need[1], need[2]] <= 0.0:  # inconsistent knowledge: never
         return ctz(legal)
-    world = np.zeros(4, dtype=np.int64)
     total = np.zeros(32, dtype=np.int64)
     in_play = 0xFFFFFFFF & ~played
     for i in range(k):
@@ -76,29 +92,23 @@ def pimc_card(rules, worlds, legal, hands, view, rng, kit, exact_tricks):
     # still drawn, so that the deal's random stream goes on as it would.
     alike = popcount(moves) == 1
     maximize = cx[dd.CX_TAKERS + seat] == 1
-    if popcount(hands[seat]) <= exact_tricks:
-        if worlds <= 0:
-            return ctz(legal)
-        sampled = np.zeros((worlds, 4), dtype=np.int64)
-        for i in range(worlds):
-            world[:] = 0
-            world[seat] = hands[seat]
-            _sample(sampler, world, rng)
-            sampled[i, :] = world
-        if alike:
-            return ctz(legal)
+    if pimc.worlds <= 0:
+        return ctz(legal)
+    given = pimc.given and auction_read(rules)
+    wanted = Wanted(pimc.worlds, given, TRIES_PER_WORLD)
+    sampled = draw_pimc_worlds(rules, players, kit, sampler, seat, hands[seat], wanted, rng)
+    if alike:
+        return ctz(legal)
+    if popcount(hands[seat]) <= pimc.exact_tricks:
         return _exact_choice(rules, kit, sampled, legal, moves, view, maximize)
     out_hands = np.zeros(4, dtype=np.int64)
     out_trick = np.zeros(4, dtype=np.int64)
-    for _ in range(worlds):
-        world[:] = 0
-        world[seat] = hands[seat]
-        _sample(sampler, world, rng)
-        m = 0 if alike else moves
+    for i in range(sampled.shape[0]):
+        m = moves
         while m != 0:
             c = ctz(m)
             m &= m - 1
-            out_hands[:] = world
+            out_hands[:] = sampled[i]
             out_hands[seat] ^= 1 << c
             out_trick[:] = trick
             out_trick[k] = c

@@ -3,8 +3,8 @@
 * ``random``: a uniformly random legal card.
 * ``heuristic``: rules of thumb of a club player, in
   :mod:`belote_sim.players.heuristic`.
-* ``pimc:N``, ``fastpimc:N`` and ``dd``: the double-dummy solver's players, in
-  :mod:`belote_sim.players.pimc`.
+* ``pimc:N``, ``fastpimc:N`` (their worlds given the calls; ``:uniform``, not) and
+  ``dd``: the double-dummy solver's players, in :mod:`belote_sim.players.pimc`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from belote_sim.kernels.bits import ctz, nth_bit, popcount
 from belote_sim.kernels.rng import below_from
 from belote_sim.players import (
     DEFAULT_WORLDS,
+    FASTPIMC_PLAYS,
+    PIMC_PLAYS,
     PLAY_DD,
     PLAY_FASTPIMC,
     PLAY_HEURISTIC,
@@ -23,7 +25,8 @@ from belote_sim.players import (
     PLAY_RANDOM,
 )
 from belote_sim.players.heuristic import heuristic_card
-from belote_sim.players.pimc import ALWAYS_EXACT, EXACT_TRICKS, dd_card, pimc_card
+from belote_sim.players.pimc import ALWAYS_EXACT, EXACT_TRICKS, Pimc, dd_card, pimc_card
+from belote_sim.players.seating import at_seat
 
 
 @jit(inline="always")
@@ -53,32 +56,35 @@ def heuristic_choice(legal, hands, view):
 
 
 @jit(inline="always")
-def choose_card(policy, param, rules, legal, hands, view, rng, kit):
-    """The card the seat of ``view`` plays (see :func:`_choose_card`): the policy, its
-    parameter and the legal mask are passed on as plain int64 and float64 (and the
-    view's integers are int64, :func:`~belote_sim.game.tricks.play_tricks`), so that the
-    policies are compiled once, not once per literal argument of the deal functions."""
-    return _choose_card(np.int64(policy), np.float64(param), rules, np.int64(legal), hands,
-                        view, rng, kit)
+def choose_card(players, rules, legal, hands, view, rng, kit):
+    """The card the seat of ``view`` plays (see :func:`_choose_card`), its legal mask
+    passed on as int64 (and the view's integers are int64,
+    :func:`~belote_sim.game.tricks.play_tricks`), so that the policies are compiled
+    once, not once per literal argument of the deal functions."""
+    return _choose_card(players, rules, np.int64(legal), hands, view, rng, kit)
 
 
 @jit_refcounted
-def _choose_card(policy, param, rules, legal, hands, view, rng, kit):
+def _choose_card(players, rules, legal, hands, view, rng, kit):
     """The card the seat of ``view`` (:class:`~belote_sim.players.seating.SeatView`)
-    plays by play policy ``policy`` with parameter ``param``: ``legal`` is its legal
-    mask; a fair policy looks only at what the seat may see (its own hand
-    ``hands[view.seat]``, the view, and the knowledge ``kit.know``); only ``dd`` looks
-    at the other hands. The stock game's free tricks are played by the heuristic. The
-    trick loop calls :func:`random_card` and :func:`heuristic_choice` directly for
-    ``random`` and ``heuristic``."""
+    plays by its play policy in ``players``: ``legal`` is its legal mask; a fair policy
+    looks only at what the seat may see (its own hand ``hands[view.seat]``, the view,
+    the knowledge ``kit.know``, and the other seats' bidders, whose calls it reads);
+    only ``dd`` looks at the other hands. The stock game's free tricks are played by the
+    heuristic. The trick loop calls :func:`random_card` and :func:`heuristic_choice`
+    directly for ``random`` and ``heuristic``."""
+    policy = at_seat(players.play, view.seat)
+    param = at_seat(players.play_param, view.seat)
     if policy == PLAY_RANDOM:
         return random_card(legal, rng)
     if policy == PLAY_HEURISTIC or view.free:
         return heuristic_card(legal, hands[view.seat], view)
-    if policy in (PLAY_PIMC, PLAY_FASTPIMC):
+    if policy in PIMC_PLAYS:
         worlds = int(param) if param >= 1 else DEFAULT_WORLDS
-        return pimc_card(rules, worlds, legal, hands, view, rng, kit,
-                         EXACT_TRICKS if policy == PLAY_FASTPIMC else ALWAYS_EXACT)
+        fast = policy in FASTPIMC_PLAYS
+        given = policy in (PLAY_PIMC, PLAY_FASTPIMC)
+        pimc = Pimc(worlds, EXACT_TRICKS if fast else ALWAYS_EXACT, given)
+        return pimc_card(rules, pimc, legal, hands, view, rng, kit, players)
     if policy == PLAY_DD:
         return dd_card(rules, legal, hands, view, kit)
     return ctz(legal)

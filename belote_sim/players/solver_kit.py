@@ -17,13 +17,19 @@ import numpy as np
 
 from belote_sim._jit import jit
 from belote_sim.kernels.layout import MAX_SEATS
-from belote_sim.players import BID_DD, PLAY_FASTPIMC, SOLVER_PLAYS, dd
+from belote_sim.players import BID_DD, FASTPIMC_PLAYS, SOLVER_PLAYS, dd
 from belote_sim.players.knowledge import KNOW_SIZE
 
-#: Per-run statistics of the solver players (see :mod:`belote_sim.studies.arena`).
-STAT_DECISIONS = 0  # 2 slots, per side of the arena
-STAT_CYCLES = 2  # 2 slots
-STAT_SIZE = 4
+#: Per-run statistics of the solver players (see :mod:`belote_sim.studies.arena`), two
+#: slots each, per side of the arena: decisions, their cycle-counter ticks; worlds drawn
+#: to find worlds given the calls, worlds found, worlds short of those asked
+#: (:func:`belote_sim.players.worlds.draw_pimc_worlds`).
+STAT_DECISIONS = 0
+STAT_CYCLES = 2
+STAT_DRAWN = 4
+STAT_GIVEN = 6
+STAT_SHORT = 8
+STAT_SIZE = 10
 
 #: Analysis of a deal log (``analysis``): row 0 the value of each position, row 1 the value
 #: after the card played there, row 2 scratch (the value after each card, by card).
@@ -95,7 +101,7 @@ def solver_table_bits(players, analyse):
         return ANALYSE_TABLE_BITS
     bits = 0
     for seat in range(MAX_SEATS):
-        if players.play[seat] == PLAY_FASTPIMC:
+        if players.play[seat] in FASTPIMC_PLAYS:
             bits = FASTPIMC_TABLE_BITS
         elif players.bid[seat] == BID_DD or players.play[seat] in SOLVER_PLAYS:
             return TABLE_BITS

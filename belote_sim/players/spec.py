@@ -10,21 +10,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from belote_sim.errors import BeloteError
-from belote_sim.players import policy
+from belote_sim.players import Policy, policy
 from belote_sim.rules import Rules
 
 
 @dataclass(frozen=True)
 class PolicySpec:
-    """A policy name with its optional parameter, as written ``name[:param]``.
+    """A policy name with its optional parameter, as written ``name[:param]``; a player
+    that samples worlds may add ``:uniform``, its worlds then ignoring the calls.
 
     >>> PolicySpec.parse("threshold:60", kind="bid")
-    PolicySpec(kind='bid', name='threshold', param=60.0)
+    PolicySpec(kind='bid', name='threshold', param=60.0, uniform=False)
+    >>> str(PolicySpec.parse("fastpimc:uniform", kind="play"))
+    'fastpimc:20:uniform'
     """
 
     kind: str
     name: str
     param: float | None = None
+    uniform: bool = False
 
     @classmethod
     def parse(cls, text: str, kind: str) -> PolicySpec:
@@ -32,6 +36,15 @@ class PolicySpec:
         registry (:data:`belote_sim.players.POLICIES`)."""
         name, _, raw = str(text).partition(":")
         entry = policy(kind, name.strip().lower())
+        head, _, tail = raw.rpartition(":")
+        uniform = tail.strip().lower() == UNIFORM
+        if uniform:
+            if entry.uniform_id is None:
+                raise BeloteError(
+                    f"{kind} policy {entry.name!r} samples no worlds: it takes no "
+                    f"':{UNIFORM}' ({text!r})"
+                )
+            raw = head
         param = None
         if raw:
             try:
@@ -46,20 +59,12 @@ class PolicySpec:
             return cls(kind, entry.name, None)
         if param is None:
             param = float(entry.default)
-        low, high = entry.low, entry.high
-        if entry.whole:
-            if param != int(param) or not low <= param <= high:
-                raise BeloteError(
-                    f"{entry.name} needs a whole number of {entry.param} in "
-                    f"{low:g}..{high:g}, not {raw!r} ({text!r})"
-                )
-        elif low is not None and not low <= param <= high:
-            raise BeloteError(f"{entry.param} {param} of {text!r} is not in {low:g}..{high:g}")
-        return cls(kind, entry.name, param)
+        return cls(kind, entry.name, _checked_param(entry, param, raw, text), uniform)
 
     @property
     def id(self) -> int:
-        return policy(self.kind, self.name).id
+        entry = policy(self.kind, self.name)
+        return entry.uniform_id if self.uniform else entry.id
 
     @property
     def value(self) -> float:
@@ -67,7 +72,14 @@ class PolicySpec:
         return 0.0 if self.param is None else float(self.param)
 
     def __str__(self) -> str:
-        return self.name if self.param is None else f"{self.name}:{self.param:g}"
+        text = self.name if self.param is None else f"{self.name}:{self.param:g}"
+        return f"{text}:{UNIFORM}" if self.uniform else text
+
+    @property
+    def reads_calls(self) -> bool:
+        """True for a player whose worlds must give the calls (``pimc``, ``fastpimc``
+        without ``:uniform``)."""
+        return policy(self.kind, self.name).uniform_id is not None and not self.uniform
 
     @property
     def uses_solver(self) -> bool:
@@ -75,6 +87,24 @@ class PolicySpec:
         return policy(self.kind, self.name).solver
 
 
+
+
+#: The suffix of a player whose worlds ignore the calls (``fastpimc:20:uniform``).
+UNIFORM = "uniform"
+
+
+def _checked_param(entry: Policy, param: float, raw: str, text: str) -> float:
+    """``param`` of ``text``, refused outside the registry's range for ``entry``."""
+    low, high = entry.low, entry.high
+    if entry.whole:
+        if param != int(param) or not low <= param <= high:
+            raise BeloteError(
+                f"{entry.name} needs a whole number of {entry.param} in "
+                f"{low:g}..{high:g}, not {raw!r} ({text!r})"
+            )
+    elif low is not None and not low <= param <= high:
+        raise BeloteError(f"{entry.param} {param} of {text!r} is not in {low:g}..{high:g}")
+    return param
 
 
 def as_spec(player: str | PolicySpec, kind: str) -> PolicySpec:
@@ -113,10 +143,18 @@ def table_atlas(rules: Rules) -> str:
     )
 
 
-def check_policies(rules: Rules, bid: PolicySpec) -> None:
+def check_policies(rules: Rules, bid: PolicySpec, *plays: PolicySpec) -> None:
     """Refuse a bidding policy the rules' auction cannot use: the ``dd`` bidder knows the
     retourne bidding of 7.1 only; the ``table`` bidder needs a shipped atlas of the same
-    auction (:func:`table_atlas`)."""
+    auction (:func:`table_atlas`); no player of ``plays`` whose worlds read the calls may
+    meet the ``dd`` bidder, whose calls no world can afford to replay."""
+    for play in plays:
+        if bid.name == "dd" and play.reads_calls:
+            raise BeloteError(
+                f"{play}'s worlds replay the calls with the bidders, and the dd bidder's "
+                f"cannot be replayed in every world: use {play.name}:{play.value:g}:{UNIFORM} "
+                f"or another bidder"
+            )
     if bid.name == "dd" and rules.contract != "retourne":
         raise BeloteError(
             f"the dd bidder plays the retourne bidding only, not the {rules.contract} "

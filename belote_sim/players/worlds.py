@@ -1,11 +1,19 @@
 """Sampling the worlds of ``pimc:N`` and ``fastpimc:N``: complete deals consistent with
 everything a seat knows (:mod:`belote_sim.players.knowledge`).
 
-Sampling is exact and never rejects: the unseen cards are dealt suit by suit with
-probabilities proportional to the number of completions of the remaining hands
-(:func:`_completions`), so every consistent deal is equally likely and a sample costs
-a fixed amount of work. The rank inferences a player's refusal to overtrump allows
-are not used.
+The knowledge of the cards is sampled exactly without rejection: the unseen cards are
+dealt suit by suit with probabilities proportional to the number of completions of the
+remaining hands (:func:`_completions`), so every deal consistent with the cards is
+equally likely and a sample costs a fixed amount of work. The rank inferences a
+player's refusal to overtrump allows are not used.
+
+The calls are read by rejection (:func:`draw_pimc_worlds`): a world is kept when every
+call, replayed by its seat's bidder, is the call that was made
+(:func:`belote_sim.players.bidders.gives_calls`), which keeps the law uniform over the
+worlds consistent with the cards and the calls. A decision draws at most
+:data:`TRIES_PER_WORLD` worlds per world it wants; short of them it plays on the worlds
+it found, and with none on uniform worlds, and counts both (``STAT_*`` of the solver
+kit, reported by the arena).
 """
 
 from __future__ import annotations
@@ -18,7 +26,11 @@ from belote_sim._jit import jit
 from belote_sim.kernels.bits import ctz, popcount
 from belote_sim.kernels.rng import rand_below, rand_float, seed_stream
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players.knowledge import KNOW_HELD, KNOW_VOID
+from belote_sim.players.bidders import gives_calls
+from belote_sim.players.knowledge import KNOW_HELD, KNOW_PLAYED, KNOW_VOID
+from belote_sim.players.seating import table_side
+from belote_sim.players.solver_kit import STAT_DRAWN, STAT_GIVEN, STAT_SHORT
+from belote_sim.rules import R_PLAYERS
 
 FACT = np.array([float(np.prod(np.arange(1, i + 1))) for i in range(33)], dtype=np.float64)
 
@@ -169,6 +181,98 @@ def prepare_worlds(hands, seat, played, n, know):
     table = np.zeros((5, need[0] + 1, need[1] + 1, need[2] + 1), dtype=np.float64)
     _completions(n_suit, allowed, need, table)
     return Sampler(unseen, n_suit, allowed, need, holders, held, table)
+
+
+@jit(inline="always")
+def _shuffled(sampler, world, cards, n_cards, rng):
+    """Deal one world of the :class:`Sampler` ``sampler`` when no holder has a void:
+    the known cards ``held``, and the ``n_cards`` unseen ``cards`` shuffled (partly:
+    each holder's share drawn in turn, Fisher-Yates) and handed out by the holders'
+    ``need``. Uniform over the splits, as :func:`_sample` is."""
+    holders, need, held = sampler.holders, sampler.need, sampler.held
+    pos = 0
+    for h in range(4):
+        owner = holders[h]
+        if owner >= 0:
+            world[owner] = held[owner]
+        for _ in range(need[h]):
+            j = pos + rand_below(rng, n_cards - pos)
+            c = cards[j]
+            cards[j] = cards[pos]
+            cards[pos] = c
+            if owner >= 0:
+                world[owner] |= 1 << c
+            pos += 1
+
+
+#: The most worlds a decision draws, per world it wants, to find worlds that give the
+#: calls.
+TRIES_PER_WORLD = 500
+
+#: The worlds a decision wants: ``count`` of them, ``given`` the calls or not, at most
+#: ``tries`` worlds drawn per world wanted (:data:`TRIES_PER_WORLD` for the players).
+Wanted = namedtuple("Wanted", ["count", "given", "tries"])
+
+
+@jit
+def draw_pimc_worlds(rules, players, kit, sampler, seat, mine, wanted, rng):
+    """The worlds ``wanted`` (a :class:`Wanted`: ``int64[k, 4]`` hands, ``mine`` the
+    seat's own) of the :class:`Sampler` for ``seat``'s decision, drawn from ``rng``.
+    Given the calls, only worlds whose calls are the auction's under ``players``'
+    bidders (:func:`~belote_sim.players.bidders.gives_calls`), by rejection within
+    ``count * tries`` draws: ``k < count`` when fewer were found, and the ``count``
+    uniform worlds of one more round of draws when none were (both counted in
+    ``kit.stats``)."""
+    count, given = wanted.count, wanted.given
+    sampled = np.zeros((count, 4), dtype=np.int64)
+    if not given:
+        for i in range(count):
+            sampled[i, seat] = mine
+            _sample(sampler, sampled[i], rng)
+        return sampled
+    know = kit.know
+    n = rules[R_PLAYERS]
+    dealt = np.zeros(4, dtype=np.int64)
+    # With no void shown, every split of the unseen cards is consistent: a shuffle deals
+    # them, in a fifth of the time of the suit-by-suit draw.
+    shuffle = True
+    for h in range(4):
+        for suit in range(4):
+            if not sampler.allowed[h, suit]:
+                shuffle = False
+    cards = np.empty(32, dtype=np.int64)
+    n_cards = 0
+    m = sampler.unseen
+    while m != 0:
+        cards[n_cards] = ctz(m)
+        m &= m - 1
+        n_cards += 1
+    found = 0
+    tries = 0
+    while found < count and tries < count * wanted.tries:
+        row = sampled[found]
+        row[:] = 0
+        row[seat] = mine
+        if shuffle:
+            _shuffled(sampler, row, cards, n_cards, rng)
+        else:
+            _sample(sampler, row, rng)
+        tries += 1
+        for s in range(n):
+            dealt[s] = row[s] | know[KNOW_PLAYED + s]
+        if gives_calls(rules, players, kit, dealt, seat, rng):
+            found += 1
+    side = table_side(seat, n)
+    kit.stats[STAT_DRAWN + side] += tries
+    kit.stats[STAT_GIVEN + side] += found
+    kit.stats[STAT_SHORT + side] += count - found
+    if found > 0:
+        return sampled[:found]
+    for i in range(count):
+        sampled[i, :] = 0
+        sampled[i, seat] = mine
+        _sample(sampler, sampled[i], rng)
+    return sampled
 
 
 @jit

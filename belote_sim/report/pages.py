@@ -543,11 +543,19 @@ def _diff_of(metric: str, r) -> str:
 # -- bid-strength ----------------------------------------------------------------------
 
 
+def _worlds_given(prov: dict) -> str:
+    """What the worlds of a bid-strength run were given, for its page."""
+    if not prov.get("checked_calls"):
+        return ", uniform"
+    return (f" in which the other seats' calls so far are their bidder's: "
+            f"{pct(prov['acceptance'])} of {count(prov['packs'])} packs tried")
+
+
 def strength_page(src: Source) -> Page:
-    from belote_sim.studies.bid_strength import MEANS, PROPORTIONS, REACH_METRIC
+    from belote_sim.studies.bid_strength import DRAW_METRICS, MEANS, PROPORTIONS, REACH_METRIC
 
     t, prov = src.table, src.provenance
-    calls = t[t.metric != REACH_METRIC]
+    calls = t[~t.metric.isin((REACH_METRIC, *DRAW_METRICS))]
     parts = calls.group.str.extract(r"model=(?P<model>\S+) call=(?P<call>\S+)")
     calls = calls.assign(model=parts.model, call=parts.call)
     models = list(dict.fromkeys(calls.model))
@@ -596,7 +604,8 @@ def strength_page(src: Source) -> Page:
         "Every call, played out",
         f"Hand {' '.join(prov.get('hand', []))}{retourne}; seat {prov.get('seat')} "
         f"(dealer {prov.get('dealer')}), {where}. Each call is played in the same "
-        f"{count(prov.get('worlds', 0))} worlds (completions of the unseen cards).", blocks))
+        f"{count(prov.get('worlds', 0))} worlds (completions of the unseen cards"
+        f"{_worlds_given(prov)}).", blocks))
     reach = t[t.metric == REACH_METRIC]
     if not reach.empty:
         rp = reach.group.str.extract(r"model=(?P<model>\S+) strain=(?P<strain>\S+) "

@@ -14,7 +14,10 @@ Parts (each a function of :class:`Sizes` returning tables):
 - card values under heuristic and double-dummy play;
 - the rule-option factorials of classic (play options, scoring options), over deals and
   over matches;
-- the players' strengths against each other (the arena) and their time per decision.
+- the players' strengths against each other (the arena) and their time per decision;
+- worlds that know the auction: bid strength at a few positions with worlds given the
+  calls and with uniform worlds, and ``fastpimc:20`` with either kind of worlds against
+  itself.
 
 :func:`render` is a pure function of the tables: the test suite renders the committed
 tables again and requires the committed README, so no figure in it can be stale.
@@ -45,7 +48,7 @@ from belote_sim.studies.atlas import SHIPPED, SUMS
 
 #: The seed of every part (one per part, so that a part can be rerun alone).
 SEEDS = {"presets": 16, "odds": 16, "shuffle": 16, "atlas_gap": 16, "card_values": 16,
-         "factorial": 15, "arena": 16}
+         "factorial": 15, "arena": 16, "worlds": 16}
 #: The players of every part but the arena: realistic belote.
 PLAYERS = {"bid_policy": "threshold", "play_policy": "heuristic"}
 
@@ -65,6 +68,10 @@ class Sizes:
     factorial_matches: int
     #: (A, B, A's bidding, B's bidding, deals, matches)
     arena: tuple[tuple[str, str, str, str, int, int], ...] = field(default=())
+    #: Worlds per bid-strength position, and deals per preset of the arena of
+    #: ``fastpimc:20`` given the calls against its uniform worlds.
+    worlds_strength: int = 0
+    worlds_arena_deals: int = 0
 
 
 FULL = Sizes(
@@ -74,17 +81,19 @@ FULL = Sizes(
     arena=(("heuristic", "random", "threshold", "threshold", 100_000, 10_000),
            ("heuristic", "heuristic", "table", "threshold", 100_000, 10_000),
            ("fastpimc:20", "heuristic", "threshold", "threshold", 2_000, 0)),
+    worlds_strength=20_000, worlds_arena_deals=2_000,
 )
 QUICK = Sizes(
     preset_deals=2_000, preset_matches=20, odds_samples=20_000, shuffle_matches=20,
     gap_deals={"classic": 4, "coinche": 2}, card_deals=300, card_dd_deals=2,
     factorial_deals=500, factorial_matches=10,
     arena=(("heuristic", "random", "threshold", "threshold", 300, 4),),
+    worlds_strength=200, worlds_arena_deals=4,
 )
 
 #: The tables of the study, each written to ``tables/NAME.parquet``.
 TABLES = ("about", "presets", "odds", "shuffle", "atlas", "atlas_gap", "card_values",
-          "factorial", "arena")
+          "factorial", "arena", "worlds_strength", "worlds_arena")
 
 @dataclass(frozen=True)
 class StudyRuns:
@@ -242,11 +251,64 @@ def arena_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
     return {"arena": pd.DataFrame(rows)}
 
 
+#: The bid-strength positions of the worlds part: what the position asks, the rules, the
+#: seat's hand and where it sits (:func:`~belote_sim.studies.bid_strength.decision`).
+WORLD_POSITIONS: tuple[tuple[str, str, str, dict[str, Any]], ...] = (
+    ("raise the partner's 80♥ holding A♥ T♥?", "coinche", "AH TH 7H AS TS 8C 9D 7D",
+     {"seat": 2, "dealer": 3, "calls": "80H pass"}),
+    ("bid over an opponent's 90♠?", "coinche", "JH 9H AH KH AD TD 7C 8S",
+     {"seat": 0, "dealer": 2, "calls": "90S"}),
+    ("name hearts in round 2 after four passes (retourne T♠)?", "classic",
+     "JH 9H 7D 8C KS", {"retourne": "TS", "seat": 0, "dealer": 3, "round": 2}),
+)
+#: The kinds of worlds the part compares, uniform first.
+WORLD_KINDS = ("uniform", "calls")
+
+
+def worlds_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
+    from belote_sim.studies.arena import arena
+    from belote_sim.studies.bid_strength import bid_strength
+
+    rows = []
+    for i, (question, preset, hand, where) in enumerate(WORLD_POSITIONS):
+        for given in WORLD_KINDS:
+            df = bid_strength(preset, hand, worlds=s.worlds_strength, seed=SEEDS["worlds"],
+                              worlds_given=given, **where,
+                              **runs.at(f"worlds/position-{i}-{given}"))
+            accept = _row(df, metric="world_acceptance")
+            for group in df[df.metric == "gain_over_pass"].group:
+                call = group.split("call=")[1]
+                gain = _row(df, metric="gain_over_pass", group=group)
+                made = _row(df, metric="p_made", group=group)
+                rows.append({
+                    "position": i, "question": question, "preset": preset, "hand": hand,
+                    "where": json.dumps(where), "worlds_given": given, "call": call,
+                    "worlds": int(s.worlds_strength), "acceptance": float(accept.value),
+                    "gain": gain.value, "gain_low": gain.ci_low, "gain_high": gain.ci_high,
+                    "p_made": made.value, "p_made_low": made.ci_low,
+                    "p_made_high": made.ci_high,
+                })
+    arena_rows = []
+    for preset in ("coinche", "classic"):
+        r = arena("fastpimc:20", "fastpimc:20:uniform", rules=Rules.from_preset(preset),
+                  deals=s.worlds_arena_deals, matches=0, seed=SEEDS["worlds"],
+                  **runs.at(f"worlds/arena-{preset}"))
+        arena_rows.append({
+            "preset": preset, "deals": s.worlds_arena_deals,
+            "mean_score_diff": r.mean_score_diff, "diff_low": r.diff_low,
+            "diff_high": r.diff_high, "a_seconds_per_decision": r.seconds_per_decision[0],
+            "b_seconds_per_decision": r.seconds_per_decision[1],
+            "acceptance": r.world_acceptance(0), "worlds_short": r.worlds_short[0],
+            "worlds_given": r.worlds_given[0],
+        })
+    return {"worlds_strength": pd.DataFrame(rows), "worlds_arena": pd.DataFrame(arena_rows)}
+
+
 #: The parts in the order they run.
 PARTS: dict[str, Callable[[Sizes, StudyRuns], dict[str, pd.DataFrame]]] = {
     "presets": presets_part, "odds": odds_part, "shuffle": shuffle_part,
     "atlas": atlas_part, "card values": card_values_part, "factorial": factorial_part,
-    "arena": arena_part,
+    "arena": arena_part, "worlds": worlds_part,
 }
 
 
@@ -631,6 +693,7 @@ def render(tables: dict[str, pd.DataFrame]) -> str:
     L += ["![card values](plots/card-values.png)", ""]
     L += _factorial_section(tables, sizes, about)
     L += _arena_section(tables, about)
+    L += _worlds_section(tables, sizes, about)
     L += ["## Time", "", "Minutes each part took: " + "; ".join(
         f"{k.removeprefix('seconds: ')} {float(v) / 60:.1f}" for k, v in about.items()
         if k.startswith("seconds: ")) + f"; in all {minutes:.1f}.", ""]
@@ -781,6 +844,68 @@ def _factorial_section(tables, sizes, about) -> list[str]:
                     else ":" if found else "."))
         L += ([""] + [line for _, line in shown] if shown else []) + [""]
     L += ["![main effects of the rule options](plots/factorial.png)", ""]
+    return L
+
+
+#: The calls a worlds table shows: the pass, and the best this many by gain under each
+#: kind of worlds.
+SHOWN_CALLS = 4
+
+
+def _telling_calls(pos: pd.DataFrame) -> list[str]:
+    """The pass and the :data:`SHOWN_CALLS` best calls of each kind of worlds, in the
+    table's order."""
+    keep = {"pass"}
+    for given in WORLD_KINDS:
+        kind = pos[pos.worlds_given == given]
+        keep |= set(kind.nlargest(SHOWN_CALLS, "gain").call)
+    return [c for c in dict.fromkeys(pos.call) if c in keep]
+
+
+def _worlds_section(tables, sizes, about) -> list[str]:
+    from belote_sim.studies.arena import format_seconds
+
+    st, ar = tables["worlds_strength"], tables["worlds_arena"]
+    L = ["## Worlds that know the auction", "",
+         "Bid strength plays each call in worlds: deals of the cards the seat cannot see. "
+         "Uniform worlds ignore the calls so far; worlds given the calls keep only deals "
+         "in which every earlier call of another seat is the one its bidder (threshold) "
+         "makes with those cards (rejection sampling; the acceptance is the share of deals "
+         f"kept). {int(sizes['worlds_strength']):,} worlds per position and kind (seed "
+         f"{about['seed: worlds']}), heuristic play; the gain over passing is in points of "
+         "deal-score difference per deal, paired world by world. Each table shows the pass "
+         f"and the {SHOWN_CALLS} best calls under either kind of worlds (every call is in "
+         "tables/worlds_strength.parquet).", ""]
+    for _, pos in st.groupby("position", sort=True):
+        first = pos.iloc[0]
+        where = json.loads(first["where"])
+        said = (f"calls so far {where['calls']}" if "calls" in where
+                else f"retourne {where['retourne']}, round {where['round']}")
+        accept = {g: float(pos[pos.worlds_given == g].acceptance.iloc[0])
+                  for g in WORLD_KINDS}
+        L += [f"**{first.question}** `{first.preset}`, seat {where['seat']}, dealer "
+              f"{where['dealer']}, {said}, hand `{first.hand}`; worlds given the calls: "
+              f"{pct(accept['calls'])} of deals kept.", ""]
+        rows = []
+        for call in _telling_calls(pos):
+            cells = [call]
+            for given in WORLD_KINDS:
+                r = _row(pos, call=call, worlds_given=given)
+                cells += [_d(r.gain, r.gain_low, r.gain_high, digits=1),
+                          pct(r.p_made, r.p_made_low, r.p_made_high)]
+            rows.append(cells)
+        L += _md_table(["call", "gain, uniform", "P(made), uniform", "gain, given the calls",
+                        "P(made), given the calls"], rows)
+    L += ["`fastpimc:20` whose worlds are given the calls against `fastpimc:20:uniform`, the "
+          "same deals played twice with the sides swapped, threshold bidding on both sides: "
+          "the score difference per deal (A - B) and the time per decision.", ""]
+    L += _md_table(
+        ["rules", "deals", "given - uniform per deal", "worlds kept", "worlds short",
+         "time per decision, given", "time per decision, uniform"],
+        [[f"`{r.preset}`", f"{int(r.deals):,}", _d(r.mean_score_diff, r.diff_low, r.diff_high),
+          pct(r.acceptance), f"{int(r.worlds_short):,} of "
+          f"{int(r.worlds_short + r.worlds_given):,}", format_seconds(r.a_seconds_per_decision),
+          format_seconds(r.b_seconds_per_decision)] for r in ar.itertuples()])
     return L
 
 

@@ -170,6 +170,17 @@ class ArenaResult:
     seconds_per_decision: tuple[float, float]
     seconds: float
     executor: dict[str, Any] = field(default_factory=dict)
+    #: Per player (A, B), over the deals: worlds drawn to find worlds given the calls,
+    #: worlds found, and worlds short of those the decisions asked (zeros for players
+    #: whose worlds ignore the calls).
+    worlds_drawn: tuple[int, int] = (0, 0)
+    worlds_given: tuple[int, int] = (0, 0)
+    worlds_short: tuple[int, int] = (0, 0)
+
+    def world_acceptance(self, player: int) -> float:
+        """The share of the worlds player ``player`` (0 = A) drew that gave the calls."""
+        drawn = self.worlds_drawn[player]
+        return self.worlds_given[player] / drawn if drawn else math.nan
 
     @property
     def bid_policy(self) -> str:
@@ -204,6 +215,13 @@ class ArenaResult:
                                    strict=True):
             rows.append((f"{who}_seconds_per_decision", "", n_dec, None, sec, math.nan,
                          math.nan))
+        for i, who in enumerate("ab"):
+            drawn, given = self.worlds_drawn[i], self.worlds_given[i]
+            if drawn:
+                rows.append((f"{who}_world_acceptance", "", drawn, given, given / drawn,
+                             *wilson_interval(given, drawn)))
+                rows.append((f"{who}_worlds_short", "", given + self.worlds_short[i], None,
+                             self.worlds_short[i], math.nan, math.nan))
         return summary_frame(rows)
 
     def provenance(self) -> dict[str, Any]:
@@ -221,6 +239,9 @@ class ArenaResult:
             **software(),
             **self.executor,
             "wall_seconds": self.seconds,
+            "worlds_drawn": list(self.worlds_drawn),
+            "worlds_given": list(self.worlds_given),
+            "worlds_short": list(self.worlds_short),
         }
 
     def _bidding(self) -> str:
@@ -253,6 +274,13 @@ class ArenaResult:
                 f"time per decision, {who} ({name}): {format_seconds(sec)} over {n_dec:,} "
                 "decisions"
             )
+        for i, who in enumerate("AB"):
+            if self.worlds_drawn[i]:
+                lines.append(
+                    f"worlds given the calls, {who}: {self.world_acceptance(i):.1%} of "
+                    f"{self.worlds_drawn[i]:,} drawn; {self.worlds_short[i]:,} short of "
+                    "those asked"
+                )
         lines.append(f"wall time: {self.seconds:.1f} s")
         return "\n".join(lines)
 
@@ -316,7 +344,7 @@ def arena(
     bid_b = as_spec(b_bid, "bid") if b_bid is not None else bid
     check_run_args(deals, seed, threads)
     for spec in (bid_a, bid_b):
-        check_policies(rules, spec)
+        check_policies(rules, spec, spec_a, spec_b)
     if matches is None:
         matches = deals // 10
     matches = check_int("matches", matches, 0)
@@ -349,6 +377,9 @@ def arena(
         match_draws=int(c[L.AR_DRAWS]), match_unfinished=int(c[L.AR_UNFINISHED]),
         decisions=dec, seconds_per_decision=(float(spd[0]), float(spd[1])), seconds=seconds,
         executor=run.executor,
+        worlds_drawn=(int(c[L.AR_WORLDS_DRAWN]), int(c[L.AR_WORLDS_DRAWN + 1])),
+        worlds_given=(int(c[L.AR_WORLDS_GIVEN]), int(c[L.AR_WORLDS_GIVEN + 1])),
+        worlds_short=(int(c[L.AR_WORLDS_SHORT]), int(c[L.AR_WORLDS_SHORT + 1])),
     )
     if run_dir is not None:
         write_arena(result, run_dir.path)

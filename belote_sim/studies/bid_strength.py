@@ -27,12 +27,21 @@ points, as perfect play keeps the value (tested). It cannot tell a defenders' ca
 from the takers winning only tricks without points (it counts points): it calls it a
 capot when the takers get none. The other games play every card with the ``dd`` policy.
 
-**What the worlds know.** A world fixes the seat's cards and the retourne and deals
-every other card uniformly (exactly, no rejection). The calls so far are played as
-given; the worlds are *not* conditioned on what those calls suggest about the other
-hands (that would need a model of the other bidders and a rejection loop with no
-bound on its time). Every later call, this seat's included, is made by the bidding
-policy; every card by the model.
+**What the worlds know.** A world fixes the seat's cards and the retourne, deals every
+other card, and by default (``worlds_given="calls"``) is kept only when every earlier
+call of another seat is the one the bidding policy makes with that seat's cards in the
+world: the calls are replayed by the engine, each checked against the policy
+(:func:`checked_calls`, :func:`~belote_sim.batch.counterfactuals.draw_world`). This is
+rejection sampling: the worlds are uniform among the deals, in the order they are dealt
+(the first five cards of the retourne games included), that give the calls. A pilot
+measures how often a pack does before any world is played (:func:`plan_worlds`), the
+run stops in one line when no pack does or when the budget (``max_packs``) is too small,
+and the table reports the acceptance rate and the effective sample size (every world
+weighs one). The ``random`` bidder's calls say nothing of the cards and the ``dd``
+bidder's cannot be replayed in every pack: with the first nothing is checked, the
+second is refused. ``worlds_given="uniform"`` deals the other cards uniformly. Every
+later call, this seat's included, is made by the bidding policy; every card by the
+model.
 
 >>> df = bid_strength("classic", "JH 9H AH 7D 8C", retourne="TH", worlds=200, seed=1)
 >>> gain = df[(df.metric == "gain_over_pass") & (df.group == "model=heuristic call=take")]
@@ -44,6 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -68,7 +78,7 @@ from belote_sim.runner.jobs import (
     chunk_plan,
     engine_identity,
 )
-from belote_sim.runner.rundir import summary_frame
+from belote_sim.runner.rundir import summary_frame, write_parquet
 from belote_sim.stats import mean_interval, wilson_interval
 from belote_sim.studies.playouts import (
     PlayoutSetup,
@@ -83,6 +93,19 @@ from belote_sim.studies.simulate import DEFAULT_BID_POLICY
 
 #: Default number of worlds.
 STRENGTH_WORLDS = 10_000
+#: What the worlds are given (``--worlds-given``): the calls so far under the run's
+#: bidding policy (the default), or only the seat's cards (uniform completions).
+WORLDS_GIVEN = ("calls", "uniform")
+#: Default budget of packs dealt to find the worlds given the calls, all worlds together.
+MAX_PACKS = 200_000_000
+#: Packs of the pilot that measures, before any world is played, how often a pack gives
+#: the calls; a world may then take up to ``PACKS_MARGIN`` times the packs the pilot's
+#: lower bound expects, which no world of a run needs but once in about e^30 worlds.
+PILOT_PACKS = 100_000
+PACKS_MARGIN = 30
+#: The metrics of the worlds themselves: the share of packs kept (``n`` packs dealt,
+#: ``k`` worlds found) and the effective sample size (every world weighs the same).
+DRAW_METRICS = ("world_acceptance", "effective_worlds")
 #: Worlds per chunk (one progress step, one committed file) for the fast models and the
 #: solver models.
 CHUNK_FAST = 4_000
@@ -130,6 +153,7 @@ class Decision:
     calls: tuple[int, ...]
     candidates: tuple[int, ...]
     probes: tuple[tuple[int, int], ...]  # coinche: (strain, lowest legal bid code)
+    speakers: tuple[int, ...]  # the seat that made each call so far
     fixed_pos: np.ndarray
     fixed_cards: np.ndarray
     free_pos: np.ndarray
@@ -138,6 +162,7 @@ class Decision:
     @property
     def players(self) -> int:
         return self.rules.players
+
 
     def describe(self) -> dict[str, Any]:
         """The decision in words, for provenance and tables."""
@@ -303,10 +328,12 @@ def decision(
             bids = [c for c in candidates if _is_bid(c) and int(bid_strain(c)) == strain]
             if bids:
                 probes.append((strain, bids[0]))
+    speakers = tuple(_next_speaker(rules, pack, dealer, prefix[:i])[0]
+                     for i in range(len(prefix)))
     fixed_pos, fixed_cards, free_pos, unseen = world
     return Decision(rules, sum(1 << c for c in mine), turned, seat, dealer,
                     0 if coinche else round, tuple(prefix), tuple(candidates), tuple(probes),
-                    fixed_pos, fixed_cards, free_pos, unseen)
+                    speakers, fixed_pos, fixed_cards, free_pos, unseen)
 
 
 def _openings(dec: Decision) -> tuple[np.ndarray, np.ndarray]:
@@ -323,6 +350,102 @@ def _openings(dec: Decision) -> tuple[np.ndarray, np.ndarray]:
     for i, r in enumerate(rows):
         table[i, : len(r)] = r
     return table, np.array(strains, dtype=np.int64)
+
+
+def checked_calls(dec: Decision, bid_policy: PolicySpec, given: str) -> int:
+    """The mask of the calls so far that the worlds must give (bit ``i``: call ``i``):
+    with ``given = "calls"``, every call of another seat, as the bidding policy would
+    make it. The seat's own calls are left out (its cards are known: they tell nothing
+    of the others'), and so is every call under the ``random`` bidder, whose calls say
+    nothing of the cards.
+
+    :raises BeloteError: an unknown ``given``, or the ``dd`` bidder as the model of the
+        calls (a search per call and pack: too slow to replay in every pack tried).
+    """
+    if given not in WORLDS_GIVEN:
+        raise BeloteError(
+            f"worlds given {given!r}: choose one of {', '.join(WORLDS_GIVEN)}"
+        )
+    if given == "uniform" or bid_policy.name == "random":
+        return 0
+    others = [i for i, speaker in enumerate(dec.speakers) if speaker != dec.seat]
+    if others and bid_policy.name == "dd":
+        raise BeloteError(
+            "the dd bidder cannot serve as the model of the calls so far (it searches at "
+            "every call of every pack tried): use --worlds-given uniform or another "
+            "--bid-policy"
+        )
+    return sum(1 << i for i in others)
+
+
+def _draw_of(dec: Decision, checked: int, max_packs: int) -> K.Draw:
+    return K.Draw(K.World(dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen),
+                  np.asarray(dec.calls, dtype=np.int64), np.int64(checked),
+                  np.int64(max_packs))
+
+
+@dataclass(frozen=True)
+class WorldsGiven:
+    """How the worlds of a decision are drawn: as asked (``given``, one of
+    :data:`WORLDS_GIVEN`), the mask of the calls they must give (:func:`checked_calls`;
+    0, uniform worlds), at most ``packs_per_world`` packs a
+    world, and what the pilot measured (packs dealt, packs that gave the calls)."""
+
+    given: str
+    checked: int
+    packs_per_world: int
+    pilot_packs: int = 0
+    pilot_found: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"worlds_given": self.given, "checked_calls": self.checked,
+                "packs_per_world": self.packs_per_world}
+
+
+def _why_no_world(dec: Decision, setup: PlayoutSetup, draws: np.ndarray) -> str:
+    """One line: which call the packs fail at, under which model."""
+    rejected = draws[K.DW_REJECTED:]
+    i = int(np.argmax(rejected))
+    return (
+        f"no world gives the calls so far: in {int(draws[K.DW_PACKS]):,} packs completing "
+        f"the seat's cards, {setup.bid_policy} bidding never makes them all "
+        f"({int(rejected[i]):,} fail at call {i + 1}, {format_call(dec.calls[i])} by seat "
+        f"{dec.speakers[i]}); use --worlds-given uniform or another --bid-policy"
+    )
+
+
+def plan_worlds(dec: Decision, setup: PlayoutSetup, worlds: int, given: str = "calls",
+                max_packs: int = MAX_PACKS) -> WorldsGiven:
+    """Check that ``worlds`` worlds of the decision can be found within ``max_packs``
+    packs, by a pilot of :data:`PILOT_PACKS` packs, and size each world's share.
+
+    :raises BeloteError: one line when no pack of the pilot gives the calls (naming the
+        call they fail at and the model), or when the pilot's rate says ``worlds``
+        worlds need more than ``max_packs`` packs (naming what to change).
+    """
+    checked = checked_calls(dec, setup.bid_policy, given)
+    max_packs = check_int("max_packs", max_packs, 1, 2**62)
+    if checked == 0:
+        return WorldsGiven(given, 0, 1)
+    from belote_sim.studies.simulate import players_of
+
+    players = players_of(setup.bid_policy, setup.models[0])
+    pilot = min(PILOT_PACKS, max_packs)
+    draws = K.pilot_draws(setup.rules.to_array(), players, _draw_of(dec, checked, 1),
+                          dec.dealer, setup.seed, pilot)
+    found = int(draws[K.DW_WORLDS])
+    if found == 0:
+        raise BeloteError(_why_no_world(dec, setup, draws))
+    low, _ = wilson_interval(found, pilot)
+    need = worlds * pilot / found
+    if need > max_packs:
+        raise BeloteError(
+            f"worlds given the calls are too rare for the budget: {found:,} of "
+            f"{pilot:,} packs give them, so {worlds:,} worlds need about {need:,.0f} "
+            f"packs, over --max-packs {max_packs:,}; lower --worlds, raise --max-packs or "
+            "use --worlds-given uniform"
+        )
+    return WorldsGiven(given, checked, int(np.ceil(PACKS_MARGIN / low)), pilot, found)
 
 
 def _call_rows(model: str, call: str, c: np.ndarray, n_opp: int) -> list[tuple]:
@@ -357,7 +480,7 @@ class StrengthTask:
     chunk: Chunk
     threads: int | None
     setup: PlayoutSetup
-    world: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+    draw: K.Draw
     openings: np.ndarray
     probe_strain: np.ndarray
     seat: int
@@ -366,11 +489,12 @@ class StrengthTask:
     def play(self, blocks: int) -> ChunkResult:
         c, s = self.chunk, self.setup
         inputs = K.StrengthInputs(
-            s.players_table(), *s.lookup(), K.World(*self.world), self.openings,
-            self.probe_strain, self.seat, self.dealer, s.seed, s.rules.players == 4,
+            s.players_table(), *s.lookup(), self.draw, self.openings, self.probe_strain,
+            self.seat, self.dealer, s.seed, s.rules.players == 4,
         )
-        counters, reach = K.strength_chunk(s.rules.to_array(), inputs, c.start, c.count, blocks)
-        return ChunkResult(c.index, np.concatenate([counters.ravel(), reach.ravel()]))
+        counters, reach, draws = K.strength_chunk(s.rules.to_array(), inputs, c.start,
+                                                  c.count, blocks)
+        return ChunkResult(c.index, np.concatenate([counters.ravel(), reach.ravel(), draws]))
 
 
 @dataclass(frozen=True)
@@ -382,6 +506,7 @@ class StrengthJob:
     setup: PlayoutSetup
     worlds: int
     chunk_size: int
+    given: WorldsGiven = WorldsGiven("uniform", 0, 1)
     unit = "worlds"
 
     @property
@@ -391,7 +516,7 @@ class StrengthJob:
     def to_json(self) -> dict[str, Any]:
         return {**engine_identity(K.N_SC), "command": "bid-strength",
                 **self.decision.describe(), **self.setup.to_json(), "worlds": self.worlds,
-                "chunk_size": self.chunk_size}
+                **self.given.to_json(), "chunk_size": self.chunk_size}
 
     def chunks(self) -> list[Chunk]:
         return chunk_plan([("worlds", self.worlds)], self.chunk_size)
@@ -399,18 +524,19 @@ class StrengthJob:
     def task(self, chunk: Chunk, threads: int | None) -> StrengthTask:
         d = self.decision
         openings, probe_strain = _openings(d)
-        return StrengthTask(chunk, threads, self.setup,
-                            (d.fixed_pos, d.fixed_cards, d.free_pos, d.unseen), openings,
-                            probe_strain, d.seat, d.dealer)
+        draw = _draw_of(d, self.given.checked, self.given.packs_per_world)
+        return StrengthTask(chunk, threads, self.setup, draw, openings, probe_strain,
+                            d.seat, d.dealer)
 
-    def split(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The counters ``int64[M, O, N_SC]`` and reach ``int64[M, N_STRAINS, N_REACH]``
-        of a merged result."""
+    def split(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The counters ``int64[M, O, N_SC]``, reach ``int64[M, N_STRAINS, N_REACH]``
+        and the draws ``int64[N_DW]`` of a merged result."""
         m = len(self.setup.models)
         o = len(self.decision.candidates) + len(self.decision.probes)
         cut = m * o * K.N_SC
+        cut2 = cut + m * N_STRAINS * K.N_REACH
         return (flat[:cut].reshape(m, o, K.N_SC),
-                flat[cut:].reshape(m, N_STRAINS, K.N_REACH))
+                flat[cut:cut2].reshape(m, N_STRAINS, K.N_REACH), flat[cut2:])
 
     merge = staticmethod(np.add)
 
@@ -429,6 +555,9 @@ def bid_strength(
     bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
     models: str | Iterable[str | PolicySpec] = ("heuristic",),
     chunk_size: int | None = None,
+    worlds_given: str = "calls",
+    max_packs: int = MAX_PACKS,
+    worlds_out: str | Path | None = None,
     **run: Any,
 ) -> pd.DataFrame:
     """Every call the seat may make at this decision (:func:`decision`), played out in
@@ -444,18 +573,40 @@ def bid_strength(
     their number: the same whatever the threads, executor or chunk size; every call and
     model meets the same worlds and random streams.
 
+    The worlds are given the calls so far (``worlds_given="calls"``): each other seat's
+    call must be the one the bidding policy makes with its cards in that world
+    (:func:`checked_calls`; rejection sampling, at most ``max_packs`` packs dealt in
+    all, :func:`plan_worlds`); ``"uniform"`` completes the seat's cards alone. The table
+    then has the rows ``world_acceptance`` (worlds found per pack dealt) and
+    ``effective_worlds``. ``worlds_out``: a Parquet file of the worlds played
+    (:func:`worlds_frame`).
+
     :raises BeloteError: a bad decision (see :func:`decision`), bad ``worlds``, ``seed``,
-        ``threads``, bidding policy, model or ``out``, all before any world is played.
+        ``threads``, bidding policy, model or ``out``, all before any world is played;
+        worlds the budget cannot find (:func:`plan_worlds`), before any is played too;
+        a world not found in its share of the budget, after the run (nothing written).
     """
     dec = decision(rules, hand, retourne=retourne, seat=seat, dealer=dealer, round=round,
                    calls=calls)
     check_run_args(worlds, seed, run.get("threads"), "worlds")
     setup = playout_setup(dec.rules, seed=seed, bid_policy=bid_policy, models=models)
+    if worlds_out is not None:
+        worlds_out = Path(worlds_out)
+        if worlds_out.suffix != ".parquet":
+            raise BeloteError(f"--worlds-out {str(worlds_out)!r}: give a .parquet file")
+    given = plan_worlds(dec, setup, int(worlds), worlds_given, max_packs)
     job = StrengthJob(dec, setup, int(worlds),
-                      setup.chunk_size(chunk_size, CHUNK_FAST, CHUNK_SOLVER))
+                      setup.chunk_size(chunk_size, CHUNK_FAST, CHUNK_SOLVER), given)
     ran, run_dir = play(job, run)
-    counters, reach = job.split(ran.counters)
+    counters, reach, draws = job.split(ran.counters)
     check_refused(int(counters[:, :, K.SC_REFUSED].sum()))
+    missed = int(draws[K.DW_MISSED])
+    if missed:
+        raise BeloteError(
+            f"{missed:,} of {job.worlds:,} worlds were not found within "
+            f"{given.packs_per_world:,} packs each (the pilot found {given.pilot_found:,} "
+            f"in {given.pilot_packs:,}): raise --max-packs or use --worlds-given uniform"
+        )
     n_opp = 2 if dec.players == 3 else 1
     rows: list[tuple] = []
     for m, spec in enumerate(setup.models):
@@ -469,11 +620,74 @@ def bid_strength(
                 low, high = wilson_interval(k, n_r)
                 group = f"model={spec} strain={TRUMP_NAMES[strain]} value={value}"
                 rows.append((REACH_METRIC, group, n_r, k, k / n_r, low, high))
+    found, packs = int(draws[K.DW_WORLDS]), int(draws[K.DW_PACKS])
+    low, high = wilson_interval(found, packs)
+    rows.append(("world_acceptance", "", packs, found, found / packs, low, high))
+    rows.append(("effective_worlds", "", found, None, float(found), None, None))
     df = summary_frame(rows)
-    df.attrs["provenance"] = provenance("bid-strength", dec.describe(), setup, "worlds",
-                                        job.worlds, ran)
+    prov = provenance("bid-strength", dec.describe(), setup, "worlds", job.worlds, ran)
+    df.attrs["provenance"] = {**prov, **given.to_json(), "packs": packs,
+                              "acceptance": found / packs, "effective_worlds": found}
+    if worlds_out is not None:
+        write_parquet(worlds_frame(job), worlds_out, df.attrs["provenance"])
     finish(run_dir, job, df, "summary.parquet")
     return df
+
+
+def sample_worlds(dec: Decision, setup: PlayoutSetup, given: WorldsGiven, start: int,
+                  n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The packs (``int64[k, 32]``, top first) of the worlds ``start .. start+n-1`` of
+    the decision that were found (all but those that ran out of packs), as
+    :func:`bid_strength` draws and plays them, and the ``DW_*`` counters.
+
+    >>> dec = decision("coinche", "JS 9S AS TS KH 7D 8C 7C", seat=2, dealer=3, calls="80H pass")
+    >>> setup = playout_setup(dec.rules, seed=1, bid_policy="threshold", models="heuristic")
+    >>> packs, draws = sample_worlds(dec, setup, plan_worlds(dec, setup, 10), 0, 10)
+    >>> packs.shape, int(draws[K.DW_WORLDS])
+    ((10, 32), 10)
+    """
+    from belote_sim.studies.simulate import players_of
+
+    players = players_of(setup.bid_policy, setup.models[0])
+    draw = _draw_of(dec, given.checked, given.packs_per_world)
+    packs, found, draws = K.draw_worlds(setup.rules.to_array(), players, draw, dec.dealer,
+                                        setup.seed, start, n)
+    return packs[found], draws
+
+
+def dealt_positions(dec: Decision) -> tuple[list[list[int]], list[int]]:
+    """The pack positions each seat holds when the bidding starts, and the others (the
+    talon: the retourne first where there is one, then the rest in pack order)."""
+    rec, _ = _replay(dec.rules, np.arange(32, dtype=np.int64), dec.dealer, [])
+    seats = [cards_of(int(rec[L.DEALT + s])) for s in range(dec.players)]
+    dealt = {p for held in seats for p in held}
+    talon = [p for p in range(32) if p not in dealt]
+    if int(rec[L.RETOURNE]) >= 0:
+        talon.remove(int(rec[L.RETOURNE]))
+        talon.insert(0, int(rec[L.RETOURNE]))
+    return seats, talon
+
+
+def worlds_frame(job: StrengthJob) -> pd.DataFrame:
+    """The worlds a :func:`bid_strength` run plays, drawn again from their streams: one
+    row per world and seat with the cards the seat holds when the bidding starts, and a
+    row per world for seat -1, the talon (:func:`dealt_positions`); ``weight`` is 1
+    (every world weighs the same).
+
+    Columns: ``world, seat, cards, weight``."""
+    seats, talon = dealt_positions(job.decision)
+    rows = []
+    step = 100_000
+    for start in range(0, job.worlds, step):
+        n = min(step, job.worlds - start)
+        packs, _ = sample_worlds(job.decision, job.setup, job.given, start, n)
+        for j, pack in enumerate(packs):
+            for s, positions in enumerate(seats):
+                hand = sum(1 << int(c) for c in pack[positions])
+                rows.append((start + j, s, " ".join(format_cards(hand)), 1.0))
+            rows.append((start + j, -1, " ".join(format_card(int(pack[p])) for p in talon),
+                         1.0))
+    return pd.DataFrame(rows, columns=["world", "seat", "cards", "weight"])
 
 
 def strength_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -485,7 +699,7 @@ def strength_table(df: pd.DataFrame) -> pd.DataFrame:
     >>> float(strength_table(df).loc[("heuristic", "take"), "p_takers"])
     1.0
     """
-    calls = df[~df.metric.eq(REACH_METRIC)].copy()
+    calls = df[~df.metric.isin((REACH_METRIC, *DRAW_METRICS))].copy()
     parts = calls.group.str.extract(r"model=(?P<model>\S+) call=(?P<call>\S+)")
     calls = calls.assign(model=parts.model, call=parts.call)
     wide = calls.pivot_table(index=["model", "call"], columns="metric", values="value",

@@ -594,7 +594,7 @@ def compare(
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
     for c in cells:
         try:
-            check_policies(c.rules, bid)
+            check_policies(c.rules, bid, play)
         except BeloteError as e:
             raise BeloteError(f"cell {c.label!r}: {e}") from None
         if c.rules.shuffle == "cut" and unit == "deals":

@@ -124,8 +124,9 @@ def playout_setup(rules: Rules | str, *, seed: int, bid_policy: str | PolicySpec
     rules = rules_of(rules)
     seed = check_int("seed", seed, 0, MAX_SEED)
     bid = as_spec(bid_policy, "bid")
-    check_policies(rules, bid)
-    return PlayoutSetup(rules, int(seed), bid, play_models(models))
+    models = play_models(models)
+    check_policies(rules, bid, *models)
+    return PlayoutSetup(rules, int(seed), bid, models)
 
 
 def check_refused(refused: int) -> None:

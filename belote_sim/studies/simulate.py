@@ -261,7 +261,7 @@ def simulate(
     check_run_args(count, seed, threads, unit)
     check_independent_deals(rules, unit)
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
-    check_policies(rules, bid)
+    check_policies(rules, bid, play)
     check_int("log_deals", log_deals, 0)
     if unit == "deals" and log_deals > count:
         raise BeloteError(f"--log-deals {log_deals} is more than --deals {count}")
@@ -346,8 +346,8 @@ def simulated_deals(
     """
     check_run_args(deals, seed)
     check_independent_deals(rules, "deals")
-    check_policies(rules, as_spec(bid_policy, "bid"))
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
+    check_policies(rules, bid, play)
     recs = chunks.simulate_records(rules.to_array(), players_of(bid, play), seed, start, deals)
     return [record_to_deal(r, rules) for r in recs]
 

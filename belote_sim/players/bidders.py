@@ -1,0 +1,173 @@
+"""Every bidding policy's call at a point of the auction, in one place, and whether a
+world makes the calls that were made.
+
+The engine's auctions (:func:`belote_sim.game.phases.bid_retourne`,
+:mod:`belote_sim.game.coinche`) ask :func:`retourne_policy_call` and
+:func:`coinche_policy_call` for the call of a seat's bidding policy. The worlds given the
+auction ask the same functions again: a world (a deal of the cards a seat cannot see) is
+consistent with the calls when each call, replayed by its seat's bidding policy with the
+hand that seat holds in the world, is the call that was made (:func:`gives_calls`). The
+policies are the bidders' models: what a seat believes of its neighbours is what their
+bidders would do.
+
+Which seats the calls say something about (:func:`reads_calls`): ``threshold`` and
+``table`` decide from the hand alone, so their calls are replayed; ``random`` calls by
+the dice whatever the hand, so its calls say nothing; the ``dd`` bidder samples deals
+and solves them at every call, which no world can afford to replay, so the worlds given
+the auction refuse it (:func:`belote_sim.players.spec.check_policies`).
+
+In retourne games a seat bid with the five cards it was dealt first. A world gives each
+seat all the cards it was dealt; which five of them came first is uniform among its
+subsets of five (the retourne, picked up by the taker after the auction, apart), so the
+check draws them (:func:`first_five`). The law of the accepted worlds is then uniform
+over the deals, first five cards included, that make the calls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from belote_sim._jit import jit
+from belote_sim.kernels.bits import nth_bit, popcount
+from belote_sim.kernels.rng import rand_below
+from belote_sim.players import BID_DD, BID_TABLE, BID_THRESHOLD
+from belote_sim.players.bidding import choose_call
+from belote_sim.players.coinche_bidding import Auction, choose_coinche_call
+from belote_sim.players.dd_bidder import BidView, dd_call
+from belote_sim.players.knowledge import (
+    KNOW_CALL,
+    KNOW_CALL_COINCHED,
+    KNOW_CALL_HIGH,
+    KNOW_CALL_HIGH_SEAT,
+    KNOW_CALL_ROUND,
+    KNOW_CALL_SEAT,
+    KNOW_FIRST_HAND,
+    KNOW_N_CALLS,
+    KNOW_RETOURNE,
+)
+from belote_sim.players.seating import at_seat
+from belote_sim.players.table_bidder import table_call, table_coinche_call
+from belote_sim.rules import (
+    CONTRACT_COINCHE,
+    CONTRACT_NONE,
+    CONTRACT_RETOURNE,
+    R_ALL_NO_TRUMPS_ROUND,
+    R_CONTRACT,
+    R_PLAYERS,
+    R_SECOND_ROUND,
+    SECOND_ROUND_ANY,
+)
+
+#: Cards a seat of a retourne game holds when it bids.
+BIDDING_CARDS = 5
+
+
+@jit(inline="always")
+def retourne_policy_call(rules, players, kit, rnd, bidder, rng):
+    """The call the bidding policy of ``bidder.seat`` (a
+    :class:`~belote_sim.players.dd_bidder.BidView`: its five cards, the retourne, the
+    first hand) makes in round ``rnd`` of the retourne bidding; ``kit`` is the solver
+    kit the ``dd`` bidder searches with."""
+    seat = bidder.seat
+    policy = at_seat(players.bid, seat)
+    param = at_seat(players.bid_param, seat)
+    any_suit = rules[R_SECOND_ROUND] == SECOND_ROUND_ANY
+    if policy == BID_DD:
+        return dd_call(rules, kit, param, rnd, bidder, rng)
+    if policy == BID_TABLE:
+        position = (seat - bidder.first_hand + bidder.n) % bidder.n
+        return table_call(players.table_keys, players.table_gains, param, rnd, position,
+                          bidder.hand, bidder.retourne, any_suit)
+    return choose_call(policy, param, rnd, bidder.hand, bidder.retourne, any_suit, rng)
+
+
+@jit(inline="always")
+def coinche_policy_call(players, seat, hand, auction, allow_at_nt, rng):
+    """The call the bidding policy of ``seat``, holding ``hand``, makes at this point of
+    the coinche :class:`~belote_sim.players.coinche_bidding.Auction`."""
+    policy = at_seat(players.bid, seat)
+    param = at_seat(players.bid_param, seat)
+    if policy == BID_TABLE:
+        return table_coinche_call(players.table_keys, players.table_gains, param,
+                                  (seat - auction.fh) & 3, hand, auction.high,
+                                  auction.coinched, allow_at_nt)
+    return choose_coinche_call(policy, param, seat, hand, auction, allow_at_nt, rng)
+
+
+@jit(inline="always")
+def reads_calls(policy):
+    """Whether the calls of a seat bidding by ``policy`` say something of its hand that
+    a world can check: those of ``threshold`` and ``table``."""
+    return policy in (BID_THRESHOLD, BID_TABLE)
+
+
+@jit
+def auction_read(rules):
+    """Whether the worlds of ``rules``' deals are checked against the calls: the
+    retourne bidding of three or four players and the coinche auction. (The stock
+    game's dealer may be forced to name a suit after redeals the seats' knowledge does
+    not keep: its worlds stay uniform.)"""
+    contract = rules[R_CONTRACT]
+    n = rules[R_PLAYERS]
+    return (contract == CONTRACT_COINCHE or (contract == CONTRACT_RETOURNE and n >= 3)
+            or (contract == CONTRACT_NONE and n == 4))
+
+
+@jit(inline="always")
+def first_five(hand, retourne, rng):
+    """Five cards of ``hand`` (every card a seat was dealt), drawn uniformly: the cards
+    it bid with. The retourne, if the seat holds it, was picked up after the auction."""
+    rest = hand & ~(1 << retourne) if retourne >= 0 else hand
+    for _ in range(popcount(rest) - BIDDING_CARDS):
+        rest &= ~(1 << nth_bit(rest, rand_below(rng, popcount(rest))))
+    return rest
+
+
+@jit(inline="always")
+def to_bidding_hands(rules, hands, retourne, rng):
+    """Turn the world ``hands`` (``int64[4]``, every card each seat was dealt) into the
+    hands the seats bid with, in place: in retourne games five of each, drawn from
+    ``rng`` (:func:`first_five`); in the coinche auction all eight, unchanged."""
+    if rules[R_CONTRACT] != CONTRACT_COINCHE:
+        for seat in range(rules[R_PLAYERS]):
+            hands[seat] = first_five(hands[seat], retourne, rng)
+
+
+@jit
+def gives_calls(rules, players, kit, dealt, me, rng):
+    """Whether the world ``dealt`` (``int64[4]``: every card each seat was dealt; turned
+    into the hands they bid with, :func:`to_bidding_hands`) makes the auction's calls
+    (:func:`makes_calls`)."""
+    to_bidding_hands(rules, dealt, kit.know[KNOW_RETOURNE], rng)
+    return makes_calls(rules, players, kit, dealt, me, rng)
+
+
+@jit
+def makes_calls(rules, players, kit, hands, me, rng):
+    """Whether seats bidding with ``hands`` (``int64[4]``) make every call of the auction
+    the knowledge ``kit.know`` records (``KNOW_CALL_*``), replayed by their bidding
+    policies (:func:`retourne_policy_call`, :func:`coinche_policy_call`): each seat but
+    ``me`` whose policy :func:`reads_calls`. Stops at the first call that differs."""
+    know = kit.know
+    n = rules[R_PLAYERS]
+    n_calls = know[KNOW_N_CALLS]
+    fh = know[KNOW_FIRST_HAND]
+    retourne = know[KNOW_RETOURNE]
+    coinche = rules[R_CONTRACT] == CONTRACT_COINCHE
+    allow_at_nt = rules[R_ALL_NO_TRUMPS_ROUND] != 0
+    calls = know[KNOW_CALL:KNOW_CALL + n_calls]
+    for j in range(n_calls):
+        seat = know[KNOW_CALL_SEAT + j]
+        if seat == me or not reads_calls(at_seat(players.bid, seat)):
+            continue
+        if coinche:
+            auction = Auction(calls, np.int64(j), fh, know[KNOW_CALL_HIGH + j],
+                              know[KNOW_CALL_HIGH_SEAT + j], know[KNOW_CALL_COINCHED + j] != 0)
+            chosen = coinche_policy_call(players, seat, hands[seat], auction, allow_at_nt, rng)
+        else:
+            bidder = BidView(hands[seat], retourne, seat, fh, n)
+            chosen = retourne_policy_call(rules, players, kit, know[KNOW_CALL_ROUND + j],
+                                          bidder, rng)
+        if chosen != calls[j]:
+            return False
+    return True
