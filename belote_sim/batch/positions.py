@@ -1,0 +1,103 @@
+"""A position seen from one seat: a deal the engine can replay to it, and the choice of
+the seat's player there.
+
+A seat sees its own cards, the retourne, the calls and the cards played. The engine
+replays a position only from a whole pack, so :func:`decide_at` completes what the seat
+saw into packs (:func:`~belote_sim.kernels.deal.complete_pack`: the seat's cards, the
+retourne and the cards each other seat has played at pack positions that seat was
+dealt, the unseen cards shuffled into the others) until one replays the calls and cards
+so far without an error (a card another seat played must have been legal from the hand
+the pack gives it: its voids). The engine then lets the players choose the next call or
+card (:func:`~belote_sim.game.state.deciding`). A fair player sees only what its seat
+sees, so its choice is the same in every such pack; ``dd`` sees every hand, and is
+given the true deal by its caller.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from belote_sim._jit import jit
+from belote_sim.game.deals import play_deal
+from belote_sim.game.state import deciding, new_workspace, script_of
+from belote_sim.kernels.deal import complete_pack
+from belote_sim.kernels.layout import (
+    ERR_ITEM,
+    ERR_LEGAL,
+    ERR_SEAT,
+    ERR_STEP,
+    ST_ILLEGAL_CARD,
+    ST_MISSING_CALLS,
+    ST_MISSING_PLAYS,
+)
+from belote_sim.kernels.rng import seed_stream
+
+#: What a seat saw, as a pack to complete: ``fixed_cards[j]`` at ``fixed_pos[j]`` (its
+#: cards, the retourne, the cards the others played), the ``unseen`` cards to shuffle
+#: into the ``free_pos`` positions.
+Seen = namedtuple("Seen", ["fixed_pos", "fixed_cards", "free_pos", "unseen"])
+
+#: The history of a position: the ``calls`` and ``plays`` so far (call codes, card
+#: indices), the ``dealer``, and whether the next step is a call (``bidding``).
+History = namedtuple("History", ["calls", "plays", "dealer", "bidding"])
+
+#: The stream keys of a position: its packs, and the decision.
+KEY_PACK = 0
+KEY_DECIDE = 1
+
+#: What :func:`decide_at` returns, by index: the engine's status (``ST_DECIDED``, or the
+#: error of the history), the index of the call or card decided (or of the error), its
+#: seat, the call code or card, the legal cards (a card decision), and the packs tried.
+OUT_STATUS = 0
+OUT_STEP = 1
+OUT_SEAT = 2
+OUT_ITEM = 3
+OUT_LEGAL = 4
+OUT_TRIES = 5
+N_OUT = 6
+
+
+@jit
+def decide_at(rules, players, seen, history, seed, max_tries):
+    """The choice of ``players`` at the position after ``history`` (a :class:`History`)
+    seen as ``seen`` (a :class:`Seen`): ``int64[N_OUT]`` (``OUT_*``) and the engine's
+    record of the last replay (to explain an error). A pack is kept
+    when the engine replays the history in it and stops where the history ends; a pack
+    in which another seat's card is illegal (the voids it showed) is tried again, at
+    most ``max_tries`` packs (stream ``(seed, try, KEY_PACK)``); any other error is the
+    history's, whatever the pack, and is returned at once. The decision plays from the
+    stream ``(seed, 0, KEY_DECIDE)``."""
+    out = np.zeros(N_OUT, dtype=np.int64)
+    ws = new_workspace(players, False, False, False)
+    check = script_of(history.calls, history.plays)
+    ends = ST_MISSING_CALLS if history.bidding else ST_MISSING_PLAYS
+    at = len(history.calls) if history.bidding else len(history.plays)
+    rec = ws.rec
+    for t in range(max_tries):
+        seed_stream(ws.rng, seed, t, KEY_PACK)
+        complete_pack(ws.pack, seen.fixed_pos, seen.fixed_cards, seen.free_pos, seen.unseen,
+                      ws.rng)
+        status = play_deal(rules, players, check, ws, history.dealer, 0, 0)
+        out[OUT_TRIES] = t + 1
+        if status == ends and rec[ERR_STEP] == at:
+            seed_stream(ws.rng, seed, 0, KEY_DECIDE)
+            status = play_deal(rules, players, deciding(history.calls, history.plays), ws,
+                               history.dealer, 0, 0)
+            _record(out, status, rec)
+            return out, rec.copy()
+        if status != ST_ILLEGAL_CARD:
+            _record(out, status, rec)
+            return out, rec.copy()
+    _record(out, ST_ILLEGAL_CARD, rec)
+    return out, rec.copy()
+
+
+@jit
+def _record(out, status, rec):
+    out[OUT_STATUS] = status
+    out[OUT_STEP] = rec[ERR_STEP]
+    out[OUT_SEAT] = rec[ERR_SEAT]
+    out[OUT_ITEM] = rec[ERR_ITEM]
+    out[OUT_LEGAL] = rec[ERR_LEGAL]
