@@ -106,3 +106,42 @@ def test_the_seat_refuses_what_it_cannot_have_seen():
     s2.observe_call("NT")
     with pytest.raises(BeloteError, match="call 1"):
         s2.decide()
+
+
+def test_advise_values_every_legal_card_and_marks_the_choice(tmp_path):
+    """``advise`` at a card position: one row per legal card with its value and
+    P(made); the chosen card is the seat's (the heuristic's, as in ``decide``); the
+    values are a function of the seed."""
+    from belote_sim.studies.advise import advise
+
+    args = dict(seat=0, dealer=3, calls="80S pass 90H pass pass pass", plays="AS 7S 8S QS",
+                player="heuristic", worlds=300, seed=4)
+    df = advise("coinche", "JS 9S AS TS KH 7D 8C 7C", **args)
+    assert df.chosen.sum() == 1
+    assert set(df.candidate) <= {"JS", "9S", "TS", "KH", "7D", "8C", "7C"}
+    assert (df.worlds == 300).all()
+    assert ((df.difference_low <= df.mean_difference)
+            & (df.mean_difference <= df.difference_high)).all()
+    again = advise("coinche", "JS 9S AS TS KH 7D 8C 7C", **args)
+    assert df.equals(again)
+
+
+def test_advise_cli_answers_in_one_table_and_refuses_bad_positions(tmp_path):
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    base = [sys.executable, "-m", "belote_sim", "advise", "--rules", "classic", "--hand",
+            "JH 9H AH 7D 8C", "--seat", "1", "--dealer", "0", "--retourne", "TH",
+            "--worlds", "200"]
+    out = subprocess.run([*base, "--out", str(tmp_path / "a.parquet")], capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "take" in out.stdout and "<- choice" in out.stdout
+    df = pd.read_parquet(tmp_path / "a.parquet")
+    assert df.loc[df.chosen, "candidate"].item() == "take"
+    bad = subprocess.run([*base, "--calls", "pass"], capture_output=True, text=True,
+                         timeout=600)
+    assert bad.returncode == 2 and "seat 2's turn" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1

@@ -20,8 +20,10 @@ from collections import namedtuple
 import numpy as np
 
 from belote_sim._jit import jit
+from belote_sim.batch.counterfactuals import side_scores
 from belote_sim.game.deals import play_deal
-from belote_sim.game.state import deciding, new_workspace, script_of
+from belote_sim.game.state import deciding, new_workspace, position_of, script_of
+from belote_sim.kernels.bits import ctz
 from belote_sim.kernels.deal import complete_pack
 from belote_sim.kernels.layout import (
     ERR_ITEM,
@@ -33,6 +35,7 @@ from belote_sim.kernels.layout import (
     ST_MISSING_PLAYS,
 )
 from belote_sim.kernels.rng import seed_stream
+from belote_sim.rules import R_PLAYERS
 
 #: What a seat saw, as a pack to complete: ``fixed_cards[j]`` at ``fixed_pos[j]`` (its
 #: cards, the retourne, the cards the others played), the ``unseen`` cards to shuffle
@@ -43,9 +46,11 @@ Seen = namedtuple("Seen", ["fixed_pos", "fixed_cards", "free_pos", "unseen"])
 #: indices), the ``dealer``, and whether the next step is a call (``bidding``).
 History = namedtuple("History", ["calls", "plays", "dealer", "bidding"])
 
-#: The stream keys of a position: its packs, and the decision.
+#: The stream keys of a position: its packs, the decision, and the deals played from
+#: each pack (:func:`card_values`).
 KEY_PACK = 0
 KEY_DECIDE = 1
+KEY_VALUE = 2
 
 #: What :func:`decide_at` returns, by index: the engine's status (``ST_DECIDED``, or the
 #: error of the history), the index of the call or card decided (or of the error), its
@@ -101,3 +106,55 @@ def _record(out, status, rec):
     out[OUT_SEAT] = rec[ERR_SEAT]
     out[OUT_ITEM] = rec[ERR_ITEM]
     out[OUT_LEGAL] = rec[ERR_LEGAL]
+
+
+@jit
+def card_values(rules, players, seen, history, seed, worlds, max_tries):
+    """What each legal card of the seat to play is worth at the position after
+    ``history`` (a card decision), over ``worlds`` packs completing what the seat saw
+    (found as :func:`decide_at` finds them, at most ``max_tries`` packs): in each pack
+    every legal card is played, then ``players`` play every later card from the stream
+    ``(seed, pack, KEY_VALUE)``, the same for every card (common random numbers).
+
+    Returns ``diff2`` (``int64[k, 32]``: twice the seat's side's deal score minus the
+    opponents', :func:`~belote_sim.batch.counterfactuals.side_scores`), ``made``
+    (``bool[k, 32]``: its side took and made), the legal mask and the packs tried; ``k``
+    packs were found."""
+    ws = new_workspace(players, False, False, False)
+    rec = ws.rec
+    n = rules[R_PLAYERS]
+    check = script_of(history.calls, history.plays)
+    at = len(history.plays)
+    plays = np.empty(at + 1, dtype=np.int64)
+    plays[:at] = history.plays
+    diff2 = np.zeros((worlds, 32), dtype=np.int64)
+    made = np.zeros((worlds, 32), dtype=np.bool_)
+    pack = np.empty(32, dtype=np.int64)
+    legal = 0
+    found = 0
+    tries = 0
+    while found < worlds and tries < max_tries:
+        seed_stream(ws.rng, seed, tries, KEY_PACK)
+        complete_pack(ws.pack, seen.fixed_pos, seen.fixed_cards, seen.free_pos, seen.unseen,
+                      ws.rng)
+        tries += 1
+        status = play_deal(rules, players, check, ws, history.dealer, 0, 0)
+        if status != ST_MISSING_PLAYS or rec[ERR_STEP] != at:
+            continue
+        legal = rec[ERR_LEGAL]
+        seat = rec[ERR_SEAT]
+        pack[:] = ws.pack
+        m = legal
+        while m != 0:
+            c = ctz(m)
+            m &= m - 1
+            plays[at] = c
+            ws.pack[:] = pack
+            seed_stream(ws.rng, seed, found, KEY_VALUE)
+            play_deal(rules, players, position_of(history.calls, plays), ws, history.dealer,
+                      0, 0)
+            _, won, _, _, _, _, d2 = side_scores(rec, seat, n)
+            diff2[found, c] = d2
+            made[found, c] = won
+        found += 1
+    return diff2[:found], made[:found], legal, tries

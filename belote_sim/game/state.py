@@ -117,6 +117,14 @@ def given_calls(calls, checked):
 
 
 @jit
+def position_of(calls, plays):
+    """A script of a position: the deal's ``calls`` and ``plays`` so far; the players
+    choose every later call and card."""
+    return Script(True, calls, np.int64(len(calls)), plays, np.int64(len(plays)), True,
+                  np.int64(0), False)
+
+
+@jit
 def deciding(calls, plays):
     """The script of a position: the deal's ``calls`` and ``plays`` so far, then the
     players choose the next call or card and the deal stops (``ST_DECIDED``) with the

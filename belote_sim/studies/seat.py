@@ -139,13 +139,8 @@ class Seat:
         :raises BeloteError: one line when it is not the seat's turn, when the history
             breaks a rule (naming the step, the seat and the rule), or when no deal
             gives the cards played."""
-        self._require_started()
-        rec, where = self._slots()
-        bidding = self._status(rec) == L.ST_MISSING_CALLS
-        seen = self._seen(rec, where, bidding)
-        history = P.History(np.asarray(self._calls, dtype=np.int64),
-                            np.asarray(self._plays, dtype=np.int64), np.int64(self._dealer),
-                            bidding)
+        history, seen = self.position()
+        bidding = bool(history.bidding)
         from belote_sim.studies.simulate import players_of
 
         players = players_of(self.bid_policy, self.player)
@@ -173,6 +168,23 @@ class Seat:
                       int(out[P.OUT_TRIES]))
 
     # -- the pack positions ----------------------------------------------------------------
+
+    @property
+    def dealer(self) -> int | None:
+        """The dealer of the deal in play (``None`` before :meth:`start`)."""
+        return self._dealer
+
+    def position(self) -> tuple[P.History, P.Seen]:
+        """The position as the kernels take it: the :class:`~belote_sim.batch.positions.History`
+        and what the seat saw, :class:`~belote_sim.batch.positions.Seen`."""
+        self._require_started()
+        rec, where = self._slots()
+        bidding = self._status(rec) == L.ST_MISSING_CALLS
+        seen = self._seen(rec, where, bidding)
+        history = P.History(np.asarray(self._calls, dtype=np.int64),
+                            np.asarray(self._plays, dtype=np.int64), np.int64(self._dealer),
+                            bidding)
+        return history, seen
 
     def _require_started(self) -> None:
         if self._dealer is None:
