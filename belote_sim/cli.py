@@ -87,6 +87,9 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
                 "--deals 200_000 --bid-policy threshold --play-policy heuristic"),
     "bid-strength": ('belote-sim bid-strength --rules classic --hand "JH 9H AH 7D 8C"',
                      "--retourne TH"),
+    "advise": ('belote-sim advise --rules coinche --hand "JS 9S AS TS KH 7D 8C 7C"',
+               '--seat 0 --dealer 3 --calls "80S pass 90H pass pass pass"',
+               '--plays "AS 7S 8S QS" --player heuristic'),
     "bid-table": ("belote-sim bid-table --rules classic --deals 100_000",
                   "--out results/atlas"),
     "card-values": ("belote-sim card-values --rules classic --deals 20_000",),
@@ -754,6 +757,64 @@ def _print_strength(table) -> None:
         typer.echo(f"  {'model':<14}{'strain':<7}" + "".join(f"{v:>7}" for v in reach.columns))
         for (model, strain), r in reach.iterrows():
             typer.echo(f"  {model:<14}{strain:<7}" + "".join(f"{x:>7.3f}" for x in r))
+
+
+@app.command("advise", epilog=_example("advise"))
+def advise_command(
+    hand: Annotated[str, typer.Option(
+        help="every card the seat was dealt: 5 in the retourne games during the auction, "
+             "else 8")],
+    seat: Annotated[int, typer.Option(help="the advised seat")],
+    dealer: Annotated[int, typer.Option(help="the dealer")],
+    rules: RulesOption = "classic",
+    set_: SetOption = None,
+    retourne: Annotated[
+        str | None, typer.Option(help="the turned card (retourne games), e.g. TH")
+    ] = None,
+    calls: Annotated[str, typer.Option(help='the calls so far from the first hand, e.g. '
+                                            '"80S pass"')] = "",
+    plays: Annotated[str, typer.Option(help='the cards played so far in order, e.g. '
+                                            '"JS 7S"')] = "",
+    player: Annotated[str, typer.Option(help=f"the player: {policy_usage('play')}")] = (
+        "heuristic"),
+    bid_policy: Annotated[
+        str, typer.Option(help=f"its bidding and the model of the calls: {policy_usage('bid')}")
+    ] = DEFAULT_BID_POLICY,
+    worlds: Annotated[int, typer.Option(help="deals of the unseen cards the values are "
+                                             "measured in")] = 1000,
+    seed: Annotated[int, typer.Option(help="random seed")] = 0,
+    out: Annotated[Path | None, typer.Option(help="write the table to this .parquet "
+                                                  "file, with its provenance")] = None,
+) -> None:
+    """Advice from one seat's view: every legal call or card of the position, its value
+    under PLAYER (the side's deal score minus the opponents', P(made), 95% intervals)
+    and the player's choice, marked."""
+    from belote_sim.studies.advise import advise
+
+    try:
+        if out is not None and out.suffix != ".parquet":
+            raise BeloteError(f"--out {str(out)!r}: give a .parquet file")
+        table = advise(_rules_from(rules, set_), hand, seat=seat, dealer=dealer,
+                       retourne=retourne, calls=calls, plays=plays, player=player,
+                       bid_policy=bid_policy, worlds=worlds, seed=seed)
+    except BeloteError as e:
+        _fail(str(e))
+        return
+    prov = table.attrs["provenance"]
+    typer.echo(f"{prov['rules']['preset']}: seat {seat} (dealer {dealer}), hand "
+               f"{' '.join(prov['hand'])}; {prov['kind']} by {prov['player']} "
+               f"(bidding {prov['bid_policy']}), values over {prov['worlds']:,} worlds")
+    typer.echo(f"  {prov['kind']:<8}{'difference [95%]':>26}{'P(made) [95%]':>28}")
+    for r in table.itertuples():
+        mark = "  <- choice" if r.chosen else ""
+        typer.echo(f"  {r.candidate:<8}{r.mean_difference:>+9.1f} "
+                   f"[{r.difference_low:+7.1f}, {r.difference_high:+7.1f}]"
+                   f"{r.p_made:>10.3f} [{r.p_made_low:.3f}, {r.p_made_high:.3f}]{mark}")
+    if out is not None:
+        from belote_sim.runner.rundir import write_parquet
+
+        write_parquet(table, out, prov)
+        typer.echo(f"wrote {out}", err=True)
 
 
 @app.command("bid-table", epilog=_example("bid-table"))

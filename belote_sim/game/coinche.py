@@ -53,6 +53,7 @@ from belote_sim.kernels.layout import (
     SCORE_DEFENDERS,
     SCORE_TAKERS,
     ST_BAD_CALL,
+    ST_DECIDED,
     ST_MISSING_CALLS,
     ST_OK,
     ST_OTHER_CALL,
@@ -152,6 +153,8 @@ def _next_call(rules, players, script, ws, seat, auction):
     rec[N_CALLS] = n_calls + 1
     if ws.watch.know:
         learn_call(ws.kit.know, n_calls, call, seat, 0, high, auction.high_seat, coinched)
+    if script.decide and n_calls >= script.n_calls:
+        return fail(rec, ST_DECIDED, n_calls, seat, call, 0, high), -1
     return ST_OK, call
 
 

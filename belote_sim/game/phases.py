@@ -36,6 +36,7 @@ from belote_sim.kernels.layout import (
     RETOURNE,
     SEAT_POINTS,
     ST_BAD_CALL,
+    ST_DECIDED,
     ST_EXTRA_CALLS,
     ST_EXTRA_PLAYS,
     ST_MISSING_CALLS,
@@ -108,6 +109,8 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
                 learn_call(ws.kit.know, n_calls, call, seat, rnd, -1, -1, False)
             n_calls += 1
             rec[N_CALLS] = n_calls
+            if script.decide and n_calls > script.n_calls:
+                return fail(rec, ST_DECIDED, n_calls - 1, seat, call, rnd, 0), -1, -1
             if call != CALL_PASS:
                 rec[BID_ROUND] = rnd
                 if rnd == 1:

@@ -45,9 +45,11 @@ Workspace = namedtuple(
 #: missing call or card is an error of the deal log. ``checked`` (int64 bit mask): bit
 #: ``i`` set, the script's call ``i`` must also be the call its seat's bidding policy
 #: makes there, else the deal stops with ``ST_OTHER_CALL`` (the worlds given the
-#: auction, :func:`given_calls`).
+#: auction, :func:`given_calls`). With ``decide`` the deal stops with ``ST_DECIDED`` as
+#: soon as the players have chosen the call or card after the script's end, the choice
+#: in the record's ``ERR_*`` fields (:func:`deciding`).
 Script = namedtuple("Script", ["on", "calls", "n_calls", "plays", "n_plays", "open_end",
-                               "checked"])
+                               "checked", "decide"])
 
 #: The tricks of a deal: ``n_tricks``; in the stock game the first ``free_tricks`` allow
 #: any card and the winner then draws ``pack[stock_pos]`` (-1: no stock); with
@@ -84,14 +86,14 @@ def new_workspace(players, timing, analyse, solve):
 def no_script():
     """The script of a deal the players play."""
     none = np.zeros(0, dtype=np.int64)
-    return Script(False, none, np.int64(0), none, np.int64(0), False, np.int64(0))
+    return Script(False, none, np.int64(0), none, np.int64(0), False, np.int64(0), False)
 
 
 @jit
 def script_of(calls, plays):
     """The script of a deal log's ``calls`` and ``plays`` (call codes, card indices)."""
     return Script(True, calls, np.int64(len(calls)), plays, np.int64(len(plays)), False,
-                  np.int64(0))
+                  np.int64(0), False)
 
 
 @jit
@@ -99,7 +101,7 @@ def opening_of(calls):
     """A script of the auction's first ``calls`` only: the players choose every later
     call and every card."""
     none = np.zeros(0, dtype=np.int64)
-    return Script(True, calls, np.int64(len(calls)), none, np.int64(0), True, np.int64(0))
+    return Script(True, calls, np.int64(len(calls)), none, np.int64(0), True, np.int64(0), False)
 
 
 @jit
@@ -111,7 +113,25 @@ def given_calls(calls, checked):
     the policy's)."""
     none = np.zeros(0, dtype=np.int64)
     return Script(True, calls, np.int64(len(calls)), none, np.int64(0), False,
-                  np.int64(checked))
+                  np.int64(checked), False)
+
+
+@jit
+def position_of(calls, plays):
+    """A script of a position: the deal's ``calls`` and ``plays`` so far; the players
+    choose every later call and card."""
+    return Script(True, calls, np.int64(len(calls)), plays, np.int64(len(plays)), True,
+                  np.int64(0), False)
+
+
+@jit
+def deciding(calls, plays):
+    """The script of a position: the deal's ``calls`` and ``plays`` so far, then the
+    players choose the next call or card and the deal stops (``ST_DECIDED``) with the
+    choice in ``rec[ERR_ITEM]``, its index in ``rec[ERR_STEP]``, the seat in
+    ``rec[ERR_SEAT]``, and for a card the legal mask in ``rec[ERR_LEGAL]``."""
+    return Script(True, calls, np.int64(len(calls)), plays, np.int64(len(plays)), True,
+                  np.int64(0), True)
 
 
 @jit(inline="always")

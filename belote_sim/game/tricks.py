@@ -41,6 +41,7 @@ from belote_sim.kernels.layout import (
     PLAYS,
     RULE_FREE,
     SEAT_POINTS,
+    ST_DECIDED,
     ST_EXTRA_PLAYS,
     ST_ILLEGAL_CARD,
     ST_MISSING_PLAYS,
@@ -312,6 +313,8 @@ def play_tricks(rules, players, script, ws, plan):
                         rec[BELOTE + sides[seat]] += BELOTE_POINTS
             lay_card(rec, hands, trick, n_plays, seat, k, card, legal)
             n_plays += 1
+            if script.decide and n_plays > script.n_plays:
+                return fail(rec, ST_DECIDED, n_plays - 1, seat, card, legal, rule)
             played |= 1 << card
             power = card_power(card, trick[0] >> 3, trump)
             if power > w_power:

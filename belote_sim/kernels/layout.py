@@ -41,6 +41,7 @@ ST_ILLEGAL_CARD = 5  # a card that breaks RULES.md section 6
 ST_MISSING_PLAYS = 6  # the plays end before the deal is over
 ST_EXTRA_PLAYS = 7  # plays left after the deal is over
 ST_OTHER_CALL = 8  # a checked call its seat's bidding policy does not make there
+ST_DECIDED = 9  # a deciding script's next call or card is chosen: the deal stops there
 
 # --- why a card set is what it is (legal.py): the rule that decided it ---------------
 RULE_FREE = 0  # any card: first card of the trick, or nothing constrains

@@ -1,0 +1,147 @@
+"""The seat object: one seat's view of a deal, and its player's choice there, the same as
+inside ``simulate`` at every position of logged deals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from belote_sim import Rules
+from belote_sim.cards import format_card, parse_card
+from belote_sim.deallog.format import parse_call
+from belote_sim.errors import BeloteError
+from belote_sim.game.deals import replay_deal
+from belote_sim.kernels import layout as L
+from belote_sim.studies.seat import Seat
+from belote_sim.studies.simulate import simulated_deals
+
+
+def _dealt(rules: Rules, log: dict, calls: list[str]) -> np.ndarray:
+    """The engine's record of the logged deal's first ``calls``: who holds what, whose
+    turn it is."""
+    codes = np.array([parse_call(c) for c in calls], dtype=np.int64)
+    pack = np.array([parse_card(c) for c in log["pack"]], dtype=np.int64)
+    rec, _, _ = replay_deal(rules.to_array(), pack, log["dealer"], 0, 0, codes,
+                            np.zeros(0, dtype=np.int64), False)
+    return rec
+
+
+def _cards(mask: int) -> list[str]:
+    return [format_card(c) for c in range(32) if mask >> c & 1]
+
+
+def positions_of(rules: Rules, log: dict):
+    """Every decision of a logged deal: ``(seat, kind, calls so far, plays so far,
+    what was chosen)``."""
+    n = rules.players
+    calls = log["calls"]
+    for i, call in enumerate(calls):
+        rec = _dealt(rules, log, calls[:i])
+        yield int(rec[L.ERR_SEAT]), "call", calls[:i], [], call
+    plays = log["plays"]
+    for i, card in enumerate(plays):
+        trick = log["tricks"][i // n]
+        yield (trick["leader"] + i % n) % n, "card", calls, plays[:i], card
+
+
+def seat_at(rules: Rules, log: dict, seat: int, calls: list[str], plays: list[str],
+            bid: str, play: str) -> Seat:
+    """A :class:`Seat` shown what ``seat`` saw of the logged deal up to a position."""
+    first = _dealt(rules, log, [])
+    retourne = int(first[L.RETOURNE])
+    s = Seat(rules, seat, player=play, bid_policy=bid)
+    s.start(_cards(int(first[L.DEALT + seat])), dealer=log["dealer"],
+            retourne=format_card(retourne) if retourne >= 0 else None)
+    for c in calls:
+        s.observe_call(c)
+    if len(calls) == len(log["calls"]) and log["plays"]:  # the auction is over
+        after = _dealt(rules, log, log["calls"])
+        later = int(after[L.HANDS + seat]) & ~int(first[L.DEALT + seat])
+        if later:
+            s.receive(_cards(later))
+    for c in plays:
+        s.observe_card(c)
+    return s
+
+
+CASES = [("classic", "threshold"), ("coinche", "threshold"), ("coinche", "table"),
+         ("tout-atout", "threshold"), ("classic", "table"), ("three-player", "threshold")]
+
+
+@pytest.mark.parametrize("preset,bid", CASES)
+def test_the_seat_chooses_as_simulate_does(preset, bid):
+    """At every position of logged deals (every call, every card), a seat shown only
+    its own view and driven by the deterministic players (threshold or table bidding,
+    heuristic play) makes the call or plays the card ``simulate`` logged."""
+    rules = Rules.from_preset(preset)
+    positions = 0
+    for log in simulated_deals(rules, 12, seed=21, bid_policy=bid, play_policy="heuristic"):
+        for seat, kind, calls, plays, chosen in positions_of(rules, log):
+            s = seat_at(rules, log, seat, calls, plays, bid, "heuristic")
+            choice = s.decide()
+            assert choice.kind == kind
+            if kind == "call":
+                assert parse_call(choice.item) == parse_call(chosen), (calls, seat)
+            else:
+                assert parse_card(choice.item) == parse_card(chosen), (plays, seat)
+                assert chosen in choice.legal
+            positions += 1
+    assert positions >= 120
+
+
+def test_the_seat_refuses_what_it_cannot_have_seen():
+    s = Seat("classic", 1)
+    with pytest.raises(BeloteError, match="start the deal"):
+        s.decide()
+    with pytest.raises(BeloteError, match="5 cards before the auction, not 4"):
+        s.start("JH 9H AH 7D", dealer=0, retourne="TH")
+    with pytest.raises(BeloteError, match="retourne TH is in the hand"):
+        s.start("JH 9H TH 7D 8C", dealer=0, retourne="TH")
+    s.start("JH 9H AH 7D 8C", dealer=0, retourne="TH")
+    s.observe_call("pass")
+    with pytest.raises(BeloteError, match="seat 2's turn"):
+        s.decide()
+    s2 = Seat("classic", 1)
+    s2.start("JH 9H AH 7D 8C", dealer=0, retourne="TH")
+    s2.observe_call("NT")
+    with pytest.raises(BeloteError, match="call 1"):
+        s2.decide()
+
+
+def test_advise_values_every_legal_card_and_marks_the_choice(tmp_path):
+    """``advise`` at a card position: one row per legal card with its value and
+    P(made); the chosen card is the seat's (the heuristic's, as in ``decide``); the
+    values are a function of the seed."""
+    from belote_sim.studies.advise import advise
+
+    args = dict(seat=0, dealer=3, calls="80S pass 90H pass pass pass", plays="AS 7S 8S QS",
+                player="heuristic", worlds=300, seed=4)
+    df = advise("coinche", "JS 9S AS TS KH 7D 8C 7C", **args)
+    assert df.chosen.sum() == 1
+    assert set(df.candidate) <= {"JS", "9S", "TS", "KH", "7D", "8C", "7C"}
+    assert (df.worlds == 300).all()
+    assert ((df.difference_low <= df.mean_difference)
+            & (df.mean_difference <= df.difference_high)).all()
+    again = advise("coinche", "JS 9S AS TS KH 7D 8C 7C", **args)
+    assert df.equals(again)
+
+
+def test_advise_cli_answers_in_one_table_and_refuses_bad_positions(tmp_path):
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    base = [sys.executable, "-m", "belote_sim", "advise", "--rules", "classic", "--hand",
+            "JH 9H AH 7D 8C", "--seat", "1", "--dealer", "0", "--retourne", "TH",
+            "--worlds", "200"]
+    out = subprocess.run([*base, "--out", str(tmp_path / "a.parquet")], capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "take" in out.stdout and "<- choice" in out.stdout
+    df = pd.read_parquet(tmp_path / "a.parquet")
+    assert df.loc[df.chosen, "candidate"].item() == "take"
+    bad = subprocess.run([*base, "--calls", "pass"], capture_output=True, text=True,
+                         timeout=600)
+    assert bad.returncode == 2 and "seat 2's turn" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
