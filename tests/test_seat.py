@@ -161,10 +161,11 @@ def test_a_pimc_seat_values_every_legal_card_and_plays_the_best(preset):
             choice = seat_at(rules, log, seat, calls, plays, "threshold",
                              "fastpimc:6").decide()
             values = dict(choice.values)
-            assert choice.worlds == 6 and set(values) == set(choice.legal)
+            # fewer worlds where the budget finds fewer that give the calls
+            assert 1 <= choice.worlds <= 6 and set(values) == set(choice.legal)
             takers = (seat & 1) == (log["taker"] & 1)
             best = (max if takers else min)(values.values())
             assert choice.item == min((c for c, v in values.items() if v == best),
                                       key=parse_card)
             asked += 1
-    assert asked >= 40
+    assert asked >= 30

@@ -170,7 +170,7 @@ class Seat:
             return Choice("call", format_call(item), tries=int(out[P.OUT_TRIES]))
         legal = int(out[P.OUT_LEGAL])
         worlds = int(values[32])
-        valued = tuple((format_card(c), values[c] / worlds) for c in range(32)
+        valued = tuple((format_card(c), float(values[c]) / worlds) for c in range(32)
                        if legal >> c & 1) if worlds else ()
         return Choice("card", format_card(item), tuple(format_cards(legal)),
                       int(out[P.OUT_TRIES]), valued, worlds)
