@@ -145,3 +145,27 @@ def test_advise_cli_answers_in_one_table_and_refuses_bad_positions(tmp_path):
                          timeout=600)
     assert bad.returncode == 2 and "seat 2's turn" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("preset", ["coinche", "classic"])
+def test_a_pimc_seat_values_every_legal_card_and_plays_the_best(preset):
+    """A ``fastpimc`` seat returns its value of every legal card (the takers' points it
+    expects over its worlds) and plays the best one for its side, the lowest on ties."""
+    rules = Rules.from_preset(preset)
+    asked = 0
+    for log in simulated_deals(rules, 3, seed=3, bid_policy="threshold",
+                               play_policy="heuristic"):
+        for seat, kind, calls, plays, _ in positions_of(rules, log):
+            if kind != "card":
+                continue
+            choice = seat_at(rules, log, seat, calls, plays, "threshold",
+                             "fastpimc:6").decide()
+            values = dict(choice.values)
+            # fewer worlds where the budget finds fewer that give the calls
+            assert 1 <= choice.worlds <= 6 and set(values) == set(choice.legal)
+            takers = (seat & 1) == (log["taker"] & 1)
+            best = (max if takers else min)(values.values())
+            assert choice.item == min((c for c, v in values.items() if v == best),
+                                      key=parse_card)
+            asked += 1
+    assert asked >= 30

@@ -35,6 +35,7 @@ from belote_sim.kernels.layout import (
     ST_MISSING_PLAYS,
 )
 from belote_sim.kernels.rng import seed_stream
+from belote_sim.players.solver_kit import VALUES_ROW, VALUES_WORLDS
 from belote_sim.rules import R_PLAYERS
 
 #: What a seat saw, as a pack to complete: ``fixed_cards[j]`` at ``fixed_pos[j]`` (its
@@ -67,8 +68,11 @@ N_OUT = 6
 @jit
 def decide_at(rules, players, seen, history, seed, max_tries):
     """The choice of ``players`` at the position after ``history`` (a :class:`History`)
-    seen as ``seen`` (a :class:`Seen`): ``int64[N_OUT]`` (``OUT_*``) and the engine's
-    record of the last replay (to explain an error). A pack is kept
+    seen as ``seen`` (a :class:`Seen`): ``int64[N_OUT]`` (``OUT_*``), the engine's
+    record of the last replay (to explain an error), and a ``pimc`` player's values of
+    the cards (``int64[33]``: per card the takers' points summed over its worlds, then
+    the number of worlds; 0 worlds for the other players,
+    :func:`~belote_sim.players.pimc.pimc_values`). A pack is kept
     when the engine replays the history in it and stops where the history ends; a pack
     in which another seat's card is illegal (the voids it showed) is tried again, at
     most ``max_tries`` packs (stream ``(seed, try, KEY_PACK)``); any other error is the
@@ -91,12 +95,24 @@ def decide_at(rules, players, seen, history, seed, max_tries):
             status = play_deal(rules, players, deciding(history.calls, history.plays), ws,
                                history.dealer, 0, 0)
             _record(out, status, rec)
-            return out, rec.copy()
+            return out, rec.copy(), _values(ws.kit.analysis)
         if status != ST_ILLEGAL_CARD:
             _record(out, status, rec)
-            return out, rec.copy()
+            return out, rec.copy(), np.zeros(33, dtype=np.int64)
     _record(out, ST_ILLEGAL_CARD, rec)
-    return out, rec.copy()
+    return out, rec.copy(), np.zeros(33, dtype=np.int64)
+
+
+@jit
+def _values(analysis):
+    """The values :func:`~belote_sim.players.pimc.pimc_values` left in the kit, and the
+    number of worlds (0 when no ``pimc`` player valued the cards)."""
+    values = np.zeros(33, dtype=np.int64)
+    worlds = analysis[VALUES_WORLDS]
+    if worlds > 0:
+        values[:32] = analysis[VALUES_ROW, :32]
+        values[32] = worlds
+    return values
 
 
 @jit

@@ -60,7 +60,13 @@ from belote_sim.kernels.trick import card_power, seat_after, trick_card_points
 from belote_sim.players import PLAY_HEURISTIC, PLAY_RANDOM
 from belote_sim.players.knowledge import learn_from_card
 from belote_sim.players.pimc import analyse_position, deal_value
-from belote_sim.players.play import choose_card, heuristic_choice, random_card, random_card_from
+from belote_sim.players.play import (
+    choose_card,
+    heuristic_choice,
+    random_card,
+    random_card_from,
+    valued_card,
+)
 from belote_sim.players.seating import SeatView, at_seat, table_side
 from belote_sim.players.solver_kit import NO_VALUE, STAT_CYCLES, STAT_DECISIONS
 from belote_sim.rules import R_BELOTE, R_NT_VALUES, R_PLAYERS
@@ -286,6 +292,8 @@ def play_tricks(rules, players, script, ws, plan):
                 card = random_card(legal, rng)
             elif policy == PLAY_HEURISTIC:  # realistic mass runs: no solver kit
                 card = heuristic_choice(legal, hands, view)
+            elif script.decide and n_plays == script.n_plays:  # a seat asks: values too
+                card = valued_card(players, rules, legal, hands, view, rng, ws.kit)
             else:
                 card = choose_card(players, rules, legal, hands, view, rng, ws.kit)
             if watch.timing:

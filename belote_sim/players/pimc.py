@@ -36,7 +36,7 @@ from belote_sim.kernels.bits import ctz, popcount
 from belote_sim.players import dd
 from belote_sim.players.bidders import auction_read
 from belote_sim.players.heuristic import heuristic_playout, view_after
-from belote_sim.players.solver_kit import kit_solver, use_context
+from belote_sim.players.solver_kit import VALUES_ROW, VALUES_WORLDS, kit_solver, use_context
 from belote_sim.players.worlds import (
     TRIES_PER_WORLD,
     Wanted,
@@ -77,9 +77,9 @@ def pimc_card(rules, pimc, legal, hands, view, rng, kit, players):
         return ctz(legal)
     seat, trick, k, played = view.seat, view.trick, view.k, view.played
     trump, taker, n = view.trump, view.taker, view.n
-    cx, know = kit.context, kit.know
+    cx = kit.context
     use_context(cx, rules, trump, taker)
-    sampler = prepare_worlds(hands, seat, played, n, know)
+    sampler = prepare_worlds(hands, seat, played, n, kit.know)
     need = sampler.need
     if sampler.table[0, need[0], need[1], need[2]] <= 0.0:  # inconsistent knowledge: never
         return ctz(legal)
@@ -126,6 +126,64 @@ def pimc_card(rules, pimc, legal, hands, view, rng, kit, players):
         c = ctz(m)
         m &= m - 1
         if choice < 0 or (total[c] > total[choice] if maximize else total[c] < total[choice]):
+            choice = c
+    return choice
+
+
+@jit
+def pimc_values(rules, pimc, legal, hands, view, rng, kit, players):
+    """The value of every legal card of the seat of ``view`` under the ``pimc`` player,
+    over the worlds it samples as :func:`pimc_card` does: per card the takers' points
+    summed over the worlds (each world's double-dummy value while the seat holds at most
+    ``pimc.exact_tricks`` cards, else the heuristic playout), every card solved or played
+    out in every world. Written to ``kit.analysis[VALUES_ROW, card]``, the number of
+    worlds to ``kit.analysis[VALUES_WORLDS]``; returns the card with the best total for
+    the seat's side (ties: the lowest). With exact values that is the card
+    :func:`pimc_card` plays from the same worlds; with playouts :func:`pimc_card` plays
+    out one card of each group the solver merges, so between such cards they may
+    differ."""
+    seat, trick, k, played = view.seat, view.trick, view.k, view.played
+    cx = kit.context
+    use_context(cx, rules, view.trump, view.taker)
+    out = kit.analysis
+    out[VALUES_ROW, :32] = 0
+    out[VALUES_WORLDS] = 0
+    sampler = prepare_worlds(hands, seat, played, view.n, kit.know)
+    need = sampler.need
+    if sampler.table[0, need[0], need[1], need[2]] <= 0.0 or pimc.worlds <= 0:
+        return ctz(legal)
+    given = pimc.given and auction_read(rules)
+    wanted = Wanted(pimc.worlds, given, TRIES_PER_WORLD)
+    sampled = draw_pimc_worlds(rules, players, kit, sampler, seat, hands[seat], wanted, rng)
+    exact = popcount(hands[seat]) <= pimc.exact_tricks
+    gen = cx[dd.CX_GEN] + 1
+    out_hands = np.zeros(4, dtype=np.int64)
+    out_trick = np.zeros(4, dtype=np.int64)
+    for w in range(sampled.shape[0]):
+        m = legal
+        while m != 0:
+            c = ctz(m)
+            m &= m - 1
+            if exact:
+                out[VALUES_ROW, c] += _world_value(rules, kit, sampled[w], gen + w, view, c,
+                                                   0, 0)
+            else:
+                out_hands[:] = sampled[w]
+                out_hands[seat] ^= 1 << c
+                out_trick[:] = trick
+                out_trick[k] = c
+                out[VALUES_ROW, c] += heuristic_playout(rules, out_hands,
+                                                        view_after(view, out_trick, c))
+    cx[dd.CX_GEN] = gen + sampled.shape[0]
+    out[VALUES_WORLDS] = sampled.shape[0]
+    maximize = cx[dd.CX_TAKERS + seat] == 1
+    choice = -1
+    m = legal
+    while m != 0:
+        c = ctz(m)
+        m &= m - 1
+        v, best = out[VALUES_ROW, c], out[VALUES_ROW, choice] if choice >= 0 else 0
+        if choice < 0 or (v > best if maximize else v < best):
             choice = c
     return choice
 

@@ -25,7 +25,14 @@ from belote_sim.players import (
     PLAY_RANDOM,
 )
 from belote_sim.players.heuristic import heuristic_card
-from belote_sim.players.pimc import ALWAYS_EXACT, EXACT_TRICKS, Pimc, dd_card, pimc_card
+from belote_sim.players.pimc import (
+    ALWAYS_EXACT,
+    EXACT_TRICKS,
+    Pimc,
+    dd_card,
+    pimc_card,
+    pimc_values,
+)
 from belote_sim.players.seating import at_seat
 
 
@@ -80,11 +87,30 @@ def _choose_card(players, rules, legal, hands, view, rng, kit):
     if policy == PLAY_HEURISTIC or view.free:
         return heuristic_card(legal, hands[view.seat], view)
     if policy in PIMC_PLAYS:
-        worlds = int(param) if param >= 1 else DEFAULT_WORLDS
-        fast = policy in FASTPIMC_PLAYS
-        given = policy in (PLAY_PIMC, PLAY_FASTPIMC)
-        pimc = Pimc(worlds, EXACT_TRICKS if fast else ALWAYS_EXACT, given)
-        return pimc_card(rules, pimc, legal, hands, view, rng, kit, players)
+        return pimc_card(rules, _pimc_of(policy, param), legal, hands, view, rng, kit, players)
     if policy == PLAY_DD:
         return dd_card(rules, legal, hands, view, kit)
     return ctz(legal)
+
+
+@jit(inline="always")
+def _pimc_of(policy, param):
+    """The :class:`~belote_sim.players.pimc.Pimc` of a ``pimc`` or ``fastpimc`` policy
+    with parameter ``param`` (its worlds)."""
+    worlds = int(param) if param >= 1 else DEFAULT_WORLDS
+    fast = policy in FASTPIMC_PLAYS
+    given = policy in (PLAY_PIMC, PLAY_FASTPIMC)
+    return Pimc(worlds, EXACT_TRICKS if fast else ALWAYS_EXACT, given)
+
+
+@jit_refcounted
+def valued_card(players, rules, legal, hands, view, rng, kit):
+    """The card of the seat of ``view`` when a seat asks its player for it
+    (:func:`belote_sim.game.state.deciding`): a ``pimc`` player also values every legal
+    card (:func:`~belote_sim.players.pimc.pimc_values`, in ``kit.analysis``); the other
+    players choose as :func:`_choose_card` does."""
+    policy = at_seat(players.play, view.seat)
+    if policy in PIMC_PLAYS and not view.free:
+        pimc = _pimc_of(policy, at_seat(players.play_param, view.seat))
+        return pimc_values(rules, pimc, np.int64(legal), hands, view, rng, kit, players)
+    return _choose_card(players, rules, np.int64(legal), hands, view, rng, kit)

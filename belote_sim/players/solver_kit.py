@@ -35,6 +35,11 @@ STAT_SIZE = 10
 #: after the card played there, row 2 scratch (the value after each card, by card).
 MAX_POSITIONS = 40
 NO_VALUE = -1
+#: A solver player's value of every card at a decision a seat is asked for
+#: (:func:`belote_sim.players.pimc.pimc_values`): row ``VALUES_ROW`` by card, the number
+#: of worlds at ``VALUES_WORLDS``.
+VALUES_ROW = 2
+VALUES_WORLDS = (1, 39)
 
 TABLE_BITS = 20  # 2**20 entries, 16 MB per workspace of a solver player
 #: ``fastpimc`` solves positions of at most ``EXACT_TRICKS`` tricks, whose searches fill

@@ -42,12 +42,17 @@ MAX_TRIES = 100_000
 class Choice:
     """A decision of the seat's player: ``kind`` (``"call"`` or ``"card"``), the
     ``item`` chosen (a call as ``parse_call`` reads it, or a card as ``"JH"``), the
-    ``legal`` cards (a card decision) and the packs tried to reach the position."""
+    ``legal`` cards (a card decision), the packs tried to reach the position, and a
+    ``pimc`` player's ``values``."""
 
     kind: str
     item: str
     legal: tuple[str, ...] = ()
     tries: int = 1
+    #: A ``pimc`` player's value of each legal card: the takers' points it expects,
+    #: averaged over its ``worlds`` (empty for the other players).
+    values: tuple[tuple[str, float], ...] = ()
+    worlds: int = 0
 
 
 @dataclass
@@ -144,8 +149,8 @@ class Seat:
         from belote_sim.studies.simulate import players_of
 
         players = players_of(self.bid_policy, self.player)
-        out, last = P.decide_at(self.rules.to_array(), players, seen, history,
-                                np.int64(self.seed), np.int64(MAX_TRIES))
+        out, last, values = P.decide_at(self.rules.to_array(), players, seen, history,
+                                        np.int64(self.seed), np.int64(MAX_TRIES))
         status = int(out[P.OUT_STATUS])
         if status == L.ST_ILLEGAL_CARD and int(out[P.OUT_SEAT]) != self.seat:
             raise BeloteError(
@@ -163,9 +168,12 @@ class Seat:
         item = int(out[P.OUT_ITEM])
         if bidding:
             return Choice("call", format_call(item), tries=int(out[P.OUT_TRIES]))
-        return Choice("card", format_card(item),
-                      tuple(format_cards(int(out[P.OUT_LEGAL]))),
-                      int(out[P.OUT_TRIES]))
+        legal = int(out[P.OUT_LEGAL])
+        worlds = int(values[32])
+        valued = tuple((format_card(c), float(values[c]) / worlds) for c in range(32)
+                       if legal >> c & 1) if worlds else ()
+        return Choice("card", format_card(item), tuple(format_cards(legal)),
+                      int(out[P.OUT_TRIES]), valued, worlds)
 
     # -- the pack positions ----------------------------------------------------------------
 
