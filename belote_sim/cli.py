@@ -21,6 +21,7 @@ from belote_sim.rules import (
     Rules,
     option_names,
 )
+from belote_sim.studies.advise import ADVISE_WORLDS
 from belote_sim.studies.atlas import ATLAS_DEALS
 from belote_sim.studies.bid_strength import MAX_PACKS, STRENGTH_WORLDS
 from belote_sim.studies.card_values import CARD_VALUE_DEALS
@@ -776,12 +777,12 @@ def advise_command(
     plays: Annotated[str, typer.Option(help='the cards played so far in order, e.g. '
                                             '"JS 7S"')] = "",
     player: Annotated[str, typer.Option(help=f"the player: {policy_usage('play')}")] = (
-        "heuristic"),
+        DEFAULT_PLAY_POLICY),
     bid_policy: Annotated[
         str, typer.Option(help=f"its bidding and the model of the calls: {policy_usage('bid')}")
     ] = DEFAULT_BID_POLICY,
     worlds: Annotated[int, typer.Option(help="deals of the unseen cards the values are "
-                                             "measured in")] = 1000,
+                                             "measured in")] = ADVISE_WORLDS,
     seed: Annotated[int, typer.Option(help="random seed")] = 0,
     out: Annotated[Path | None, typer.Option(help="write the table to this .parquet "
                                                   "file, with its provenance")] = None,

@@ -76,12 +76,11 @@ def pimc_card(rules, pimc, legal, hands, view, rng, kit, players):
     if popcount(legal) == 1:
         return ctz(legal)
     seat, trick, k, played = view.seat, view.trick, view.k, view.played
-    trump, taker, n = view.trump, view.taker, view.n
+    trump, taker = view.trump, view.taker
     cx = kit.context
     use_context(cx, rules, trump, taker)
-    sampler = prepare_worlds(hands, seat, played, n, kit.know)
-    need = sampler.need
-    if sampler.table[0, need[0], need[1], need[2]] <= 0.0:  # inconsistent knowledge: never
+    sampled = _sampled_worlds(rules, pimc, hands, view, rng, kit, players)
+    if sampled.shape[0] == 0:
         return ctz(legal)
     total = np.zeros(32, dtype=np.int64)
     in_play = 0xFFFFFFFF & ~played
@@ -92,11 +91,6 @@ def pimc_card(rules, pimc, legal, hands, view, rng, kit, players):
     # still drawn, so that the deal's random stream goes on as it would.
     alike = popcount(moves) == 1
     maximize = cx[dd.CX_TAKERS + seat] == 1
-    if pimc.worlds <= 0:
-        return ctz(legal)
-    given = pimc.given and auction_read(rules)
-    wanted = Wanted(pimc.worlds, given, TRIES_PER_WORLD)
-    sampled = draw_pimc_worlds(rules, players, kit, sampler, seat, hands[seat], wanted, rng)
     if alike:
         return ctz(legal)
     if popcount(hands[seat]) <= pimc.exact_tricks:
@@ -108,11 +102,7 @@ def pimc_card(rules, pimc, legal, hands, view, rng, kit, players):
         while m != 0:
             c = ctz(m)
             m &= m - 1
-            out_hands[:] = sampled[i]
-            out_hands[seat] ^= 1 << c
-            out_trick[:] = trick
-            out_trick[k] = c
-            total[c] += heuristic_playout(rules, out_hands, view_after(view, out_trick, c))
+            total[c] += _played_out(rules, sampled[i], view, c, out_hands, out_trick)
     # Cards equivalent in every world (adjacent among the unplayed cards, same points)
     # share the value of the one searched.
     m = legal & ~moves
@@ -131,6 +121,23 @@ def pimc_card(rules, pimc, legal, hands, view, rng, kit, players):
 
 
 @jit
+def _sampled_worlds(rules, pimc, hands, view, rng, kit, players):
+    """The worlds of a ``pimc`` decision of the seat of ``view``
+    (:func:`~belote_sim.players.worlds.draw_pimc_worlds`, given the calls under
+    ``players``' bidders unless ``pimc.given`` is false or the rules' auction is not
+    read); none (``int64[0, 4]``) when no world is wanted or the seat's knowledge
+    admits none."""
+    seat = view.seat
+    sampler = prepare_worlds(hands, seat, view.played, view.n, kit.know)
+    need = sampler.need
+    if sampler.table[0, need[0], need[1], need[2]] <= 0.0 or pimc.worlds <= 0:
+        return np.zeros((0, 4), dtype=np.int64)
+    given = pimc.given and auction_read(rules)
+    wanted = Wanted(pimc.worlds, given, TRIES_PER_WORLD)
+    return draw_pimc_worlds(rules, players, kit, sampler, seat, hands[seat], wanted, rng)
+
+
+@jit
 def pimc_values(rules, pimc, legal, hands, view, rng, kit, players):
     """The value of every legal card of the seat of ``view`` under the ``pimc`` player,
     over the worlds it samples as :func:`pimc_card` does: per card the takers' points
@@ -142,19 +149,15 @@ def pimc_values(rules, pimc, legal, hands, view, rng, kit, players):
     :func:`pimc_card` plays from the same worlds; with playouts :func:`pimc_card` plays
     out one card of each group the solver merges, so between such cards they may
     differ."""
-    seat, trick, k, played = view.seat, view.trick, view.k, view.played
+    seat = view.seat
     cx = kit.context
     use_context(cx, rules, view.trump, view.taker)
     out = kit.analysis
     out[VALUES_ROW, :32] = 0
     out[VALUES_WORLDS] = 0
-    sampler = prepare_worlds(hands, seat, played, view.n, kit.know)
-    need = sampler.need
-    if sampler.table[0, need[0], need[1], need[2]] <= 0.0 or pimc.worlds <= 0:
+    sampled = _sampled_worlds(rules, pimc, hands, view, rng, kit, players)
+    if sampled.shape[0] == 0:
         return ctz(legal)
-    given = pimc.given and auction_read(rules)
-    wanted = Wanted(pimc.worlds, given, TRIES_PER_WORLD)
-    sampled = draw_pimc_worlds(rules, players, kit, sampler, seat, hands[seat], wanted, rng)
     exact = popcount(hands[seat]) <= pimc.exact_tricks
     gen = cx[dd.CX_GEN] + 1
     out_hands = np.zeros(4, dtype=np.int64)
@@ -168,12 +171,8 @@ def pimc_values(rules, pimc, legal, hands, view, rng, kit, players):
                 out[VALUES_ROW, c] += _world_value(rules, kit, sampled[w], gen + w, view, c,
                                                    0, 0)
             else:
-                out_hands[:] = sampled[w]
-                out_hands[seat] ^= 1 << c
-                out_trick[:] = trick
-                out_trick[k] = c
-                out[VALUES_ROW, c] += heuristic_playout(rules, out_hands,
-                                                        view_after(view, out_trick, c))
+                out[VALUES_ROW, c] += _played_out(rules, sampled[w], view, c, out_hands,
+                                                  out_trick)
     cx[dd.CX_GEN] = gen + sampled.shape[0]
     out[VALUES_WORLDS] = sampled.shape[0]
     maximize = cx[dd.CX_TAKERS + seat] == 1
@@ -186,6 +185,18 @@ def pimc_values(rules, pimc, legal, hands, view, rng, kit, players):
         if choice < 0 or (v > best if maximize else v < best):
             choice = c
     return choice
+
+
+@jit(inline="always")
+def _played_out(rules, world, view, c, out_hands, out_trick):
+    """The takers' points when the seat of ``view`` plays ``c`` in ``world`` (the hands
+    of one sampled deal) and every seat then plays the heuristic card; ``out_hands`` and
+    ``out_trick`` are scratch."""
+    out_hands[:] = world
+    out_hands[view.seat] ^= 1 << c
+    out_trick[:] = view.trick
+    out_trick[view.k] = c
+    return heuristic_playout(rules, out_hands, view_after(view, out_trick, c))
 
 
 @jit(inline="always")

@@ -45,6 +45,7 @@ from belote_sim.runner.rundir import read_provenance, software, write_bytes_atom
 from belote_sim.runner.rundir import write_text_atomic as _write_text
 from belote_sim.stats import BY_NAME, LABELS
 from belote_sim.studies.atlas import SHIPPED, SUMS
+from belote_sim.studies.bid_strength import WORLDS_GIVEN
 
 #: The seed of every part (one per part, so that a part can be rerun alone).
 SEEDS = {"presets": 16, "odds": 16, "shuffle": 16, "atlas_gap": 16, "card_values": 16,
@@ -261,8 +262,8 @@ WORLD_POSITIONS: tuple[tuple[str, str, str, dict[str, Any]], ...] = (
     ("name hearts in round 2 after four passes (retourne T♠)?", "classic",
      "JH 9H 7D 8C KS", {"retourne": "TS", "seat": 0, "dealer": 3, "round": 2}),
 )
-#: The kinds of worlds the part compares, uniform first.
-WORLD_KINDS = ("uniform", "calls")
+#: The kinds of worlds the part compares (bid strength's), uniform first.
+WORLD_KINDS = tuple(sorted(WORLDS_GIVEN, key=lambda given: given != "uniform"))
 
 
 def worlds_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:

@@ -39,6 +39,7 @@ from belote_sim.runner.rundir import software
 from belote_sim.stats import mean_interval, wilson_interval
 from belote_sim.studies.playouts import rules_of
 from belote_sim.studies.seat import MAX_TRIES, Seat
+from belote_sim.studies.simulate import DEFAULT_BID_POLICY, DEFAULT_PLAY_POLICY
 
 #: Worlds of an advice by default.
 ADVISE_WORLDS = 1000
@@ -53,8 +54,8 @@ def _words(text: str | Iterable[str]) -> list[str]:
 
 def advise(rules: Rules | str, hand: str | Iterable[str], *, seat: int, dealer: int,
            retourne: str | None = None, calls: str | Iterable[str] = (),
-           plays: str | Iterable[str] = (), player: str | PolicySpec = "heuristic",
-           bid_policy: str | PolicySpec = "threshold", worlds: int = ADVISE_WORLDS,
+           plays: str | Iterable[str] = (), player: str | PolicySpec = DEFAULT_PLAY_POLICY,
+           bid_policy: str | PolicySpec = DEFAULT_BID_POLICY, worlds: int = ADVISE_WORLDS,
            seed: int = 0) -> pd.DataFrame:
     """Every legal call or card of the position, its value under ``player`` and the
     player's choice (the module docstring's table, provenance in ``df.attrs``).

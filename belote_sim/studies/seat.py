@@ -267,9 +267,9 @@ class Seat:
 
     def _players_of_plays(self, rec: np.ndarray) -> list[int]:
         """The seat of each card played so far: each trick is led by the last one's
-        winner (the first by the first hand), whom the engine's own
-        :func:`~belote_sim.kernels.trick.card_power` names."""
-        from belote_sim.kernels.trick import card_power
+        winner (the first by the first hand), as the engine's own
+        :func:`~belote_sim.kernels.trick.trick_winner` names it."""
+        from belote_sim.kernels.trick import trick_winner
 
         n = self.rules.players
         trump = int(rec[L.TRUMP])
@@ -277,9 +277,8 @@ class Seat:
         seats: list[int] = []
         for start in range(0, len(self._plays), n):
             trick = self._plays[start:start + n]
-            led = trick[0] >> 3
             seats += [(leader + k) % n for k in range(len(trick))]
             if len(trick) == n:
-                powers = [int(card_power(c, led, trump)) for c in trick]
-                leader = (leader + powers.index(max(powers))) % n
+                cards = np.asarray(trick, dtype=np.int64)
+                leader = (leader + int(trick_winner(cards, n, trump))) % n
         return seats
