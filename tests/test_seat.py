@@ -153,7 +153,7 @@ def test_a_pimc_seat_values_every_legal_card_and_plays_the_best(preset):
     expects over its worlds) and plays the best one for its side, the lowest on ties."""
     rules = Rules.from_preset(preset)
     asked = 0
-    for log in simulated_deals(rules, 3, seed=3, bid_policy="threshold",
+    for log in simulated_deals(rules, 4, seed=3, bid_policy="threshold",
                                play_policy="heuristic"):
         for seat, kind, calls, plays, _ in positions_of(rules, log):
             if kind != "card":
@@ -161,6 +161,9 @@ def test_a_pimc_seat_values_every_legal_card_and_plays_the_best(preset):
             choice = seat_at(rules, log, seat, calls, plays, "threshold",
                              "fastpimc:6").decide()
             values = dict(choice.values)
+            if len(choice.legal) == 1:  # a forced card: nothing to value
+                assert choice.worlds == 0 and not values and choice.item == choice.legal[0]
+                continue
             # fewer worlds where the budget finds fewer that give the calls
             assert 1 <= choice.worlds <= 6 and set(values) == set(choice.legal)
             takers = (seat & 1) == (log["taker"] & 1)
@@ -168,4 +171,4 @@ def test_a_pimc_seat_values_every_legal_card_and_plays_the_best(preset):
             assert choice.item == min((c for c, v in values.items() if v == best),
                                       key=parse_card)
             asked += 1
-    assert asked >= 30
+    assert asked >= 25

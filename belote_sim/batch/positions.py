@@ -22,7 +22,13 @@ import numpy as np
 from belote_sim._jit import jit
 from belote_sim.batch.counterfactuals import side_scores
 from belote_sim.game.deals import play_deal
-from belote_sim.game.state import deciding, new_workspace, position_of, script_of
+from belote_sim.game.state import (
+    checked_script,
+    deciding,
+    new_workspace,
+    position_of,
+    script_of,
+)
 from belote_sim.kernels.bits import ctz
 from belote_sim.kernels.deal import complete_pack
 from belote_sim.kernels.layout import (
@@ -125,12 +131,15 @@ def _record(out, status, rec):
 
 
 @jit
-def card_values(rules, players, seen, history, seed, worlds, max_tries):
+def card_values(rules, players, seen, history, checked, seed, worlds, max_tries):
     """What each legal card of the seat to play is worth at the position after
     ``history`` (a card decision), over ``worlds`` packs completing what the seat saw
-    (found as :func:`decide_at` finds them, at most ``max_tries`` packs): in each pack
-    every legal card is played, then ``players`` play every later card from the stream
-    ``(seed, pack, KEY_VALUE)``, the same for every card (common random numbers).
+    (found as :func:`decide_at` finds them, at most ``max_tries`` packs) in which every
+    call of the mask ``checked`` (bit ``i``: call ``i``) is the call its seat's bidding
+    policy makes there (rejection: the packs are uniform among those that give the
+    calls): in each pack every legal card is played, then ``players`` play every later
+    card from the stream ``(seed, pack, KEY_VALUE)``, the same for every card (common
+    random numbers).
 
     Returns ``diff2`` (``int64[k, 32]``: twice the seat's side's deal score minus the
     opponents', :func:`~belote_sim.batch.counterfactuals.side_scores`), ``made``
@@ -139,7 +148,7 @@ def card_values(rules, players, seen, history, seed, worlds, max_tries):
     ws = new_workspace(players, False, False, False)
     rec = ws.rec
     n = rules[R_PLAYERS]
-    check = script_of(history.calls, history.plays)
+    check = checked_script(history.calls, history.plays, checked)
     at = len(history.plays)
     plays = np.empty(at + 1, dtype=np.int64)
     plays[:at] = history.plays

@@ -97,6 +97,15 @@ def script_of(calls, plays):
 
 
 @jit
+def checked_script(calls, plays, checked):
+    """:func:`script_of` ``calls`` and ``plays``, the calls of the mask ``checked``
+    checked against the seats' bidding policies (:func:`given_calls`): a deal played
+    with it ends with ``ST_OTHER_CALL`` at the first call a policy would not make."""
+    return Script(True, calls, np.int64(len(calls)), plays, np.int64(len(plays)), False,
+                  np.int64(checked), False)
+
+
+@jit
 def opening_of(calls):
     """A script of the auction's first ``calls`` only: the players choose every later
     call and every card."""

@@ -87,14 +87,14 @@ def _choose_card(players, rules, legal, hands, view, rng, kit):
     if policy == PLAY_HEURISTIC or view.free:
         return heuristic_card(legal, hands[view.seat], view)
     if policy in PIMC_PLAYS:
-        return pimc_card(rules, _pimc_of(policy, param), legal, hands, view, rng, kit, players)
+        return pimc_card(rules, pimc_of(policy, param), legal, hands, view, rng, kit, players)
     if policy == PLAY_DD:
         return dd_card(rules, legal, hands, view, kit)
     return ctz(legal)
 
 
 @jit(inline="always")
-def _pimc_of(policy, param):
+def pimc_of(policy, param):
     """The :class:`~belote_sim.players.pimc.Pimc` of a ``pimc`` or ``fastpimc`` policy
     with parameter ``param`` (its worlds)."""
     worlds = int(param) if param >= 1 else DEFAULT_WORLDS
@@ -107,10 +107,10 @@ def _pimc_of(policy, param):
 def valued_card(players, rules, legal, hands, view, rng, kit):
     """The card of the seat of ``view`` when a seat asks its player for it
     (:func:`belote_sim.game.state.deciding`): a ``pimc`` player also values every legal
-    card (:func:`~belote_sim.players.pimc.pimc_values`, in ``kit.analysis``); the other
-    players choose as :func:`_choose_card` does."""
+    card when it has a choice (:func:`~belote_sim.players.pimc.pimc_values`, in
+    ``kit.analysis``); the other players, and a forced card, as :func:`_choose_card`."""
     policy = at_seat(players.play, view.seat)
-    if policy in PIMC_PLAYS and not view.free:
-        pimc = _pimc_of(policy, at_seat(players.play_param, view.seat))
+    if policy in PIMC_PLAYS and not view.free and popcount(legal) > 1:
+        pimc = pimc_of(policy, at_seat(players.play_param, view.seat))
         return pimc_values(rules, pimc, np.int64(legal), hands, view, rng, kit, players)
     return _choose_card(players, rules, np.int64(legal), hands, view, rng, kit)

@@ -7,9 +7,19 @@ seat's player's, made by the engine. The values:
 
 * a call: :func:`~belote_sim.studies.bid_strength.bid_strength` with the player as the
   play model, in worlds given the calls so far;
-* a card: in ``worlds`` deals completing what the seat saw
-  (:func:`belote_sim.batch.positions.card_values`), each legal card played and the deal
-  played out by the player in every seat, the same random stream for every card.
+* a card: in ``worlds`` deals completing what the seat saw and giving the calls of
+  the other seats under ``bid_policy`` (as ``bid-strength``'s worlds do; uniform under
+  the ``random`` bidder, whose calls say nothing, and in the stock game,
+  :func:`~belote_sim.players.bidders.auction_read`), found by rejection
+  (:func:`belote_sim.batch.positions.card_values`): each legal card is played, and the
+  deal played out in every seat by the player, the same random stream for every card.
+  A ``pimc`` or ``fastpimc`` player values each world as it does when it chooses: the
+  deal is played out by the heuristic while the seat holds more cards than it solves
+  exactly (``fastpimc``: 6), double-dummy (``dd`` in every seat) from there on; the
+  deal score is the engine's. So these are its values over more worlds than it draws
+  itself, as deal scores rather than the takers' points it maximises; its choice
+  (marked) comes from its own worlds, and where they disagree the difference is within
+  the player's sampling.
 
 The table (:func:`advise`): one row per candidate, ``candidate``, ``mean_difference``
 (the seat's side's deal score minus the opponents', per deal) with ``difference_low``
@@ -32,7 +42,10 @@ from belote_sim.batch import positions as P
 from belote_sim.cards import format_card, parse_card
 from belote_sim.cards import parse_cards as _parse_cards
 from belote_sim.errors import BeloteError
-from belote_sim.players.spec import PolicySpec
+from belote_sim.players.bidders import auction_read, reads_calls
+from belote_sim.players.play import pimc_of
+from belote_sim.players.spec import PolicySpec, as_spec
+from belote_sim.players.worlds import TRIES_PER_WORLD
 from belote_sim.rules import Rules
 from belote_sim.runner.jobs import check_int
 from belote_sim.runner.rundir import software
@@ -84,10 +97,11 @@ def advise(rules: Rules | str, hand: str | Iterable[str], *, seat: int, dealer: 
     for c in plays:
         s.observe_card(c)
     choice = s.decide()
+    how: dict = {}
     if choice.kind == "call":
         df = _call_values(s, cards, retourne, calls, worlds, seed)
     else:
-        df = _card_values(s, worlds, seed)
+        df, how = _card_values(s, worlds, seed)
     df["chosen"] = df.candidate == choice.item
     df = df[list(COLUMNS)].reset_index(drop=True)
     df.attrs["provenance"] = {
@@ -95,7 +109,7 @@ def advise(rules: Rules | str, hand: str | Iterable[str], *, seat: int, dealer: 
         "seat": int(seat), "dealer": int(dealer), "retourne": retourne, "calls": calls,
         "plays": plays, "player": str(s.player), "bid_policy": str(s.bid_policy),
         "worlds": worlds, "seed": int(seed), "kind": choice.kind, "choice": choice.item,
-        **software(),
+        **how, **software(),
     }
     return df
 
@@ -123,17 +137,40 @@ def _call_values(s: Seat, cards: list[int], retourne: str | None, calls: list[st
     return pd.DataFrame(rows)
 
 
-def _card_values(s: Seat, worlds: int, seed: int) -> pd.DataFrame:
+def playout_of(player: PolicySpec, held: int) -> PolicySpec:
+    """The player that plays a world out after each candidate card: ``player`` itself,
+    or for a ``pimc`` or ``fastpimc`` player its own value of a world: ``dd`` while the
+    seat holds at most the cards it solves exactly, the ``heuristic`` before."""
+    if player.name not in ("pimc", "fastpimc"):
+        return player
+    exact = pimc_of(np.int64(player.id), float(player.value)).exact_tricks
+    return as_spec("dd" if held <= exact else "heuristic", "play")
+
+
+def checked_of(s: Seat) -> int:
+    """The mask of the calls the card worlds must give: every call of another seat,
+    unless the bidder's calls say nothing (``random``) or the rules' auction is not
+    read (the stock game)."""
+    if not reads_calls(s.bid_policy.id) or not auction_read(s.rules.to_array()):
+        return 0
+    return sum(1 << i for i, who in enumerate(s.speakers()) if who != s.seat)
+
+
+def _card_values(s: Seat, worlds: int, seed: int) -> tuple[pd.DataFrame, dict]:
     from belote_sim.studies.simulate import players_of
 
     history, seen = s.position()
+    playout = playout_of(s.player, s.held())
+    checked = checked_of(s)
+    max_tries = max(MAX_TRIES, worlds * TRIES_PER_WORLD)
     diff2, made, legal, tries = P.card_values(
-        s.rules.to_array(), players_of(s.bid_policy, s.player), seen, history,
-        np.int64(seed), np.int64(worlds), np.int64(MAX_TRIES))
+        s.rules.to_array(), players_of(s.bid_policy, playout), seen, history,
+        np.int64(checked), np.int64(seed), np.int64(worlds), np.int64(max_tries))
     k = len(diff2)
     if k == 0:
-        raise BeloteError(f"no deal of the unseen cards gives the cards played in "
-                          f"{int(tries):,} tries")
+        given = " and give the calls" if checked else ""
+        raise BeloteError(f"no deal of the unseen cards in {int(tries):,} tries gives the "
+                          f"cards played{given}")
     rows = []
     for c in range(32):
         if not (int(legal) >> c) & 1:
@@ -145,4 +182,6 @@ def _card_values(s: Seat, worlds: int, seed: int) -> pd.DataFrame:
         rows.append({"candidate": format_card(c), "mean_difference": mean,
                      "difference_low": low, "difference_high": high, "p_made": won / k,
                      "p_made_low": p_low, "p_made_high": p_high, "worlds": k})
-    return pd.DataFrame(rows)
+    how = {"playout": str(playout), "worlds_given": "calls" if checked else "uniform",
+           "packs_tried": int(tries)}
+    return pd.DataFrame(rows), how

@@ -194,15 +194,27 @@ class Seat:
                             bidding)
         return history, seen
 
+    def speakers(self) -> list[int]:
+        """The seat that made each call so far, as the engine's auction gives the turn."""
+        self._require_started()
+        return [int(self._slots(self._calls[:i])[0][L.ERR_SEAT])
+                for i in range(len(self._calls))]
+
+    def held(self) -> int:
+        """How many cards the seat holds now (its turn to play)."""
+        rec, _ = self._slots()
+        played = sum(1 for who in self._players_of_plays(rec) if who == self.seat)
+        return bin(int(rec[L.HANDS + self.seat])).count("1") - played
+
     def _require_started(self) -> None:
         if self._dealer is None:
             raise BeloteError("start the deal first (Seat.start)")
 
-    def _slots(self) -> tuple[np.ndarray, np.ndarray]:
-        """The engine's record of the calls so far dealt from a pack of known order (the
-        pack ``0..31`` but for the retourne, swapped in where it is turned, so that the
-        calls mean what they meant), and the position of each card in that pack: each
-        seat's cards there are the positions it is dealt from."""
+    def _slots(self, calls: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The engine's record of the calls so far (or of ``calls``) dealt from a pack of
+        known order (the pack ``0..31`` but for the retourne, swapped in where it is
+        turned, so that the calls mean what they meant), and the position of each card
+        in that pack: each seat's cards there are the positions it is dealt from."""
         pack = np.arange(32, dtype=np.int64)
         none = np.zeros(0, dtype=np.int64)
         if self._retourne >= 0:
@@ -211,7 +223,8 @@ class Seat:
             turned = int(base[L.RETOURNE])
             pack[turned], pack[self._retourne] = self._retourne, turned
         rec, _, _ = replay_deal(self.rules.to_array(), pack, self._dealer, 0, 0,
-                                np.asarray(self._calls, dtype=np.int64), none, False)
+                                np.asarray(self._calls if calls is None else calls,
+                                           dtype=np.int64), none, False)
         where = np.argsort(pack)
         return rec, where
 

@@ -1,0 +1,274 @@
+"""Our players against colver's, in colver's own environment and rules.
+
+colver (on PyPI, installed by ``make bench``; never a dependency) is the fastest public
+belote engine, and ships belote AIs that run without their neural models: a heuristic
+card player (``Env.action_heuristic_play``; its documentation calls it a
+*perfect-information* heuristic: it may look at every hand), a Smart IS-MCTS that
+samples its worlds from card beliefs (``action_smart_ismcts(time_ms)``), and its
+default bidder (``bid_improved``).
+
+Every deal is dealt by ``colver.Env.deal(dealer, seed)`` and played twice with the sides
+swapped (duplicate): our player holds seats 0 and 2, then 1 and 3. Our seats are
+:class:`belote_sim.studies.seat.Seat` objects: each sees its cards, every call and every
+card as colver's environment plays them, and decides through our engine under
+:data:`~colver_bridge.COLVER_RULES`; where its legal cards differ from colver's, the
+match counts it. The deal's score is colver's (``Env.rewards``).
+
+- ``cards``: every seat bids with colver's ``bid_improved``, so only the card play
+  differs; each of our players against each of colver's.
+- ``bidding``: our bidder (threshold, table) on one side and ``bid_improved`` on the
+  other, the same card player on all four seats.
+
+Reported per match: the score difference per deal (ours minus theirs, each duplicate
+pair's mean, with its 95% interval over the pairs), the share of deals won (our side
+scores more), deals thrown in (four passes: left out) and each side's time per move.
+The deals are numbered from ``--seed``: deal ``i`` of a match is the same deal in every
+match. Each finished match is added to ``results/vs_colver.json`` at once, and
+``results/tables/ladder.parquet`` is written from it (read by ``make study``'s players
+section).
+
+Run ``python benchmarks/bench_vs_colver.py --pairs 200`` (every match) or name the
+matches: ``--match fastpimc:20/ismcts:50 --pairs 500``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from colver_bridge import (  # noqa: E402
+    COINCHE,
+    COLVER_RULES,
+    PASS,
+    colver_call_name,
+    from_colver_card,
+    to_colver_call,
+    to_colver_card,
+)
+
+from belote_sim.cards import format_card, parse_card  # noqa: E402
+from belote_sim.stats import mean_interval, wilson_interval  # noqa: E402
+from belote_sim.studies.seat import Seat  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT_JSON = ROOT / "results" / "vs_colver.json"
+LADDER = ROOT / "results" / "tables" / "ladder.parquet"
+SEED = 2026
+
+#: colver's card players: ``heuristic``, ``ismcts:MS`` (Smart IS-MCTS, MS ms a move).
+THEIRS = ("heuristic", "ismcts:10", "ismcts:50")
+OURS = ("heuristic", "fastpimc:20", "pimc:20")
+#: The card-play matches, then the bidding matches (our bidder against colver's, the
+#: same card player everywhere).
+CARD_MATCHES = tuple(f"{a}/{b}" for a in OURS for b in THEIRS)
+BID_MATCHES = ("threshold/bid_improved", "table/bid_improved")
+#: The card player of every seat in a bidding match.
+BIDDING_PLAYER = "heuristic"
+
+
+def _side(seat: int) -> int:
+    return seat % 2
+
+
+@dataclass
+class Clock:
+    """Seconds spent and moves decided by one side."""
+
+    seconds: float = 0.0
+    moves: int = 0
+
+    def add(self, seconds: float) -> None:
+        self.seconds += seconds
+        self.moves += 1
+
+
+@dataclass
+class Table:
+    """One deal played in colver's environment. Our side (``our_side``: 0 holds seats 0
+    and 2) plays its cards with ``our_player``; the other side with colver's
+    ``their_player``, or with ``our_player`` too when ``ours_bid`` names our bidder (a
+    bidding match: our side bids with it, the other with colver's ``bid_improved``).
+    Otherwise every seat bids with ``bid_improved``."""
+
+    env: object
+    our_side: int
+    our_player: str
+    their_player: str
+    ours_bid: str | None
+    seed: int
+    #: The card moves' clocks, or in a bidding match the calls'.
+    clocks: dict = field(default_factory=lambda: {"ours": Clock(), "theirs": Clock()})
+    legal_differs: int = 0
+    seats: dict = field(default_factory=dict)
+    coinched_by: int = -1
+    contract: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        env = self.env
+        self.smart = self.their_player.startswith("ismcts")
+        if self.smart:
+            env.smart_ismcts_init()
+        hands = env.get_hands()
+        for s in range(4):
+            if _side(s) != self.our_side and not self.ours_bid:
+                continue  # colver's card player
+            seat = Seat(COLVER_RULES, s, player=self.our_player,
+                        bid_policy=self.ours_bid or "threshold", seed=self.seed * 4 + s)
+            seat.start([format_card(from_colver_card(c)) for c in hands[s]],
+                       dealer=env.get_dealer())
+            self.seats[s] = seat
+
+    def step(self, action: int) -> None:
+        env = self.env
+        player = env.current_player()
+        if env.phase() == 0:
+            # colver asks the coincher's side too after a coinche (it may only pass);
+            # in our auction only the high bidder's side speaks then.
+            if not (self.coinched_by >= 0 and _side(player) == self.coinched_by):
+                for seat in self.seats.values():
+                    seat.observe_call(colver_call_name(action))
+            if action == COINCHE:
+                self.coinched_by = _side(player)
+        else:
+            for seat in self.seats.values():
+                seat.observe_card(format_card(from_colver_card(action)))
+        (env.smart_ismcts_step if self.smart else env.step)(action)
+
+    def decide(self) -> int:
+        env = self.env
+        player = env.current_player()
+        legal = env.legal_actions()
+        side = "ours" if _side(player) == self.our_side else "theirs"
+        t0 = time.perf_counter()
+        if env.phase() == 0:
+            if legal == [PASS]:
+                return PASS
+            if side == "ours" and self.ours_bid:
+                action = to_colver_call(self.seats[player].decide().item)
+            else:
+                action = env.bid_improved()
+        elif player in self.seats:
+            choice = self.seats[player].decide()
+            action = to_colver_card(parse_card(choice.item))
+            if sorted(to_colver_card(parse_card(c)) for c in choice.legal) != sorted(legal):
+                self.legal_differs += 1
+        else:
+            action = _their_card(env, self.their_player)
+        if (env.phase() == 0) == bool(self.ours_bid):
+            self.clocks[side].add(time.perf_counter() - t0)
+        if action not in legal:
+            raise RuntimeError(f"{side} chose {action} at {env.to_cfn()}: colver's legal "
+                               f"actions are {legal}")
+        return action
+
+
+def _their_card(env, player: str) -> int:
+    if player == "heuristic":
+        return env.action_heuristic_play()
+    if player.startswith("ismcts:"):
+        return env.action_smart_ismcts(int(player.split(":")[1]))
+    raise ValueError(f"unknown colver player {player!r}")
+
+
+def play_table(deal: int, seed: int, our_side: int, our_player: str, their_player: str,
+               ours_bid: str | None) -> tuple[float, float, Table]:
+    """Deal ``deal`` of the run ``seed`` played once: our side's deal score, theirs, and
+    the table (clocks, legal-card differences)."""
+    import colver
+
+    env = colver.Env.deal(dealer=deal % 4, seed=seed + deal)
+    table = Table(env, our_side, our_player, their_player, ours_bid, seed + deal)
+    while not env.is_terminal():
+        table.step(table.decide())
+    rewards = env.rewards()
+    table.contract = env.get_contract()
+    return float(rewards[our_side]), float(rewards[1 - our_side]), table
+
+
+def play_match(name: str, pairs: int, seed: int, say=print) -> dict:
+    """One match, ``ours/theirs`` (card play) or ``bidder/bid_improved`` (bidding), over
+    ``pairs`` duplicate deals."""
+    ours, theirs = name.split("/")
+    bidding = theirs == "bid_improved"
+    our_player, their_player = (BIDDING_PLAYER, BIDDING_PLAYER) if bidding else (ours, theirs)
+    ours_bid = ours if bidding else None
+    diffs, won, played, thrown = [], 0, 0, 0
+    clocks = {"ours": Clock(), "theirs": Clock()}
+    legal_differs = contract_differs = 0
+    t_start = time.perf_counter()
+    for i in range(pairs):
+        pair, contracts = [], []
+        for our_side in (0, 1):
+            a, b, table = play_table(i, seed, our_side, our_player, their_player, ours_bid)
+            for k in clocks:
+                clocks[k].seconds += table.clocks[k].seconds
+                clocks[k].moves += table.clocks[k].moves
+            legal_differs += table.legal_differs
+            pair.append((a, b))
+            contracts.append(table.contract)
+        if not bidding:
+            contract_differs += contracts[0] != contracts[1]  # colver bids alike
+        if all(a == 0 and b == 0 for a, b in pair):
+            thrown += 1  # four passes: nothing played
+            continue
+        diffs.append(sum(a - b for a, b in pair) / 2)
+        won += sum(a > b for a, b in pair)
+        played += 2
+        if (i + 1) % max(1, pairs // 10) == 0:
+            d = np.asarray(diffs)
+            say(f"  {name}: {i + 1}/{pairs} pairs, {d.mean():+.1f} a deal, "
+                f"{time.perf_counter() - t_start:.0f} s")
+    d = np.asarray(diffs, dtype=float)
+    mean, _, low, high = mean_interval(float(d.sum()), float((d * d).sum()), len(d))
+    w_low, w_high = wilson_interval(won, played)
+    return {
+        "match": name, "kind": "bidding" if bidding else "cards", "ours": ours,
+        "theirs": theirs, "card_player": BIDDING_PLAYER if bidding else None,
+        "pairs": len(d), "thrown_in": thrown, "mean_difference": mean,
+        "difference_low": low, "difference_high": high, "won": won / played if played else
+        float("nan"), "won_low": w_low, "won_high": w_high,
+        # a card match times the card moves, a bidding match the calls
+        "ours_ms_per_move": 1e3 * clocks["ours"].seconds / max(clocks["ours"].moves, 1),
+        "theirs_ms_per_move": 1e3 * clocks["theirs"].seconds / max(clocks["theirs"].moves, 1),
+        "ours_moves": clocks["ours"].moves, "theirs_moves": clocks["theirs"].moves,
+        "legal_differs": legal_differs, "contract_differs": contract_differs, "seed": seed,
+        "seconds": time.perf_counter() - t_start,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--match", action="append",
+                        help=f"a match (default: all): {', '.join(CARD_MATCHES + BID_MATCHES)}")
+    parser.add_argument("--pairs", type=int, default=100, help="duplicate deals per match")
+    parser.add_argument("--seed", type=int, default=SEED)
+    args = parser.parse_args()
+    try:
+        import colver
+    except ImportError:
+        print("colver is not installed (make bench installs it): no match to play")
+        return
+    matches = args.match or list(CARD_MATCHES + BID_MATCHES)
+    for name in matches:
+        print(f"{name}: {args.pairs} duplicate deals (colver {colver.__version__})")
+        res = play_match(name, args.pairs, args.seed)
+        res["colver"] = colver.__version__
+        print(json.dumps(res, indent=1))
+        # read again: another sitting may have added its matches meanwhile
+        kept = json.loads(OUT_JSON.read_text()) if OUT_JSON.is_file() else {"matches": []}
+        kept["matches"] = [m for m in kept["matches"] if m["match"] != name] + [res]
+        OUT_JSON.write_text(json.dumps(kept, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
