@@ -58,6 +58,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_players.py
 	$(BIN)/python benchmarks/bench_strength.py
 	$(BIN)/python benchmarks/bench_compare.py
+	$(BIN)/python benchmarks/bench_vs_colver.py --pairs 10 --out results/bench_vs_colver.json
 	$(BIN)/python benchmarks/bench_worlds.py
 
 ## The generated parts of the docs: docs/metrics.md's tables (from belote_sim.stats.METRICS

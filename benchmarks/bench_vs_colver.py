@@ -16,16 +16,19 @@ match counts it. The deal's score is colver's (``Env.rewards``).
 
 - ``cards``: every seat bids with colver's ``bid_improved``, so only the card play
   differs; each of our players against each of colver's.
-- ``bidding``: our bidder (threshold, table) on one side and ``bid_improved`` on the
-  other, the same card player on all four seats.
+- ``bidding``: our ``threshold`` bidder on one side and ``bid_improved`` on the other,
+  the same card player on all four seats. (Not our ``table`` bidder: it reads the atlas
+  of the coinche auction with the all-trumps and no-trumps strains, which colver's
+  auction does not have.)
 
 Reported per match: the score difference per deal (ours minus theirs, each duplicate
 pair's mean, with its 95% interval over the pairs), the share of deals won (our side
 scores more), deals thrown in (four passes: left out) and each side's time per move.
 The deals are numbered from ``--seed``: deal ``i`` of a match is the same deal in every
-match. Each finished match is added to ``results/vs_colver.json`` at once, and
-``results/tables/ladder.parquet`` is written from it (read by ``make study``'s players
-section).
+match. Each finished match is added to ``--out`` (``results/vs_colver.json``) at once;
+``--ladder`` writes ``results/tables/ladder.parquet`` from that file (the study's players
+section renders it). ``make bench`` plays every match on a few deals, for the times per
+move, into ``results/bench_vs_colver.json``.
 
 Run ``python benchmarks/bench_vs_colver.py --pairs 200`` (every match) or name the
 matches: ``--match fastpimc:20/ismcts:50 --pairs 500``.
@@ -71,7 +74,7 @@ OURS = ("heuristic", "fastpimc:20", "pimc:20")
 #: The card-play matches, then the bidding matches (our bidder against colver's, the
 #: same card player everywhere).
 CARD_MATCHES = tuple(f"{a}/{b}" for a in OURS for b in THEIRS)
-BID_MATCHES = ("threshold/bid_improved", "table/bid_improved")
+BID_MATCHES = ("threshold/bid_improved",)
 #: The card player of every seat in a bidding match.
 BIDDING_PLAYER = "heuristic"
 
@@ -112,6 +115,9 @@ class Table:
     seats: dict = field(default_factory=dict)
     coinched_by: int = -1
     contract: dict = field(default_factory=dict)
+    #: Every action so far, and our card decisions: (index of the action, our choice).
+    actions: list = field(default_factory=list)
+    choices: list = field(default_factory=list)
 
     def __post_init__(self) -> None:
         env = self.env
@@ -142,6 +148,7 @@ class Table:
         else:
             for seat in self.seats.values():
                 seat.observe_card(format_card(from_colver_card(action)))
+        self.actions.append(action)
         (env.smart_ismcts_step if self.smart else env.step)(action)
 
     def decide(self) -> int:
@@ -160,6 +167,7 @@ class Table:
         elif player in self.seats:
             choice = self.seats[player].decide()
             action = to_colver_card(parse_card(choice.item))
+            self.choices.append((len(self.actions), choice))
             if sorted(to_colver_card(parse_card(c)) for c in choice.legal) != sorted(legal):
                 self.legal_differs += 1
         else:
@@ -246,17 +254,79 @@ def play_match(name: str, pairs: int, seed: int, say=print) -> dict:
     }
 
 
+def disagreements(player: str, theirs: str, wanted: int, seed: int, say=print) -> list[dict]:
+    """Card positions of ``player`` (a ``pimc`` player: it values its cards) against
+    colver's ``theirs`` where colver's Smart IS-MCTS, asked at the same position (the deal
+    replayed in a fresh environment: its beliefs rebuilt from the same actions), plays
+    another card: the first ``wanted`` of deals ``0, 1, ...``, with both sides' values
+    (ours: the takers' points expected over its worlds; colver's: the share of the
+    search's visits)."""
+    import colver
+
+    ms = int(theirs.split(":")[1])
+    found = []
+    deal = 0
+    while len(found) < wanted:
+        _, _, table = play_table(deal, seed, 0, player, theirs, None)
+        for at, choice in table.choices:
+            if len(choice.legal) < 2:
+                continue
+            env = colver.Env.deal(dealer=deal % 4, seed=seed + deal)
+            env.smart_ismcts_init()
+            for a in table.actions[:at]:
+                env.smart_ismcts_step(a)
+            stats = env.action_smart_ismcts_with_stats(ms)
+            theirs_card = format_card(from_colver_card(stats["best_action"]))
+            if theirs_card == choice.item:
+                continue
+            visits = sum(v for _, v in stats["visit_counts"])
+            seat = env.current_player()
+            found.append({
+                "deal": deal, "seat": seat, "dealer": deal % 4,
+                "hand": [format_card(from_colver_card(c)) for c in env.get_hands()[seat]],
+                "calls": [colver_call_name(a) for _, a in env.get_bid_history()],
+                "contract": env.get_contract(),
+                "plays": [format_card(from_colver_card(c)) for c in env.get_play_order()],
+                "ours": choice.item, "theirs": theirs_card,
+                "our_values": dict(choice.values), "our_worlds": choice.worlds,
+                "their_visits": {format_card(from_colver_card(c)): v / visits
+                                 for c, v in stats["visit_counts"]},
+            })
+            say(f"  deal {deal}: ours {choice.item}, colver's {theirs_card}")
+            if len(found) == wanted:
+                break
+        deal += 1
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--match", action="append",
                         help=f"a match (default: all): {', '.join(CARD_MATCHES + BID_MATCHES)}")
     parser.add_argument("--pairs", type=int, default=100, help="duplicate deals per match")
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--out", type=Path, default=OUT_JSON,
+                        help="the JSON file the matches are added to")
+    parser.add_argument("--ladder", action="store_true",
+                        help="write results/tables/ladder.parquet from the matches played "
+                             "and render results/README.md again (no match is played)")
+    parser.add_argument("--disagreements", type=int, default=0, metavar="N",
+                        help="find N positions where fastpimc:20 and colver's ismcts:50 "
+                             "play different cards (instead of matches)")
     args = parser.parse_args()
     try:
         import colver
     except ImportError:
         print("colver is not installed (make bench installs it): no match to play")
+        return
+    if args.ladder:
+        write_ladder(args.out)
+        print(f"{LADDER.relative_to(ROOT)} and results/README.md written")
+        return
+    if args.disagreements:
+        found = disagreements("fastpimc:20", "ismcts:50", args.disagreements, args.seed)
+        _keep(args.out, "disagreements", found)
+        print(json.dumps(found, indent=1))
         return
     matches = args.match or list(CARD_MATCHES + BID_MATCHES)
     for name in matches:
@@ -264,10 +334,44 @@ def main() -> None:
         res = play_match(name, args.pairs, args.seed)
         res["colver"] = colver.__version__
         print(json.dumps(res, indent=1))
-        # read again: another sitting may have added its matches meanwhile
-        kept = json.loads(OUT_JSON.read_text()) if OUT_JSON.is_file() else {"matches": []}
-        kept["matches"] = [m for m in kept["matches"] if m["match"] != name] + [res]
-        OUT_JSON.write_text(json.dumps(kept, indent=1) + "\n")
+        _keep(args.out, "matches", [res])
+
+
+#: The ladder's columns (``results/tables/ladder.parquet``), from each match's result.
+LADDER_COLUMNS = ("match", "kind", "ours", "theirs", "card_player", "pairs", "thrown_in",
+                  "mean_difference", "difference_low", "difference_high", "won", "won_low",
+                  "won_high", "ours_ms_per_move", "theirs_ms_per_move", "legal_differs",
+                  "contract_differs", "seed", "colver")
+
+
+def write_ladder(path: Path = OUT_JSON) -> None:
+    """``results/tables/ladder.parquet`` from the matches of ``path``, in the
+    order of :data:`CARD_MATCHES` and :data:`BID_MATCHES` (others after), and the study's
+    README rendered again with it."""
+    import pandas as pd
+
+    from belote_sim.report.study import write_study
+    from belote_sim.runner.rundir import software, write_parquet
+
+    matches = json.loads(path.read_text())["matches"]
+    order = {name: i for i, name in enumerate(CARD_MATCHES + BID_MATCHES)}
+    matches.sort(key=lambda m: (m["kind"] != "cards", order.get(m["match"], len(order)),
+                                m["match"]))
+    df = pd.DataFrame([{k: m.get(k) for k in LADDER_COLUMNS} for m in matches])
+    write_parquet(df, LADDER, {"command": "bench_vs_colver", **software()})
+    write_study(ROOT / "results")
+
+
+def _keep(path: Path, key: str, rows: list[dict]) -> None:
+    """Add ``rows`` to ``key`` of the JSON file ``path`` (a match replaces its earlier
+    result, the disagreements are replaced whole). The file is read again first:
+    another sitting may have added its matches meanwhile."""
+    kept = json.loads(path.read_text()) if path.is_file() else {}
+    if key == "matches":
+        names = {r["match"] for r in rows}
+        rows = [m for m in kept.get(key, []) if m["match"] not in names] + rows
+    kept[key] = rows
+    path.write_text(json.dumps(kept, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -61,7 +61,38 @@ def seat_at(rules: Rules, log: dict, seat: int, calls: list[str], plays: list[st
             s.receive(_cards(later))
     for c in plays:
         s.observe_card(c)
+    if len(calls) == len(log["calls"]) and log["plays"] and rules.declarations:
+        s.observe_declarations(shown_of(rules, log))
     return s
+
+
+RANKS = "789TJQKA"
+SUITS = "CDHS"
+
+
+def shown_of(rules: Rules, log: dict) -> dict[int, str]:
+    """The declarations the seats of a logged deal showed (RULES 5): every carré and run
+    held by the players of the side that won the contest, read from the deal log."""
+    decl = log["declarations"]
+    winner = decl["winner_seat"]
+    if winner is None:
+        return {}
+    n = rules.players
+    # three players: the taker against the two defenders together
+    side = [s == log["taker"] if n == 3 else s % 2 for s in range(n)]
+    shown = {}
+    for s in range(n):
+        if side[s] != side[winner] or not decl["held"][s]:
+            continue
+        cards = set()
+        for d in decl["held"][s]:
+            if d["kind"] == "carre":
+                cards |= {d["top"] + suit for suit in SUITS}
+            else:
+                top = RANKS.index(d["top"][0])
+                cards |= {RANKS[top - j] + d["top"][1] for j in range(d["length"])}
+        shown[s] = " ".join(sorted(cards))
+    return shown
 
 
 CASES = [("classic", "threshold"), ("coinche", "threshold"), ("coinche", "table"),
@@ -172,3 +203,33 @@ def test_a_pimc_seat_values_every_legal_card_and_plays_the_best(preset):
                                       key=parse_card)
             asked += 1
     assert asked >= 25
+
+
+@pytest.mark.parametrize("preset", ["coinche", "classic"])
+def test_a_pimc_seat_handed_the_engines_stream_chooses_as_the_engine(preset):
+    """A sampling player (``pimc:3``, which solves its worlds exactly) through the seat,
+    with the random stream the engine hands its player at that position, plays the card
+    it plays inside the engine (``play_on``, from the true pack), whatever the seed."""
+    from belote_sim.batch.positions import play_on
+    from belote_sim.players.spec import as_spec
+    from belote_sim.studies.simulate import players_of
+
+    rules = Rules.from_preset(preset)
+    players = players_of(as_spec("threshold", "bid"), as_spec("pimc:3", "play"))
+    asked = 0
+    for log in simulated_deals(rules, 2, seed=5, bid_policy="threshold",
+                               play_policy="heuristic"):
+        pack = np.array([parse_card(c) for c in log["pack"]], dtype=np.int64)
+        for seat, kind, calls, plays, _ in positions_of(rules, log):
+            if kind != "card":
+                continue
+            for seed in (0, 1):
+                s = seat_at(rules, log, seat, calls, plays, "threshold", "pimc:3")
+                s.seed = seed
+                choice = s.decide()
+                history, _ = s.position()
+                rec = play_on(rules.to_array(), players, pack, history, np.int64(seed))
+                assert choice.item == format_card(int(rec[L.PLAYS + len(plays)])), (
+                    plays, seat, seed)
+                asked += 1
+    assert asked >= 100

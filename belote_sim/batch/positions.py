@@ -31,11 +31,13 @@ from belote_sim.game.state import (
 )
 from belote_sim.kernels.bits import ctz
 from belote_sim.kernels.deal import complete_pack
+from belote_sim.kernels.declarations import shown_cards
 from belote_sim.kernels.layout import (
     ERR_ITEM,
     ERR_LEGAL,
     ERR_SEAT,
     ERR_STEP,
+    HANDS,
     ST_ILLEGAL_CARD,
     ST_MISSING_CALLS,
     ST_MISSING_PLAYS,
@@ -45,9 +47,12 @@ from belote_sim.players.solver_kit import VALUES_ROW, VALUES_WORLDS
 from belote_sim.rules import R_PLAYERS
 
 #: What a seat saw, as a pack to complete: ``fixed_cards[j]`` at ``fixed_pos[j]`` (its
-#: cards, the retourne, the cards the others played), the ``unseen`` cards to shuffle
-#: into the ``free_pos`` positions.
-Seen = namedtuple("Seen", ["fixed_pos", "fixed_cards", "free_pos", "unseen"])
+#: cards, the retourne, the cards the others played or showed), the ``unseen`` cards to
+#: shuffle into the ``free_pos`` positions; and, once it saw the declarations shown
+#: (``declared``), the cards each seat showed (``shown``, masks by seat): a pack must
+#: show the same (:func:`_shows_as_seen`).
+Seen = namedtuple("Seen", ["fixed_pos", "fixed_cards", "free_pos", "unseen", "shown",
+                           "declared"])
 
 #: The history of a position: the ``calls`` and ``plays`` so far (call codes, card
 #: indices), the ``dealer``, and whether the next step is a call (``bidding``).
@@ -79,8 +84,9 @@ def decide_at(rules, players, seen, history, seed, max_tries):
     the cards (``int64[33]``: per card the takers' points summed over its worlds, then
     the number of worlds; 0 worlds for the other players,
     :func:`~belote_sim.players.pimc.pimc_values`). A pack is kept
-    when the engine replays the history in it and stops where the history ends; a pack
-    in which another seat's card is illegal (the voids it showed) is tried again, at
+    when the engine replays the history in it and stops where the history ends, showing
+    the declarations the seat saw shown; a pack in which another seat's card is illegal
+    (the voids it showed), or that shows other declarations, is tried again, at
     most ``max_tries`` packs (stream ``(seed, try, KEY_PACK)``); any other error is the
     history's, whatever the pack, and is returned at once. The decision plays from the
     stream ``(seed, 0, KEY_DECIDE)``."""
@@ -97,6 +103,8 @@ def decide_at(rules, players, seen, history, seed, max_tries):
         status = play_deal(rules, players, check, ws, history.dealer, 0, 0)
         out[OUT_TRIES] = t + 1
         if status == ends and rec[ERR_STEP] == at:
+            if not _shows_as_seen(rules, ws, seen):
+                continue
             seed_stream(ws.rng, seed, 0, KEY_DECIDE)
             status = play_deal(rules, players, deciding(history.calls, history.plays), ws,
                                history.dealer, 0, 0)
@@ -107,6 +115,18 @@ def decide_at(rules, players, seen, history, seed, max_tries):
             return out, rec.copy(), np.zeros(33, dtype=np.int64)
     _record(out, ST_ILLEGAL_CARD, rec)
     return out, rec.copy(), np.zeros(33, dtype=np.int64)
+
+
+@jit
+def _shows_as_seen(rules, ws, seen):
+    """Whether the deal in ``ws`` shows the declarations the seat saw shown (any, while
+    it saw none: :class:`Seen` ``declared`` false)."""
+    if not seen.declared:
+        return True
+    n = rules[R_PLAYERS]
+    shown = np.zeros(n, dtype=np.int64)
+    shown_cards(rules, ws.rec, ws.rec[HANDS:HANDS + n], n, ws.sides, ws.decl, shown, 0)
+    return (shown == seen.shown[:n]).all()
 
 
 @jit
@@ -166,6 +186,8 @@ def card_values(rules, players, seen, history, checked, seed, worlds, max_tries)
         status = play_deal(rules, players, check, ws, history.dealer, 0, 0)
         if status != ST_MISSING_PLAYS or rec[ERR_STEP] != at:
             continue
+        if not _shows_as_seen(rules, ws, seen):
+            continue
         legal = rec[ERR_LEGAL]
         seat = rec[ERR_SEAT]
         pack[:] = ws.pack
@@ -183,3 +205,18 @@ def card_values(rules, players, seen, history, checked, seed, worlds, max_tries)
             made[found, c] = won
         found += 1
     return diff2[:found], made[:found], legal, tries
+
+
+@jit
+def play_on(rules, players, pack, history, seed):
+    """The deal of ``pack`` played on by ``players`` from the position after
+    ``history``, from the stream of :func:`decide_at`'s choice, ``(seed, 0,
+    KEY_DECIDE)``: the engine's record. A fair player makes the same choice here as
+    :func:`decide_at` from any pack completing its seat's view (what the seat object's
+    test checks)."""
+    ws = new_workspace(players, False, False, False)
+    ws.pack[:] = pack
+    seed_stream(ws.rng, seed, 0, KEY_DECIDE)
+    play_deal(rules, players, position_of(history.calls, history.plays), ws,
+              history.dealer, 0, 0)
+    return ws.rec.copy()

@@ -8,6 +8,8 @@ from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, KING, NO_TRUMPS, QUEEN
 from belote_sim.kernels.bits import ctz, popcount
 from belote_sim.kernels.layout import (
+    DECL_HELD,
+    DECL_WINNER_SEAT,
     DK_CARRE,
     DK_QUARTE,
     DK_QUINTE,
@@ -20,6 +22,7 @@ from belote_sim.kernels.layout import (
     HOLD_TIERCE,
 )
 from belote_sim.kernels.trick import seat_after
+from belote_sim.rules import R_DECLARATIONS, R_SPLIT_LONG_RUNS
 
 # Carrés that score, strongest first for the contest: J > 9 > A > 10 > K > Q.
 #                        7   8   9    T    J    Q    K    A
@@ -180,3 +183,27 @@ def belote_pairs(hand, trump):
     if trump != ALL_TRUMPS:
         pairs &= 0xFF << (8 * trump)
     return popcount(pairs)
+
+
+@jit
+def shown_cards(rules, rec, hands, n, sides, decl, out, at):
+    """The cards each seat shows of its declarations (RULES 5: those of the side that won
+    the contest, every carré and run its players hold) added to ``out[at + seat]``
+    (masks), from the contest in ``rec`` and the ``hands`` at the start of the first
+    trick; ``decl`` is scratch (``int64[MAX_DECLS, 4]``). Nothing is allocated: the
+    engine's deal loop calls it (:func:`belote_sim.players.knowledge.show_declarations`)."""
+    w = rec[DECL_WINNER_SEAT]
+    if rules[R_DECLARATIONS] == 0 or w < 0:
+        return
+    for s in range(n):
+        if sides[s] != sides[w] or rec[DECL_HELD + s] == 0:
+            continue
+        nd = list_declarations(hands[s], rules[R_SPLIT_LONG_RUNS], decl)
+        for i in range(nd):
+            if decl[i, 0] == DK_CARRE:
+                r = decl[i, 1]
+                out[at + s] |= (1 << r) | (1 << (r + 8)) | (1 << (r + 16)) | (1 << (r + 24))
+            else:
+                top = decl[i, 1]
+                for j in range(decl[i, 2]):
+                    out[at + s] |= 1 << (top - j)

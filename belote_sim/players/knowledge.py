@@ -22,12 +22,10 @@ from __future__ import annotations
 
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS
-from belote_sim.kernels.declarations import list_declarations
-from belote_sim.kernels.layout import DECL_HELD, DECL_WINNER_SEAT, DK_CARRE, MAX_CALLS, RULE_FREE
+from belote_sim.kernels.declarations import shown_cards
+from belote_sim.kernels.layout import MAX_CALLS, RULE_FREE
 from belote_sim.rules import (
-    R_DECLARATIONS,
     R_MUST_TRUMP,
-    R_SPLIT_LONG_RUNS,
     R_UNDERTRUMP,
     UNDERTRUMP_FREE,
 )
@@ -111,18 +109,4 @@ def learn_call(know, j, call, seat, rnd, high, high_seat, coinched):
 def show_declarations(rules, rec, hands, n, sides, know, decl):
     """The declarations of the side that won the contest are shown at the first trick
     (RULES 5): their cards become known to everyone."""
-    w = rec[DECL_WINNER_SEAT]
-    if rules[R_DECLARATIONS] == 0 or w < 0:
-        return
-    for s in range(n):
-        if sides[s] != sides[w] or rec[DECL_HELD + s] == 0:
-            continue
-        nd = list_declarations(hands[s], rules[R_SPLIT_LONG_RUNS], decl)
-        for i in range(nd):
-            if decl[i, 0] == DK_CARRE:
-                r = decl[i, 1]
-                know[KNOW_HELD + s] |= (1 << r) | (1 << (r + 8)) | (1 << (r + 16)) | (1 << (r + 24))
-            else:
-                top = decl[i, 1]
-                for j in range(decl[i, 2]):
-                    know[KNOW_HELD + s] |= 1 << (top - j)
+    shown_cards(rules, rec, hands, n, sides, decl, know, KNOW_HELD)

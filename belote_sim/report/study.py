@@ -95,6 +95,10 @@ QUICK = Sizes(
 #: The tables of the study, each written to ``tables/NAME.parquet``.
 TABLES = ("about", "presets", "odds", "shuffle", "atlas", "atlas_gap", "card_values",
           "factorial", "arena", "worlds_strength", "worlds_arena")
+#: Tables written beside them by another command (the one named), rendered when present:
+#: the match against colver (``benchmarks/bench_vs_colver.py``; colver is no dependency
+#: of the study).
+OTHER_TABLES = {"ladder": "bench_vs_colver"}
 
 @dataclass(frozen=True)
 class StudyRuns:
@@ -440,6 +444,10 @@ def load_tables(out: str | Path) -> dict[str, pd.DataFrame]:
         if not path.is_file() or read_provenance(path).get("command") != "study":
             raise BeloteError(f"{str(path)!r} is not a table of the study (run make study)")
         tables[name] = pd.read_parquet(path)
+    for name, command in OTHER_TABLES.items():
+        path = Path(out) / "tables" / f"{name}.parquet"
+        if path.is_file() and read_provenance(path).get("command") == command:
+            tables[name] = pd.read_parquet(path)
     return tables
 
 
@@ -931,4 +939,50 @@ def _arena_section(tables, about) -> list[str]:
     L += _md_table(["A against B", "deals", "A - B per deal", "A wins the match",
                     "time per decision, A", "time per decision, B"], rows)
     L += ["![arena](plots/arena.png)", ""]
+    if "ladder" in tables:
+        L += _ladder_section(tables["ladder"])
+    return L
+
+
+def _ladder_section(ladder: pd.DataFrame) -> list[str]:
+    """Our players against colver's, in colver's environment (the ``ladder`` table)."""
+    from belote_sim.studies.arena import format_seconds
+
+    version = ladder.colver.iloc[0]
+    L = ["### Against colver", "",
+         f"colver {version} (Rust, on PyPI) is the fastest public belote engine, and ships "
+         "card players that need no neural model: a heuristic (documented as "
+         "*perfect-information*: it may look at every hand) and a Smart IS-MCTS that "
+         "samples its worlds from card beliefs, given a time per move. Our players sit "
+         "in colver's own environment and contrée (no declarations, the four suits, "
+         "a player unable to overtrump may play any card, colver's scoring: "
+         "docs/players.md, *Against colver*); each of our seats is a `Seat` that sees what "
+         "colver shows it. Each deal is played twice with the sides swapped; ours minus "
+         "colver's deal score per deal, with its 95% interval over the duplicate pairs, "
+         "the share of deals our side scored more, and the time per move of each side on "
+         "this machine (one core each). Reproduce a row with "
+         "`python benchmarks/bench_vs_colver.py --match OURS/THEIRS --pairs N` "
+         "(`make bench` installs colver).", ""]
+    rows = []
+    cards = ladder[ladder.kind == "cards"]
+    for r in cards.itertuples():
+        rows.append([f"`{r.ours}` vs colver's `{r.theirs}`", f"{int(r.pairs):,}",
+                     _d(r.mean_difference, r.difference_low, r.difference_high),
+                     pct(r.won, r.won_low, r.won_high),
+                     format_seconds(r.ours_ms_per_move / 1e3),
+                     format_seconds(r.theirs_ms_per_move / 1e3)])
+    L += ["Card play: every seat bids with colver's default bidder (`bid_improved`), so "
+          "only the cards differ.", ""]
+    L += _md_table(["ours vs theirs", "pairs", "ours - theirs per deal", "deals won",
+                    "time per move, ours", "time per move, theirs"], rows)
+    bids = ladder[ladder.kind == "bidding"]
+    if len(bids):
+        rows = [[f"`{r.ours}` vs colver's `{r.theirs}`", f"{int(r.pairs):,}",
+                 _d(r.mean_difference, r.difference_low, r.difference_high),
+                 pct(r.won, r.won_low, r.won_high)] for r in bids.itertuples()]
+        player = bids.card_player.iloc[0]
+        L += [f"Bidding: our bidder on one side, colver's on the other, `{player}` card "
+              "play on all four seats.", ""]
+        L += _md_table(["ours vs theirs", "pairs", "ours - theirs per deal", "deals won"],
+                       rows)
     return L

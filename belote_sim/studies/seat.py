@@ -17,7 +17,7 @@ and the seat's player chooses there, as inside ``simulate``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -70,6 +70,7 @@ class Seat:
     _plays: list[int] = field(default_factory=list, init=False)
     _first: list[int] = field(default_factory=list, init=False)
     _later: list[int] = field(default_factory=list, init=False)
+    _shown: dict[int, list[int]] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self.rules = rules_of(self.rules)
@@ -93,6 +94,7 @@ class Seat:
             raise BeloteError(f"dealer {dealer!r}: a seat of {self.rules.preset} is 0..{n - 1}")
         self._dealer = int(dealer)
         self._calls, self._plays, self._later = [], [], []
+        self._shown = None
         self._retourne = parse_card(retourne) if retourne else -1
         cards = _parse_cards(hand)
         rec, _ = self._slots()
@@ -136,6 +138,32 @@ class Seat:
                               f"(card {self._plays.index(c) + 1})")
         self._plays.append(c)
 
+    def observe_declarations(self, shown: Mapping[int, str | Iterable[str]]) -> None:
+        """The declarations shown (RULES 5: every carré and run of the side that won the
+        contest, read at the start of the first trick; the engine's players know them
+        from its first card on): the cards each seat showed, by seat; the seats left out
+        showed none. Until they are given, a decision's deals may show any."""
+        self._require_started()
+        n = self.rules.players
+        if self._status(self._slots()[0]) == L.ST_MISSING_CALLS:
+            raise BeloteError("the declarations are shown once the auction is over")
+        cards: dict[int, list[int]] = {}
+        for who, text in shown.items():
+            if not 0 <= int(who) < n:
+                raise BeloteError(f"seat {who!r} shows declarations: a seat of "
+                                  f"{self.rules.preset} is 0..{n - 1}")
+            cards[int(who)] = _parse_cards(text)
+        taken = [c for cs in cards.values() for c in cs]
+        if len(set(taken)) != len(taken):
+            raise BeloteError("a card is shown twice")
+        own = set(self._first) | set(self._later)
+        for who, cs in cards.items():
+            for c in cs:
+                if (who == self.seat) != (c in own) and c != self._retourne:
+                    raise BeloteError(f"{format_card(c)} shown by seat {who} is "
+                                      f"{'not ' if who == self.seat else ''}the seat's own")
+        self._shown = cards
+
     # -- the decision ----------------------------------------------------------------------
 
     def decide(self) -> Choice:
@@ -153,9 +181,10 @@ class Seat:
                                         np.int64(self.seed), np.int64(MAX_TRIES))
         status = int(out[P.OUT_STATUS])
         if status == L.ST_ILLEGAL_CARD and int(out[P.OUT_SEAT]) != self.seat:
+            shows = " or shows other declarations" if self._shown is not None else ""
             raise BeloteError(
                 f"no deal gives the cards played: in {int(out[P.OUT_TRIES]):,} deals of "
-                "the unseen cards some seat's card always breaks a rule "
+                f"the unseen cards some seat's card always breaks a rule{shows} "
                 f"({explain(last, status, 1, self.rules, where='for example')})"
             )
         if status != L.ST_DECIDED:
@@ -256,19 +285,25 @@ class Seat:
             pos.update(zip(later, sorted(self._later), strict=False))
         mine = set(pos.values()) - {self._retourne}
         if not bidding:
-            # Each other seat's played cards at positions that seat was dealt.
+            # Each other seat's played and shown cards at positions that seat was dealt.
             played_by = self._players_of_plays(rec)
+            shown = self._shown or {}
             for s in range(n):
                 if s == self.seat:
                     continue
                 free = [p for p in self._positions(where, rec[L.HANDS + s]) if p not in pos]
-                shown = [c for c, who in zip(self._plays, played_by, strict=True)
-                         if who == s and c != self._retourne]  # the retourne is placed
-                for c in shown:
+                seen_cards = [c for c, who in zip(self._plays, played_by, strict=True)
+                              if who == s and c != self._retourne]  # the retourne is placed
+                seen_cards += [c for c in shown.get(s, []) if c not in seen_cards
+                               and c != self._retourne]
+                for c in seen_cards:
                     if c in mine:
                         raise BeloteError(f"{format_card(c)} is the seat's own card, played "
-                                          f"by seat {s}")
-                pos.update(zip(free, shown, strict=False))
+                                          f"or shown by seat {s}")
+                if len(seen_cards) > len(free):
+                    raise BeloteError(f"seat {s} is dealt {len(free)} cards the seat has not "
+                                      f"seen, not {len(seen_cards)}")
+                pos.update(zip(free, seen_cards, strict=False))
         fixed_pos = np.array(sorted(pos), dtype=np.int64)
         fixed_cards = np.array([pos[p] for p in sorted(pos)], dtype=np.int64)
         used = set(pos.values())
@@ -276,7 +311,11 @@ class Seat:
             raise BeloteError("a card is given twice")
         free_pos = np.array([p for p in range(32) if p not in pos], dtype=np.int64)
         unseen = np.array([c for c in range(32) if c not in used], dtype=np.int64)
-        return P.Seen(fixed_pos, fixed_cards, free_pos, unseen)
+        masks = np.zeros(n, dtype=np.int64)
+        for who, cs in (self._shown or {}).items():
+            for c in cs:
+                masks[who] |= 1 << c
+        return P.Seen(fixed_pos, fixed_cards, free_pos, unseen, masks, self._shown is not None)
 
     def _players_of_plays(self, rec: np.ndarray) -> list[int]:
         """The seat of each card played so far: each trick is led by the last one's
