@@ -776,6 +776,9 @@ def advise_command(
                                             '"80S pass"')] = "",
     plays: Annotated[str, typer.Option(help='the cards played so far in order, e.g. '
                                             '"JS 7S"')] = "",
+    shown: Annotated[str | None, typer.Option(
+        help='the declarations shown once the auction is over, by seat, e.g. '
+             '"1: 7H 8H 9H; 3: JS JH JD JC" (seats left out showed none)')] = None,
     player: Annotated[str, typer.Option(help=f"the player: {policy_usage('play')}")] = (
         DEFAULT_PLAY_POLICY),
     bid_policy: Annotated[
@@ -796,8 +799,8 @@ def advise_command(
         if out is not None and out.suffix != ".parquet":
             raise BeloteError(f"--out {str(out)!r}: give a .parquet file")
         table = advise(_rules_from(rules, set_), hand, seat=seat, dealer=dealer,
-                       retourne=retourne, calls=calls, plays=plays, player=player,
-                       bid_policy=bid_policy, worlds=worlds, seed=seed)
+                       retourne=retourne, calls=calls, plays=plays, shown=shown,
+                       player=player, bid_policy=bid_policy, worlds=worlds, seed=seed)
     except BeloteError as e:
         _fail(str(e))
         return

@@ -172,10 +172,40 @@ def test_advise_cli_answers_in_one_table_and_refuses_bad_positions(tmp_path):
     assert "take" in out.stdout and "<- choice" in out.stdout
     df = pd.read_parquet(tmp_path / "a.parquet")
     assert df.loc[df.chosen, "candidate"].item() == "take"
-    bad = subprocess.run([*base, "--calls", "pass"], capture_output=True, text=True,
-                         timeout=600)
-    assert bad.returncode == 2 and "seat 2's turn" in bad.stderr
-    assert len(bad.stderr.strip().splitlines()) == 1
+    for extra, says in ((["--calls", "pass"], "seat 2's turn"),
+                        (["--shown", "1 7H 8H 9H"], "write SEAT: CARDS"),
+                        (["--shown", "2: 7S 8S 9S"], "once the auction is over")):
+        bad = subprocess.run([*base, *extra], capture_output=True, text=True, timeout=600)
+        assert bad.returncode == 2 and says in bad.stderr, bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_advise_takes_the_declarations_shown():
+    """After the auction of a classic deal whose declarations were shown, ``advise``
+    takes them (its deals show the same) and records them; cards the seat holds cannot
+    be another seat's declaration."""
+    from belote_sim.studies.advise import advise
+
+    rules = Rules.from_preset("classic")
+    for log in simulated_deals(rules, 40, seed=8, bid_policy="threshold",
+                               play_policy="heuristic"):
+        shown = shown_of(rules, log)
+        if shown and log["plays"]:
+            break
+    else:
+        pytest.fail("no deal of 40 showed a declaration")
+    seat = log["tricks"][0]["leader"]
+    first = _dealt(rules, log, [])
+    hand = _cards(int(_dealt(rules, log, log["calls"])[L.HANDS + seat]))
+    args = dict(seat=seat, dealer=log["dealer"], retourne=format_card(int(first[L.RETOURNE])),
+                calls=log["calls"], player="heuristic", worlds=20)
+    df = advise(rules, hand, shown=shown, **args)
+    assert df.chosen.sum() == 1
+    assert df.attrs["provenance"]["shown"] == {
+        k: " ".join(sorted(v.split(), key=parse_card)) for k, v in shown.items()}
+    other = (seat + 1) % 4
+    with pytest.raises(BeloteError, match="is not the seat's own|is the seat's own"):
+        advise(rules, hand, shown={other: " ".join(hand[:3])}, **args)
 
 
 @pytest.mark.parametrize("preset", ["coinche", "classic"])
@@ -233,3 +263,31 @@ def test_a_pimc_seat_handed_the_engines_stream_chooses_as_the_engine(preset):
                     plays, seat, seed)
                 asked += 1
     assert asked >= 100
+
+
+def test_the_other_seats_cards_lie_anywhere_in_their_hands():
+    """In a retourne game a seat does not know which of another seat's cards were among
+    the five it bid with: a card that seat played lies at each of its eight positions
+    (the retourne's aside) equally often in the packs completing the view, so five
+    times in eight among the first five."""
+    from belote_sim.batch import positions as P
+    from belote_sim.kernels.rng import seed_stream
+
+    rules = Rules.from_preset("classic")
+    log = next(log for log in simulated_deals(rules, 10, seed=2, bid_policy="threshold",
+                                              play_policy="heuristic") if log["plays"])
+    leader = log["tricks"][0]["leader"]
+    seat = (leader + 1) % 4
+    s = seat_at(rules, log, seat, log["calls"], log["plays"][:1], "threshold", "heuristic")
+    _, seen = s.position()
+    rec, where = s._slots()
+    first = set(s._positions(where, rec[L.DEALT + leader]))
+    card = parse_card(log["plays"][0])
+    pack = np.zeros(32, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    n, hits = 4000, 0
+    for k in range(n):
+        seed_stream(rng, 11, k, 0)
+        P._complete(pack, seen, rng)
+        hits += int(np.flatnonzero(pack == card)[0]) in first
+    assert abs(hits / n - 5 / 8) < 4 * np.sqrt(5 / 8 * 3 / 8 / n), hits / n

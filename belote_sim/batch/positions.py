@@ -3,14 +3,15 @@ the seat's player there.
 
 A seat sees its own cards, the retourne, the calls and the cards played. The engine
 replays a position only from a whole pack, so :func:`decide_at` completes what the seat
-saw into packs (:func:`~belote_sim.kernels.deal.complete_pack`: the seat's cards, the
-retourne and the cards each other seat has played at pack positions that seat was
-dealt, the unseen cards shuffled into the others) until one replays the calls and cards
-so far without an error (a card another seat played must have been legal from the hand
-the pack gives it: its voids). The engine then lets the players choose the next call or
-card (:func:`~belote_sim.game.state.deciding`). A fair player sees only what its seat
-sees, so its choice is the same in every such pack; ``dd`` sees every hand, and is
-given the true deal by its caller.
+saw into packs (:func:`_complete`: the seat's cards, the retourne and the cards each
+other seat has played or shown at pack positions that seat was dealt, the unseen cards
+shuffled into the others, then each other seat's cards shuffled among its positions)
+until one replays the calls and cards so far without an error (a card another seat
+played must have been legal from the hand the pack gives it: its voids). The engine
+then lets the players choose the next call or card
+(:func:`~belote_sim.game.state.deciding`). A fair player sees only what its seat sees,
+so its choice is the same in every such pack; ``dd`` sees every hand, and is given the
+true deal by its caller.
 """
 
 from __future__ import annotations
@@ -42,17 +43,19 @@ from belote_sim.kernels.layout import (
     ST_MISSING_CALLS,
     ST_MISSING_PLAYS,
 )
-from belote_sim.kernels.rng import seed_stream
+from belote_sim.kernels.rng import rand_below, seed_stream
 from belote_sim.players.solver_kit import VALUES_ROW, VALUES_WORLDS
 from belote_sim.rules import R_PLAYERS
 
 #: What a seat saw, as a pack to complete: ``fixed_cards[j]`` at ``fixed_pos[j]`` (its
 #: cards, the retourne, the cards the others played or showed), the ``unseen`` cards to
-#: shuffle into the ``free_pos`` positions; and, once it saw the declarations shown
-#: (``declared``), the cards each seat showed (``shown``, masks by seat): a pack must
-#: show the same (:func:`_shows_as_seen`).
-Seen = namedtuple("Seen", ["fixed_pos", "fixed_cards", "free_pos", "unseen", "shown",
-                           "declared"])
+#: shuffle into the ``free_pos`` positions; the positions of each other seat's cards
+#: (``mixed_pos``, the seats one after another, each ending at its ``mixed_end``), among
+#: which its cards are then shuffled (:func:`_mix_seats`); and, once it saw the
+#: declarations shown (``declared``), the cards each seat showed (``shown``, masks by
+#: seat): a pack must show the same (:func:`_shows_as_seen`).
+Seen = namedtuple("Seen", ["fixed_pos", "fixed_cards", "free_pos", "unseen", "mixed_pos",
+                           "mixed_end", "shown", "declared"])
 
 #: The history of a position: the ``calls`` and ``plays`` so far (call codes, card
 #: indices), the ``dealer``, and whether the next step is a call (``bidding``).
@@ -98,8 +101,7 @@ def decide_at(rules, players, seen, history, seed, max_tries):
     rec = ws.rec
     for t in range(max_tries):
         seed_stream(ws.rng, seed, t, KEY_PACK)
-        complete_pack(ws.pack, seen.fixed_pos, seen.fixed_cards, seen.free_pos, seen.unseen,
-                      ws.rng)
+        _complete(ws.pack, seen, ws.rng)
         status = play_deal(rules, players, check, ws, history.dealer, 0, 0)
         out[OUT_TRIES] = t + 1
         if status == ends and rec[ERR_STEP] == at:
@@ -115,6 +117,33 @@ def decide_at(rules, players, seen, history, seed, max_tries):
             return out, rec.copy(), np.zeros(33, dtype=np.int64)
     _record(out, ST_ILLEGAL_CARD, rec)
     return out, rec.copy(), np.zeros(33, dtype=np.int64)
+
+
+@jit
+def _complete(pack, seen, rng):
+    """A pack completing what the seat saw (:func:`~belote_sim.kernels.deal.complete_pack`),
+    each other seat's cards then in a uniform order over its positions
+    (:func:`_mix_seats`)."""
+    complete_pack(pack, seen.fixed_pos, seen.fixed_cards, seen.free_pos, seen.unseen, rng)
+    _mix_seats(pack, seen.mixed_pos, seen.mixed_end, rng)
+
+
+@jit
+def _mix_seats(pack, mixed_pos, mixed_end, rng):
+    """Shuffle each other seat's cards among its positions (Fisher-Yates on ``rng``).
+    The cards it played or showed are placed at some of its positions, and in the
+    retourne games its first five positions are the cards it bid with: which of its
+    cards those were, the seat does not know, so every order is equally likely."""
+    start = 0
+    for g in range(len(mixed_end)):
+        end = mixed_end[g]
+        for i in range(end - 1, start, -1):
+            j = start + rand_below(rng, i - start + 1)
+            a, b = mixed_pos[i], mixed_pos[j]
+            tmp = pack[a]
+            pack[a] = pack[b]
+            pack[b] = tmp
+        start = end
 
 
 @jit
@@ -180,8 +209,7 @@ def card_values(rules, players, seen, history, checked, seed, worlds, max_tries)
     tries = 0
     while found < worlds and tries < max_tries:
         seed_stream(ws.rng, seed, tries, KEY_PACK)
-        complete_pack(ws.pack, seen.fixed_pos, seen.fixed_cards, seen.free_pos, seen.unseen,
-                      ws.rng)
+        _complete(ws.pack, seen, ws.rng)
         tries += 1
         status = play_deal(rules, players, check, ws, history.dealer, 0, 0)
         if status != ST_MISSING_PLAYS or rec[ERR_STEP] != at:

@@ -67,7 +67,8 @@ def _words(text: str | Iterable[str]) -> list[str]:
 
 def advise(rules: Rules | str, hand: str | Iterable[str], *, seat: int, dealer: int,
            retourne: str | None = None, calls: str | Iterable[str] = (),
-           plays: str | Iterable[str] = (), player: str | PolicySpec = DEFAULT_PLAY_POLICY,
+           plays: str | Iterable[str] = (), shown: str | dict | None = None,
+           player: str | PolicySpec = DEFAULT_PLAY_POLICY,
            bid_policy: str | PolicySpec = DEFAULT_BID_POLICY, worlds: int = ADVISE_WORLDS,
            seed: int = 0) -> pd.DataFrame:
     """Every legal call or card of the position, its value under ``player`` and the
@@ -75,7 +76,8 @@ def advise(rules: Rules | str, hand: str | Iterable[str], *, seat: int, dealer: 
 
     ``hand`` is every card the seat was dealt: five in the retourne games while the
     auction runs, eight once it is over (the taker's with the retourne), eight in
-    coinche.
+    coinche. ``shown``: the declarations shown, by seat (:meth:`Seat.observe_declarations`),
+    as a mapping or as text ``"1: 7H 8H 9H; 3: JS JH JD JC"``.
 
     :raises BeloteError: one line for a bad position: a card twice, a card the seat
         holds played by someone else, a call or card of the history that breaks a rule,
@@ -96,6 +98,8 @@ def advise(rules: Rules | str, hand: str | Iterable[str], *, seat: int, dealer: 
         s.receive([format_card(c) for c in later])
     for c in plays:
         s.observe_card(c)
+    if shown is not None:
+        s.observe_declarations(parse_shown(shown) if isinstance(shown, str) else shown)
     choice = s.decide()
     how: dict = {}
     if choice.kind == "call":
@@ -107,11 +111,28 @@ def advise(rules: Rules | str, hand: str | Iterable[str], *, seat: int, dealer: 
     df.attrs["provenance"] = {
         "command": "advise", "rules": rules.describe(), "hand": [format_card(c) for c in cards],
         "seat": int(seat), "dealer": int(dealer), "retourne": retourne, "calls": calls,
-        "plays": plays, "player": str(s.player), "bid_policy": str(s.bid_policy),
+        "plays": plays, "shown": s.shown(), "player": str(s.player),
+        "bid_policy": str(s.bid_policy),
         "worlds": worlds, "seed": int(seed), "kind": choice.kind, "choice": choice.item,
         **how, **software(),
     }
     return df
+
+
+def parse_shown(text: str) -> dict[int, str]:
+    """The declarations shown, ``"SEAT: CARDS; SEAT: CARDS"``, by seat.
+
+    >>> parse_shown("1: 7H 8H 9H; 3: JS JH JD JC")
+    {1: '7H 8H 9H', 3: 'JS JH JD JC'}
+
+    :raises BeloteError: a part that is not ``SEAT: CARDS``."""
+    out: dict[int, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        who, sep, cards = part.partition(":")
+        if not sep or not who.strip().isdigit() or not cards.strip():
+            raise BeloteError(f"shown {part!r}: write SEAT: CARDS, e.g. '1: 7H 8H 9H'")
+        out[int(who)] = cards.strip()
+    return out
 
 
 def _call_values(s: Seat, cards: list[int], retourne: str | None, calls: list[str],

@@ -164,6 +164,13 @@ class Seat:
                                       f"{'not ' if who == self.seat else ''}the seat's own")
         self._shown = cards
 
+    def shown(self) -> dict[int, str] | None:
+        """The declarations shown, by seat, as given (``None`` before they are)."""
+        if self._shown is None:
+            return None
+        return {who: " ".join(format_cards(sum(1 << c for c in cs)))
+                for who, cs in self._shown.items()}
+
     # -- the decision ----------------------------------------------------------------------
 
     def decide(self) -> Choice:
@@ -315,7 +322,14 @@ class Seat:
         for who, cs in (self._shown or {}).items():
             for c in cs:
                 masks[who] |= 1 << c
-        return P.Seen(fixed_pos, fixed_cards, free_pos, unseen, masks, self._shown is not None)
+        # Each other seat's positions (but the retourne's), its cards shuffled among them.
+        groups = [] if bidding else [
+            [p for p in self._positions(where, rec[L.HANDS + s]) if p != turned]
+            for s in range(n) if s != self.seat]
+        mixed_pos = np.array([p for g in groups for p in g], dtype=np.int64)
+        mixed_end = np.cumsum([len(g) for g in groups], dtype=np.int64)
+        return P.Seen(fixed_pos, fixed_cards, free_pos, unseen, mixed_pos, mixed_end, masks,
+                      self._shown is not None)
 
     def _players_of_plays(self, rec: np.ndarray) -> list[int]:
         """The seat of each card played so far: each trick is led by the last one's
