@@ -254,23 +254,28 @@ def play_match(name: str, pairs: int, seed: int, say=print) -> dict:
     }
 
 
-def disagreements(player: str, theirs: str, wanted: int, seed: int, say=print) -> list[dict]:
-    """Card positions of ``player`` (a ``pimc`` player: it values its cards) against
-    colver's ``theirs`` where colver's Smart IS-MCTS, asked at the same position (the deal
-    replayed in a fresh environment: its beliefs rebuilt from the same actions), plays
-    another card: the first ``wanted`` of deals ``0, 1, ...``, with both sides' values
-    (ours: the takers' points expected over its worlds; colver's: the share of the
-    search's visits)."""
+def disagreements(player: str, theirs: str, deals: int, shown: int, seed: int,
+                  say=print) -> dict:
+    """Where ``player`` (a ``pimc`` player: it values its cards) and colver's Smart
+    IS-MCTS ``theirs`` would play different cards. Our side plays deals ``0 ..
+    deals-1`` against ``theirs``; at each of our decisions with a choice, colver's
+    search is asked too (the deal replayed in a fresh environment, its beliefs rebuilt
+    from the same actions). Returns how many decisions were compared and how many
+    differ, and the ``shown`` disagreements where our values differ most, each with
+    both sides' values (ours: the takers' points expected over its worlds; colver's:
+    the share of the search's visits) and, as a referee who sees every hand, the
+    double-dummy deal score of each card for the side to move (colver's
+    ``solve_scores`` on the real deal)."""
     import colver
 
     ms = int(theirs.split(":")[1])
-    found = []
-    deal = 0
-    while len(found) < wanted:
+    found, compared = [], 0
+    for deal in range(deals):
         _, _, table = play_table(deal, seed, 0, player, theirs, None)
         for at, choice in table.choices:
             if len(choice.legal) < 2:
                 continue
+            compared += 1
             env = colver.Env.deal(dealer=deal % 4, seed=seed + deal)
             env.smart_ismcts_init()
             for a in table.actions[:at]:
@@ -279,8 +284,12 @@ def disagreements(player: str, theirs: str, wanted: int, seed: int, say=print) -
             theirs_card = format_card(from_colver_card(stats["best_action"]))
             if theirs_card == choice.item:
                 continue
-            visits = sum(v for _, v in stats["visit_counts"])
             seat = env.current_player()
+            sign = 1 if seat % 2 == 0 else -1  # deal_scores: N-S minus E-W
+            dd = {format_card(from_colver_card(c)): sign * v
+                  for c, v in env.solve_scores()["deal_scores"]}
+            visits = sum(v for _, v in stats["visit_counts"])
+            values = dict(choice.values)
             found.append({
                 "deal": deal, "seat": seat, "dealer": deal % 4,
                 "hand": [format_card(from_colver_card(c)) for c in env.get_hands()[seat]],
@@ -288,15 +297,16 @@ def disagreements(player: str, theirs: str, wanted: int, seed: int, say=print) -
                 "contract": env.get_contract(),
                 "plays": [format_card(from_colver_card(c)) for c in env.get_play_order()],
                 "ours": choice.item, "theirs": theirs_card,
-                "our_values": dict(choice.values), "our_worlds": choice.worlds,
+                "our_values": values, "our_worlds": choice.worlds,
                 "their_visits": {format_card(from_colver_card(c)): v / visits
                                  for c, v in stats["visit_counts"]},
+                "double_dummy": dd,
+                "gap": abs(values[choice.item] - values[theirs_card]),
             })
-            say(f"  deal {deal}: ours {choice.item}, colver's {theirs_card}")
-            if len(found) == wanted:
-                break
-        deal += 1
-    return found
+        say(f"  deal {deal}: {len(found)} of {compared} decisions differ")
+    found.sort(key=lambda d: -d["gap"])
+    return {"player": player, "theirs": theirs, "deals": deals, "compared": compared,
+            "differ": len(found), "shown": found[:shown]}
 
 
 def main() -> None:
@@ -310,9 +320,10 @@ def main() -> None:
     parser.add_argument("--ladder", action="store_true",
                         help="write results/tables/ladder.parquet from the matches played "
                              "and render results/README.md again (no match is played)")
-    parser.add_argument("--disagreements", type=int, default=0, metavar="N",
-                        help="find N positions where fastpimc:20 and colver's ismcts:50 "
-                             "play different cards (instead of matches)")
+    parser.add_argument("--disagreements", type=int, default=0, metavar="DEALS",
+                        help="compare fastpimc:20's cards with colver's ismcts:50's over "
+                             "DEALS deals, and keep the three clearest disagreements "
+                             "(instead of matches)")
     args = parser.parse_args()
     try:
         import colver
@@ -324,7 +335,7 @@ def main() -> None:
         print(f"{LADDER.relative_to(ROOT)} and results/README.md written")
         return
     if args.disagreements:
-        found = disagreements("fastpimc:20", "ismcts:50", args.disagreements, args.seed)
+        found = disagreements("fastpimc:20", "ismcts:50", args.disagreements, 3, args.seed)
         _keep(args.out, "disagreements", found)
         print(json.dumps(found, indent=1))
         return
@@ -362,7 +373,7 @@ def write_ladder(path: Path = OUT_JSON) -> None:
     write_study(ROOT / "results")
 
 
-def _keep(path: Path, key: str, rows: list[dict]) -> None:
+def _keep(path: Path, key: str, rows: list[dict] | dict) -> None:
     """Add ``rows`` to ``key`` of the JSON file ``path`` (a match replaces its earlier
     result, the disagreements are replaced whole). The file is read again first:
     another sitting may have added its matches meanwhile."""

@@ -164,7 +164,8 @@ def playout_of(player: PolicySpec, held: int) -> PolicySpec:
     seat holds at most the cards it solves exactly, the ``heuristic`` before."""
     if player.name not in ("pimc", "fastpimc"):
         return player
-    exact = pimc_of(np.int64(player.id), float(player.value)).exact_tricks
+    # the plain function: a jitted call from Python would compile it in every process
+    exact = pimc_of.py_func(player.id, float(player.value)).exact_tricks
     return as_spec("dd" if held <= exact else "heuristic", "play")
 
 
