@@ -291,3 +291,26 @@ def test_the_other_seats_cards_lie_anywhere_in_their_hands():
         P._complete(pack, seen, rng)
         hits += int(np.flatnonzero(pack == card)[0]) in first
     assert abs(hits / n - 5 / 8) < 4 * np.sqrt(5 / 8 * 3 / 8 / n), hits / n
+
+
+def test_a_dd_seat_shown_every_hand_plays_as_simulate():
+    """``dd`` plays seeing every hand: a seat shown them (``reveal``) plays the card it
+    plays inside ``simulate`` at every card of logged deals, and refuses to play
+    without them."""
+    rules = Rules.from_preset("classic")
+    asked = 0
+    for log in simulated_deals(rules, 3, seed=4, bid_policy="threshold", play_policy="dd"):
+        if not log["plays"]:
+            continue
+        after = _dealt(rules, log, log["calls"])
+        for seat, kind, calls, plays, chosen in positions_of(rules, log):
+            if kind != "card":
+                continue
+            s = seat_at(rules, log, seat, calls, plays, "threshold", "dd")
+            if asked == 0:
+                with pytest.raises(BeloteError, match="reveal the other seats' hands"):
+                    s.decide()
+            s.reveal({o: _cards(int(after[L.HANDS + o])) for o in range(4) if o != seat})
+            assert s.decide().item == chosen, (plays, seat)
+            asked += 1
+    assert asked >= 32

@@ -3,7 +3,9 @@
 An app, a bot framework or a test drives a :class:`Seat` deal by deal, showing it only
 what its seat sees: :meth:`Seat.start` with its cards, the dealer and the retourne,
 then every call (:meth:`Seat.observe_call`), the cards dealt after the auction in
-retourne games (:meth:`Seat.receive`) and every card (:meth:`Seat.observe_card`).
+retourne games (:meth:`Seat.receive`), the declarations shown
+(:meth:`Seat.observe_declarations`) and every card (:meth:`Seat.observe_card`); a ``dd``
+seat, which plays seeing every hand, is also shown them (:meth:`Seat.reveal`).
 :meth:`Seat.decide` asks its player for the next call or card when it is the seat's
 turn. The choice comes from the engine itself (:func:`belote_sim.batch.positions.decide_at`):
 the history is replayed by the engine's kernels in a deal completing what the seat saw,
@@ -71,6 +73,7 @@ class Seat:
     _first: list[int] = field(default_factory=list, init=False)
     _later: list[int] = field(default_factory=list, init=False)
     _shown: dict[int, list[int]] | None = field(default=None, init=False)
+    _revealed: dict[int, list[int]] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self.rules = rules_of(self.rules)
@@ -94,7 +97,7 @@ class Seat:
             raise BeloteError(f"dealer {dealer!r}: a seat of {self.rules.preset} is 0..{n - 1}")
         self._dealer = int(dealer)
         self._calls, self._plays, self._later = [], [], []
-        self._shown = None
+        self._shown = self._revealed = None
         self._retourne = parse_card(retourne) if retourne else -1
         cards = _parse_cards(hand)
         rec, _ = self._slots()
@@ -164,6 +167,25 @@ class Seat:
                                       f"{'not ' if who == self.seat else ''}the seat's own")
         self._shown = cards
 
+    def reveal(self, hands: Mapping[int, str | Iterable[str]]) -> None:
+        """Every other seat's hand once the auction is over (all its cards at the first
+        trick, the taker's with the retourne), by seat: what a ``dd`` seat must be
+        shown, since it plays seeing every hand. A fair player ignores them."""
+        self._require_started()
+        n = self.rules.players
+        if self._status(self._slots()[0]) == L.ST_MISSING_CALLS:
+            raise BeloteError("the hands are revealed once the auction is over")
+        cards: dict[int, list[int]] = {}
+        for who, text in hands.items():
+            if not 0 <= int(who) < n or int(who) == self.seat:
+                raise BeloteError(f"seat {who!r}: reveal the hands of the other seats of "
+                                  f"{self.rules.preset}, 0..{n - 1} but {self.seat}")
+            cards[int(who)] = _parse_cards(text)
+        missing = sorted(set(range(n)) - {self.seat} - set(cards))
+        if missing:
+            raise BeloteError(f"reveal every other hand: seat {missing[0]}'s is missing")
+        self._revealed = cards
+
     def shown(self) -> dict[int, str] | None:
         """The declarations shown, by seat, as given (``None`` before they are)."""
         if self._shown is None:
@@ -181,6 +203,9 @@ class Seat:
             gives the cards played."""
         history, seen = self.position()
         bidding = bool(history.bidding)
+        if self.player.name == "dd" and not bidding and self._revealed is None:
+            raise BeloteError("dd plays seeing every hand: reveal the other seats' hands "
+                              "first (Seat.reveal)")
         from belote_sim.studies.simulate import players_of
 
         players = players_of(self.bid_policy, self.player)
@@ -303,12 +328,21 @@ class Seat:
                               if who == s and c != self._retourne]  # the retourne is placed
                 seen_cards += [c for c in shown.get(s, []) if c not in seen_cards
                                and c != self._retourne]
+                if self._revealed is not None:
+                    held = self._revealed[s]
+                    for c in seen_cards:
+                        if c not in held:
+                            raise BeloteError(f"{format_card(c)}, played or shown by seat "
+                                              f"{s}, is not in the hand revealed for it")
+                    seen_cards += [c for c in held if c not in seen_cards
+                                   and c != self._retourne]
                 for c in seen_cards:
                     if c in mine:
                         raise BeloteError(f"{format_card(c)} is the seat's own card, played "
                                           f"or shown by seat {s}")
-                if len(seen_cards) > len(free):
-                    raise BeloteError(f"seat {s} is dealt {len(free)} cards the seat has not "
+                if len(seen_cards) > len(free) or (
+                        self._revealed is not None and len(seen_cards) != len(free)):
+                    raise BeloteError(f"seat {s} holds {len(free)} cards the seat has not "
                                       f"seen, not {len(seen_cards)}")
                 pos.update(zip(free, seen_cards, strict=False))
         fixed_pos = np.array(sorted(pos), dtype=np.int64)
