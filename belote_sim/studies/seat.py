@@ -146,16 +146,7 @@ class Seat:
         contest, read at the start of the first trick; the engine's players know them
         from its first card on): the cards each seat showed, by seat; the seats left out
         showed none. Until they are given, a decision's deals may show any."""
-        self._require_started()
-        n = self.rules.players
-        if self._status(self._slots()[0]) == L.ST_MISSING_CALLS:
-            raise BeloteError("the declarations are shown once the auction is over")
-        cards: dict[int, list[int]] = {}
-        for who, text in shown.items():
-            if not 0 <= int(who) < n:
-                raise BeloteError(f"seat {who!r} shows declarations: a seat of "
-                                  f"{self.rules.preset} is 0..{n - 1}")
-            cards[int(who)] = _parse_cards(text)
+        cards = self._cards_by_seat(shown, "the declarations are shown", others=False)
         taken = [c for cs in cards.values() for c in cs]
         if len(set(taken)) != len(taken):
             raise BeloteError("a card is shown twice")
@@ -171,20 +162,29 @@ class Seat:
         """Every other seat's hand once the auction is over (all its cards at the first
         trick, the taker's with the retourne), by seat: what a ``dd`` seat must be
         shown, since it plays seeing every hand. A fair player ignores them."""
-        self._require_started()
+        cards = self._cards_by_seat(hands, "the hands are revealed", others=True)
         n = self.rules.players
-        if self._status(self._slots()[0]) == L.ST_MISSING_CALLS:
-            raise BeloteError("the hands are revealed once the auction is over")
-        cards: dict[int, list[int]] = {}
-        for who, text in hands.items():
-            if not 0 <= int(who) < n or int(who) == self.seat:
-                raise BeloteError(f"seat {who!r}: reveal the hands of the other seats of "
-                                  f"{self.rules.preset}, 0..{n - 1} but {self.seat}")
-            cards[int(who)] = _parse_cards(text)
         missing = sorted(set(range(n)) - {self.seat} - set(cards))
         if missing:
             raise BeloteError(f"reveal every other hand: seat {missing[0]}'s is missing")
         self._revealed = cards
+
+    def _cards_by_seat(self, given: Mapping[int, str | Iterable[str]], what: str,
+                       others: bool) -> dict[int, list[int]]:
+        """``given`` parsed, once the auction is over, by seat (with ``others``, the
+        seat's own refused)."""
+        self._require_started()
+        n = self.rules.players
+        if self._status(self._slots()[0]) == L.ST_MISSING_CALLS:
+            raise BeloteError(f"{what} once the auction is over")
+        cards: dict[int, list[int]] = {}
+        for who, text in given.items():
+            if not 0 <= int(who) < n or (others and int(who) == self.seat):
+                mine = f" but {self.seat}" if others else ""
+                raise BeloteError(f"seat {who!r}: {what} by the seats of "
+                                  f"{self.rules.preset}, 0..{n - 1}{mine}")
+            cards[int(who)] = _parse_cards(text)
+        return cards
 
     def shown(self) -> dict[int, str] | None:
         """The declarations shown, by seat, as given (``None`` before they are)."""
