@@ -42,6 +42,7 @@ from belote_sim.batch import positions as P
 from belote_sim.cards import format_card, parse_card
 from belote_sim.cards import parse_cards as _parse_cards
 from belote_sim.errors import BeloteError
+from belote_sim.players import PIMC_PLAYS
 from belote_sim.players.bidders import auction_read, reads_calls
 from belote_sim.players.play import pimc_of
 from belote_sim.players.spec import PolicySpec, as_spec
@@ -162,7 +163,7 @@ def playout_of(player: PolicySpec, held: int) -> PolicySpec:
     """The player that plays a world out after each candidate card: ``player`` itself,
     or for a ``pimc`` or ``fastpimc`` player its own value of a world: ``dd`` while the
     seat holds at most the cards it solves exactly, the ``heuristic`` before."""
-    if player.name not in ("pimc", "fastpimc"):
+    if player.id not in PIMC_PLAYS:
         return player
     # the plain function: a jitted call from Python would compile it in every process
     exact = pimc_of.py_func(player.id, float(player.value)).exact_tricks
@@ -190,7 +191,7 @@ def _card_values(s: Seat, worlds: int, seed: int) -> tuple[pd.DataFrame, dict]:
         np.int64(checked), np.int64(seed), np.int64(worlds), np.int64(max_tries))
     k = len(diff2)
     if k == 0:
-        given = " and give the calls" if checked else ""
+        given = " and the calls" if checked else ""
         raise BeloteError(f"no deal of the unseen cards in {int(tries):,} tries gives the "
                           f"cards played{given}")
     rows = []

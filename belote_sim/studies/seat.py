@@ -52,7 +52,7 @@ class Choice:
     legal: tuple[str, ...] = ()
     tries: int = 1
     #: A ``pimc`` player's value of each legal card: the takers' points it expects,
-    #: averaged over its ``worlds`` (empty for the other players).
+    #: averaged over its ``worlds`` (empty for the other players, and for a forced card).
     values: tuple[tuple[str, float], ...] = ()
     worlds: int = 0
 
