@@ -18,13 +18,19 @@ table and writes ``results/bench_engine.json``. Every figure is measured in this
   size (``--memory-deals``, default 1M, 10M and 100M deals), beside one that only
   imports the package: flat in the number of deals;
 * time from command start to the first deal with a warm cache: the wall time of
-  ``belote-sim simulate --deals 1 --quiet`` (best of 5).
+  ``belote-sim simulate --deals 1 --quiet`` (best of 5);
+* ``CLI, 1 thread``: the rate a user sees, start-up excluded: the wall time of
+  ``belote-sim simulate --rules classic --threads 1 --bid-policy random --play-policy
+  random --quiet --out DIR`` for 3,000,000 deals minus that for 1,000,000 (best of 3
+  each: counting, chunking and the Parquet write included), against the wall time of
+  colver's ``Env.rollout(400000)`` in the same run (best of 3).
 
 Targets: at least 1,000,000 complete classic deals per second on
 2 cores, one thread at least 1.5 x colver's rollouts per second (the goal is 2 x), all
 threads at least 1.8 x one thread, heuristic play at least 0.6 x random
 play, peak memory of a
-100,000,000-deal run under 500 MB and flat, start to first deal under 1.5 s.
+100,000,000-deal run under 500 MB and flat, start to first deal under 1.5 s, and the CLI
+on one thread at least 2 x colver's rollout.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -103,6 +110,47 @@ def colver_rollouts_per_s(total: int = 600_000, repeats: int = 3) -> float | Non
     return per_env * len(envs) / best
 
 
+#: The CLI measurement: the deals of its two runs, and colver's one rollout call.
+CLI_DEALS = (1_000_000, 3_000_000)
+COLVER_ROLLOUT = 400_000
+
+
+def cli_rate_one_thread(exe: str, repeats: int = 3) -> float:
+    """Deals per second of ``belote-sim simulate`` on one thread without its start-up:
+    the difference of the best wall times of :data:`CLI_DEALS` runs, each into a fresh
+    run directory."""
+    best = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in CLI_DEALS:
+            best[n] = float("inf")
+            for k in range(repeats):
+                cmd = [exe, "simulate", "--rules", "classic", "--threads", "1",
+                       "--bid-policy", "random", "--play-policy", "random", "--deals",
+                       str(n), "--seed", "1", "--quiet", "--out", f"{tmp}/{n}-{k}"]
+                t0 = time.perf_counter()
+                subprocess.run(cmd, check=True, capture_output=True)
+                best[n] = min(best[n], time.perf_counter() - t0)
+    low, high = CLI_DEALS
+    return (high - low) / (best[high] - best[low])
+
+
+def colver_rollout_rate(repeats: int = 3) -> float | None:
+    """colver's rollouts per second from the wall time of one
+    ``Env.rollout(COLVER_ROLLOUT)`` call (best of ``repeats``); None without colver."""
+    if importlib.util.find_spec("colver") is None:
+        return None
+    import colver
+
+    env = colver.Env.deal(dealer=0, seed=1)
+    env.rollout(1000)  # warm
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        env.rollout(COLVER_ROLLOUT)
+        best = min(best, time.perf_counter() - t0)
+    return COLVER_ROLLOUT / best
+
+
 def _peak_rss_mb(code: str) -> float:
     """Peak memory of a fresh process running ``code``: ``VmHWM`` where Linux has it.
     Not ``ru_maxrss``: Linux carries the parent's peak over into a child at ``exec``, so
@@ -157,6 +205,8 @@ def main() -> None:
         subprocess.run([exe, "simulate", "--deals", "1", "--quiet"], check=True,
                        capture_output=True)
         startup = min(startup, time.perf_counter() - t0)
+    cli = cli_rate_one_thread(exe)
+    peer_cli = colver_rollout_rate()
 
     rows = [
         ("shuffle only, 1 thread (baseline)", f"{shuffle:,.0f} deals/s", ""),
@@ -172,6 +222,10 @@ def main() -> None:
     for n, mb in rss.items():
         rows.append((f"peak RSS, {n:,} deals", f"{mb:,.0f} MB", f"{mb - rss_import:+,.0f} MB"))
     rows.append(("command start to first deal", f"{startup:.2f} s", "warm cache, best of 5"))
+    rows.append(("CLI, 1 thread, start-up excluded", f"{cli:,.0f} deals/s",
+                 "" if peer_cli is None else
+                 f"{cli / peer_cli:.2f} x colver's Env.rollout({COLVER_ROLLOUT:,}) "
+                 f"({peer_cli:,.0f}/s)"))
     width = max(len(r[0]) for r in rows)
     for name, value, ratio in rows:
         print(f"{name:<{width}}  {value:>18}  {ratio}")
@@ -182,6 +236,7 @@ def main() -> None:
         "heuristic play >= 0.6 x random play": realistic / many >= 0.6,
         "peak RSS < 500 MB": max(rss.values()) < 500,
         "start to first deal < 1.5 s": startup < 1.5,
+        "CLI one thread >= 2 x colver": None if peer_cli is None else cli / peer_cli >= 2,
     }
     for name, ok in checks.items():
         verdict = "colver not installed" if ok is None else "met" if ok else "NOT met"
@@ -204,6 +259,9 @@ def main() -> None:
                 "peak_rss_import_mb": rss_import,
                 "peak_rss_run_mb": {str(k): v for k, v in rss.items()},
                 "start_to_first_deal_s": startup,
+                "cli_1_thread_per_s": cli,
+                "colver_rollout_call_per_s": peer_cli,
+                "cli_ratio_to_colver": None if peer_cli is None else cli / peer_cli,
                 "targets": checks,
             },
             indent=2,
