@@ -60,6 +60,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_compare.py
 	$(BIN)/python benchmarks/bench_vs_colver.py --pairs 10 --out results/bench_vs_colver.json
 	$(BIN)/python benchmarks/bench_worlds.py
+	$(BIN)/python benchmarks/bench_cold.py
 
 ## The generated parts of the docs: docs/metrics.md's tables (from belote_sim.stats.METRICS
 ## and the per-deal row schema) and docs/design.md's picture of the layers (docs/layers.py).
