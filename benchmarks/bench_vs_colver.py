@@ -62,6 +62,7 @@ from colver_bridge import (  # noqa: E402
 from belote_sim.cards import format_card, parse_card  # noqa: E402
 from belote_sim.stats import mean_interval, wilson_interval  # noqa: E402
 from belote_sim.studies.seat import Seat  # noqa: E402
+from belote_sim.studies.simulate import DEFAULT_BID_POLICY  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT_JSON = ROOT / "results" / "vs_colver.json"
@@ -129,7 +130,8 @@ class Table:
             if _side(s) != self.our_side and not self.ours_bid:
                 continue  # colver's card player
             seat = Seat(COLVER_RULES, s, player=self.our_player,
-                        bid_policy=self.ours_bid or "threshold", seed=self.seed * 4 + s)
+                        bid_policy=self.ours_bid or DEFAULT_BID_POLICY,
+                        seed=self.seed * 4 + s)
             seat.start([format_card(from_colver_card(c)) for c in hands[s]],
                        dealer=env.get_dealer())
             self.seats[s] = seat

@@ -39,6 +39,7 @@ from belote_sim.kernels.layout import (
     ERR_SEAT,
     ERR_STEP,
     HANDS,
+    MAX_SEATS,
     ST_ILLEGAL_CARD,
     ST_MISSING_CALLS,
     ST_MISSING_PLAYS,
@@ -99,13 +100,14 @@ def decide_at(rules, players, seen, history, seed, max_tries):
     ends = ST_MISSING_CALLS if history.bidding else ST_MISSING_PLAYS
     at = len(history.calls) if history.bidding else len(history.plays)
     rec = ws.rec
+    shown = np.zeros(MAX_SEATS, dtype=np.int64)
     for t in range(max_tries):
         seed_stream(ws.rng, seed, t, KEY_PACK)
         _complete(ws.pack, seen, ws.rng)
         status = play_deal(rules, players, check, ws, history.dealer, 0, 0)
         out[OUT_TRIES] = t + 1
         if status == ends and rec[ERR_STEP] == at:
-            if not _shows_as_seen(rules, ws, seen):
+            if not _shows_as_seen(rules, ws, seen, shown):
                 continue
             seed_stream(ws.rng, seed, 0, KEY_DECIDE)
             status = play_deal(rules, players, deciding(history.calls, history.plays), ws,
@@ -147,15 +149,16 @@ def _mix_seats(pack, mixed_pos, mixed_end, rng):
 
 
 @jit
-def _shows_as_seen(rules, ws, seen):
+def _shows_as_seen(rules, ws, seen, shown):
     """Whether the deal in ``ws`` shows the declarations the seat saw shown (any, while
-    it saw none: :class:`Seen` ``declared`` false)."""
+    it saw none: :class:`Seen` ``declared`` false); ``shown`` is scratch
+    (``int64[MAX_SEATS]``), so that no pack tried allocates."""
     if not seen.declared:
         return True
     n = rules[R_PLAYERS]
-    shown = np.zeros(n, dtype=np.int64)
+    shown[:] = 0
     shown_cards(rules, ws.rec, ws.rec[HANDS:HANDS + n], n, ws.sides, ws.decl, shown, 0)
-    return (shown == seen.shown[:n]).all()
+    return (shown[:n] == seen.shown[:n]).all()
 
 
 @jit
@@ -204,6 +207,7 @@ def card_values(rules, players, seen, history, checked, seed, worlds, max_tries)
     diff2 = np.zeros((worlds, 32), dtype=np.int64)
     made = np.zeros((worlds, 32), dtype=np.bool_)
     pack = np.empty(32, dtype=np.int64)
+    shown = np.zeros(MAX_SEATS, dtype=np.int64)
     legal = 0
     found = 0
     tries = 0
@@ -214,7 +218,7 @@ def card_values(rules, players, seen, history, checked, seed, worlds, max_tries)
         status = play_deal(rules, players, check, ws, history.dealer, 0, 0)
         if status != ST_MISSING_PLAYS or rec[ERR_STEP] != at:
             continue
-        if not _shows_as_seen(rules, ws, seen):
+        if not _shows_as_seen(rules, ws, seen, shown):
             continue
         legal = rec[ERR_LEGAL]
         seat = rec[ERR_SEAT]

@@ -110,6 +110,14 @@ def pimc_card(rules, pimc, legal, hands, view, rng, kit, players):
         c = ctz(m)
         m &= m - 1
         total[c] = total[dd._representative(cx, c, moves)]
+    return _best_for_side(total, legal, maximize)
+
+
+@jit(inline="always")
+def _best_for_side(total, legal, maximize):
+    """The card of ``legal`` whose ``total`` (by card) is best for the seat's side: the
+    highest for the takers (``maximize``), the lowest for the defenders; ties: the
+    lowest card."""
     choice = -1
     m = legal
     while m != 0:
@@ -175,16 +183,7 @@ def pimc_values(rules, pimc, legal, hands, view, rng, kit, players):
                                                   out_trick)
     cx[dd.CX_GEN] = gen + sampled.shape[0]
     out[VALUES_WORLDS] = sampled.shape[0]
-    maximize = cx[dd.CX_TAKERS + seat] == 1
-    choice = -1
-    m = legal
-    while m != 0:
-        c = ctz(m)
-        m &= m - 1
-        v, best = out[VALUES_ROW, c], out[VALUES_ROW, choice] if choice >= 0 else 0
-        if choice < 0 or (v > best if maximize else v < best):
-            choice = c
-    return choice
+    return _best_for_side(out[VALUES_ROW], legal, cx[dd.CX_TAKERS + seat] == 1)
 
 
 @jit(inline="always")

@@ -8,9 +8,9 @@ seat's player's, made by the engine. The values:
 * a call: :func:`~belote_sim.studies.bid_strength.bid_strength` with the player as the
   play model, in worlds given the calls so far;
 * a card: in ``worlds`` deals completing what the seat saw and giving the calls of
-  the other seats under ``bid_policy`` (as ``bid-strength``'s worlds do; uniform under
-  the ``random`` bidder, whose calls say nothing, and in the stock game,
-  :func:`~belote_sim.players.bidders.auction_read`), found by rejection
+  the other seats under ``bid_policy`` (the calls ``bid-strength``'s worlds give,
+  :func:`~belote_sim.studies.bid_strength.calls_to_check`; none under the ``random``
+  bidder, whose calls say nothing), found by rejection
   (:func:`belote_sim.batch.positions.card_values`): each legal card is played, and the
   deal played out in every seat by the player, the same random stream for every card.
   A ``pimc`` or ``fastpimc`` player values each world as it does when it chooses: the
@@ -43,7 +43,6 @@ from belote_sim.cards import format_card, parse_card
 from belote_sim.cards import parse_cards as _parse_cards
 from belote_sim.errors import BeloteError
 from belote_sim.players import PIMC_PLAYS
-from belote_sim.players.bidders import auction_read, reads_calls
 from belote_sim.players.play import pimc_of
 from belote_sim.players.spec import PolicySpec, as_spec
 from belote_sim.players.worlds import TRIES_PER_WORLD
@@ -170,21 +169,14 @@ def playout_of(player: PolicySpec, held: int) -> PolicySpec:
     return as_spec("dd" if held <= exact else "heuristic", "play")
 
 
-def checked_of(s: Seat) -> int:
-    """The mask of the calls the card worlds must give: every call of another seat,
-    unless the bidder's calls say nothing (``random``) or the rules' auction is not
-    read (the stock game)."""
-    if not reads_calls(s.bid_policy.id) or not auction_read(s.rules.to_array()):
-        return 0
-    return sum(1 << i for i, who in enumerate(s.speakers()) if who != s.seat)
-
-
 def _card_values(s: Seat, worlds: int, seed: int) -> tuple[pd.DataFrame, dict]:
     from belote_sim.studies.simulate import players_of
 
     history, seen = s.position()
     playout = playout_of(s.player, s.held())
-    checked = checked_of(s)
+    from belote_sim.studies.bid_strength import calls_to_check
+
+    checked = calls_to_check(s.speakers(), s.seat, s.bid_policy, "use another --bid-policy")
     max_tries = max(MAX_TRIES, worlds * TRIES_PER_WORLD)
     diff2, made, legal, tries = P.card_values(
         s.rules.to_array(), players_of(s.bid_policy, playout), seen, history,

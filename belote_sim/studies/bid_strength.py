@@ -353,27 +353,41 @@ def _openings(dec: Decision) -> tuple[np.ndarray, np.ndarray]:
 
 
 def checked_calls(dec: Decision, bid_policy: PolicySpec, given: str) -> int:
-    """The mask of the calls so far that the worlds must give (bit ``i``: call ``i``):
-    with ``given = "calls"``, every call of another seat, as the bidding policy would
-    make it. The seat's own calls are left out (its cards are known: they tell nothing
-    of the others'), and so is every call under the ``random`` bidder, whose calls say
-    nothing of the cards.
+    """The mask of the calls so far that the worlds of ``dec`` must give (bit ``i``: call
+    ``i``): :func:`calls_to_check` with ``given = "calls"``, none with ``"uniform"``.
 
     :raises BeloteError: an unknown ``given``, or the ``dd`` bidder as the model of the
-        calls (a search per call and pack: too slow to replay in every pack tried).
+        calls (:func:`calls_to_check`).
     """
     if given not in WORLDS_GIVEN:
         raise BeloteError(
             f"worlds given {given!r}: choose one of {', '.join(WORLDS_GIVEN)}"
         )
-    if given == "uniform" or bid_policy.name == "random":
+    if given == "uniform":
         return 0
-    others = [i for i, speaker in enumerate(dec.speakers) if speaker != dec.seat]
+    return calls_to_check(dec.speakers, dec.seat, bid_policy,
+                          "use --worlds-given uniform or another --bid-policy")
+
+
+def calls_to_check(speakers: Sequence[int], seat: int, bid_policy: PolicySpec,
+                   instead: str) -> int:
+    """The mask of the calls so far (made by ``speakers``) that worlds seen from ``seat``
+    must give, as the bidding policy would make them: every call of another seat. The
+    seat's own calls are left out (its cards are known: they tell nothing of the
+    others'), and so is every call under the ``random`` bidder, whose calls say nothing
+    of the cards.
+
+    :raises BeloteError: the ``dd`` bidder as the model of such calls (a search per call
+        and pack: too slow to replay in every pack tried), with ``instead`` as the way
+        out.
+    """
+    if bid_policy.name == "random":
+        return 0
+    others = [i for i, speaker in enumerate(speakers) if speaker != seat]
     if others and bid_policy.name == "dd":
         raise BeloteError(
             "the dd bidder cannot serve as the model of the calls so far (it searches at "
-            "every call of every pack tried): use --worlds-given uniform or another "
-            "--bid-policy"
+            f"every call of every pack tried): {instead}"
         )
     return sum(1 << i for i in others)
 
