@@ -79,14 +79,14 @@ def _best_rate(fn, n: int, repeats: int = 3) -> float:
 
 def _simulate(n: int) -> None:
     chunks.simulate_chunk(
-        Rules().to_array(), same_players(0, 0.25, 0, 0.0, *no_lookup()), 1, 0, n, 64, False
+        Rules().to_array(), same_players(0, 0.25, 0, 0.0, *no_lookup(), None), 1, 0, n, 64, False
     )
 
 
 def _simulate_realistic(n: int) -> None:
     chunks.simulate_chunk(
         Rules().to_array(),
-        same_players(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0, *no_lookup()), 1, 0, n,
+        same_players(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0, *no_lookup(), None), 1, 0, n,
         64, False,
     )
 

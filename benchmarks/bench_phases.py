@@ -130,9 +130,9 @@ def breakdown(deals: int, heuristic: bool) -> dict[str, float]:
     the engine's own deal (``simulate_chunk`` on one block) measured beside them."""
     rules = Rules().to_array()
     if heuristic:
-        players = same_players(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0, *no_lookup())
+        players = same_players(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0, *no_lookup(), None)
     else:
-        players = same_players(BID_RANDOM, 0.25, PLAY_RANDOM, 0.0, *no_lookup())
+        players = same_players(BID_RANDOM, 0.25, PLAY_RANDOM, 0.0, *no_lookup(), None)
     numba.set_num_threads(1)
     for stop in range(len(PHASES)):
         _deals_until(rules, players, 1, 100, stop)

@@ -55,7 +55,7 @@ from belote_sim.studies.arena import arena  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Players whose calls say nothing (random bidders), for a decision timed alone.
-NO_BIDDERS = same_players(0, 0.25, 0, 0.0, *no_lookup())
+NO_BIDDERS = same_players(0, 0.25, 0, 0.0, *no_lookup(), True)
 
 
 def random_deals(n: int, seed: int) -> list[np.ndarray]:
@@ -78,7 +78,7 @@ def bid_deals(n: int, seed: int) -> list[tuple[np.ndarray, int, int, int]]:
     play = PolicySpec.parse("random", "play")
     recs = simulate_records(
         Rules().to_array(),
-        same_players(bid.id, bid.value, play.id, play.value, *lookup_for(bid.id)), seed, 0,
+        same_players(bid.id, bid.value, play.id, play.value, *lookup_for(bid.id), None), seed, 0,
         8 * n,
     )
     out = []

@@ -696,7 +696,7 @@ def _policy_calls(pack, dealer, policy):
     from belote_sim.players.table_bidder import lookup_for
 
     players = same_players(bid_policy_id(policy), 50.0, 0, 0.0,
-                           *lookup_for(bid_policy_id(policy)))
+                           *lookup_for(bid_policy_id(policy)), None)
     ws = new_workspace(players, False, False, False)
     ws.pack[:] = [parse_card(c) for c in pack]
     status = play_deal(COINCHE.to_array(), players, no_script(), ws, dealer, 0, 0)

@@ -78,7 +78,7 @@ def test_counts_identical_for_any_thread_count_and_split():
     two = simulate(rules, 20_000, seed=11, threads=2).counters
     assert one == two
     arr = rules.to_array()
-    args = (arr, same_players(0, 0.25, 0, 0.0, *no_lookup()))
+    args = (arr, same_players(0, 0.25, 0, 0.0, *no_lookup(), None))
     whole, _, _ = chunks.simulate_chunk(*args, 11, 0, 20_000, 7, False)
     first, _, _ = chunks.simulate_chunk(*args, 11, 0, 12_345, 3, False)
     rest, _, _ = chunks.simulate_chunk(*args, 11, 12_345, 20_000 - 12_345, 64, False)
@@ -225,7 +225,7 @@ def test_the_plain_trick_loop_plays_as_the_general_loop(play):
 
     rules = Rules().to_array()
     players = same_players(bid_policy_id("random"), 0.5, play_policy_id(play), 0.0,
-                           *no_lookup())
+                           *no_lookup(), True)
     timing = np.zeros(L.REC_SIZE, dtype=bool)
     timing[L.DECISIONS:L.DECISIONS + 2] = timing[L.DECISION_CYCLES:L.DECISION_CYCLES + 2] = True
     plain_ws, general_ws = (new_workspace(players, t, False, False) for t in (False, True))

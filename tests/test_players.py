@@ -30,7 +30,7 @@ from belote_sim.studies.arena import arena
 from belote_sim.studies.simulate import simulated_deals
 
 #: Players whose calls say nothing (random bidders), for the solver players called alone.
-NO_BIDDERS = same_players(0, 0.25, 0, 0.0, *no_lookup())
+NO_BIDDERS = same_players(0, 0.25, 0, 0.0, *no_lookup(), True)
 
 EXE = shutil.which("belote-sim", path=str(Path(sys.executable).parent)) or "belote-sim"
 INPUTS = ("rules", "dealer", "pack", "calls", "plays")
@@ -328,7 +328,7 @@ def test_solver_table_is_sized_for_the_players():
 
     def bits(bid_a, play_a, bid_b, play_b):
         players = sided_players(SidePolicies(bid_a, 50.0, play_a, 20.0),
-                                SidePolicies(bid_b, 50.0, play_b, 20.0), 4, no_lookup())
+                                SidePolicies(bid_b, 50.0, play_b, 20.0), 4, no_lookup(), True)
         return solver_table_bits(players, False)
 
     t = BID_THRESHOLD

@@ -240,7 +240,7 @@ def auction_knowledge(preset: str, deals: int, seed: int, bid: str = BID_POLICY)
     from belote_sim.players.knowledge import KNOW_HELD, KNOW_PLAYED, KNOW_VOID
 
     rules = Rules.from_preset(preset).to_array()
-    players = players_of(as_spec(bid, "bid"), as_spec(PLAY_POLICY, "play"))
+    players = players_of(as_spec(bid, "bid"), as_spec(PLAY_POLICY, "play"), with_solver=True)
     ws = new_workspace(players, False, False, False)
     ws = ws._replace(watch=Watch(True, False, False, False))
     script = no_script()

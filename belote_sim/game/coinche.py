@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ALL_TRUMPS, CAPOT_BONUS, NO_TRUMPS, SCALED_TOTAL
+from belote_sim.game.observers import see_call, see_deal
 from belote_sim.game.phases import close_bidding, read_declarations, total_points
 from belote_sim.game.state import MISSING, TrickPlan, is_checked, scripted_call
 from belote_sim.game.tricks import fail, play_tricks
@@ -67,7 +68,6 @@ from belote_sim.kernels.layout import (
 from belote_sim.kernels.trick import seat_after
 from belote_sim.players.bidders import coinche_policy_call
 from belote_sim.players.coinche_bidding import Auction
-from belote_sim.players.knowledge import learn_call, learn_deal
 from belote_sim.rules import R_ALL_NO_TRUMPS_ROUND, R_NT_VALUES, R_ROUND_TO_TEN
 
 #: The fixed part of a coinched or failed contract's score (RULES 8, Coinche).
@@ -152,7 +152,7 @@ def _next_call(rules, players, script, ws, seat, auction):
     rec[CALLS + n_calls] = call
     rec[N_CALLS] = n_calls + 1
     if ws.watch.know:
-        learn_call(ws.kit.know, n_calls, call, seat, 0, high, auction.high_seat, coinched)
+        see_call(ws.kit, n_calls, call, seat, 0, high, auction.high_seat, coinched)
     if script.decide and n_calls >= script.n_calls:
         return fail(rec, ST_DECIDED, n_calls, seat, call, 0, high), -1
     return ST_OK, call
@@ -291,7 +291,7 @@ def deal_coinche(rules, players, script, ws):
     for s in range(4):
         rec[DEALT + s] = hands[s]
     if ws.watch.know:
-        learn_deal(ws.kit.know, fh, -1)
+        see_deal(ws.kit, fh, -1)
 
     status, high, taker, m = coinche_auction(rules, players, script, ws)
     if status == ST_OK:

@@ -11,6 +11,12 @@ import numpy as np
 
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.game.coinche import deal_coinche
+from belote_sim.game.observers import (
+    record_decisions,
+    see_deal,
+    see_retourne_taken,
+    start_watch,
+)
 from belote_sim.game.phases import (
     bid_retourne,
     close_bidding,
@@ -26,8 +32,6 @@ from belote_sim.kernels.layout import (
     CAPOT_SIDE,
     DEALER,
     DEALT,
-    DECISION_CYCLES,
-    DECISIONS,
     DECL_WINNER_SEAT,
     EXCHANGE_SEAT,
     FIRST_HAND,
@@ -45,21 +49,10 @@ from belote_sim.kernels.layout import (
     TAKER,
     TOTAL_POINTS,
     TRUMP,
-    WORLDS_DRAWN,
-    WORLDS_GIVEN,
-    WORLDS_SHORT,
 )
 from belote_sim.kernels.scoring import score_no_contract, score_three_player, score_two_sides
 from belote_sim.kernels.trick import seat_after, side_of
-from belote_sim.players.knowledge import KNOW_HELD, learn_deal, reset_knowledge
 from belote_sim.players.seating import no_lookup, same_players
-from belote_sim.players.solver_kit import (
-    STAT_CYCLES,
-    STAT_DECISIONS,
-    STAT_DRAWN,
-    STAT_GIVEN,
-    STAT_SHORT,
-)
 from belote_sim.rules import (
     CONTRACT_COINCHE,
     CONTRACT_NONE,
@@ -121,13 +114,11 @@ def _play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
     array in them cost a quarter of the deal rate. Nothing here allocates; the solver
     players' entry points, which do, keep the runtime (``jit_refcounted``).
     """
-    rec, kit = ws.rec, ws.kit
+    rec = ws.rec
     n = rules[R_PLAYERS]
     _start(rec, ws.hands, ws.pack, dealer, pot_before, redeals_before, n)
-    if ws.watch.know:
-        reset_knowledge(kit.know)
-    if ws.watch.timing:
-        kit.stats[:] = 0
+    if ws.watch.know or ws.watch.timing:
+        start_watch(ws.kit, ws.watch)
     contract = rules[R_CONTRACT]
     if contract == CONTRACT_RETOURNE or (contract == CONTRACT_NONE and n == 4):
         status = _deal_retourne(rules, players, script, ws)
@@ -138,12 +129,7 @@ def _play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
     else:
         status = deal_no_contract_2p(rules, players, script, ws)
     if ws.watch.timing:
-        for side in range(2):
-            rec[DECISIONS + side] = kit.stats[STAT_DECISIONS + side]
-            rec[DECISION_CYCLES + side] = kit.stats[STAT_CYCLES + side]
-            rec[WORLDS_DRAWN + side] = kit.stats[STAT_DRAWN + side]
-            rec[WORLDS_GIVEN + side] = kit.stats[STAT_GIVEN + side]
-            rec[WORLDS_SHORT + side] = kit.stats[STAT_SHORT + side]
+        record_decisions(ws.kit, rec)
     return status
 
 
@@ -165,7 +151,7 @@ def _deal_retourne(rules, players, script, ws):
     for s in range(n):
         rec[DEALT + s] = hands[s]
     if ws.watch.know:
-        learn_deal(ws.kit.know, fh, retourne)
+        see_deal(ws.kit, fh, retourne)
 
     n_rounds = 3 if rules[R_ALL_NO_TRUMPS_ROUND] != 0 else 2
     status, taker, trump = bid_retourne(rules, players, script, ws, n_rounds, -1)
@@ -179,7 +165,7 @@ def _deal_retourne(rules, players, script, ws):
     # The taker picks up the retourne and gets 2 more cards, everyone else 3.
     hands[taker] |= 1 << retourne
     if ws.watch.know:
-        ws.kit.know[KNOW_HELD + taker] |= 1 << retourne  # everyone saw it
+        see_retourne_taken(ws.kit, taker, retourne)
     deal_rest(pack, pos, hands, n, fh, taker)
     for s in range(n):
         rec[HANDS + s] = hands[s]
@@ -211,7 +197,7 @@ def replay_deal(rules, pack, dealer, pot_before, redeals_before, calls, plays, a
     ``i`` was made; ``NO_VALUE`` where the solver does not apply (the stock game's free
     tricks)."""
     # Never asked: the script plays every seat.
-    players = same_players(0, 0.0, 0, 0.0, *no_lookup())
+    players = same_players(0, 0.0, 0, 0.0, *no_lookup(), True)
     ws = new_workspace(players, False, analyse, False)
     ws.pack[:] = pack
     status = play_deal(rules, players, script_of(calls, plays), ws, dealer, pot_before,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ALL_TRUMPS, BELOTE_POINTS, NO_TRUMPS
+from belote_sim.game.observers import see_call, see_declarations
 from belote_sim.game.state import MISSING, is_checked, scripted_call
 from belote_sim.game.tricks import fail
 from belote_sim.kernels.calls import call_is_legal
@@ -49,7 +50,6 @@ from belote_sim.kernels.trick import seat_after
 from belote_sim.players.bidders import retourne_policy_call
 from belote_sim.players.bidding import forced_call
 from belote_sim.players.dd_bidder import BidView
-from belote_sim.players.knowledge import learn_call, show_declarations
 from belote_sim.rules import (
     R_BELOTE,
     R_DECLARATION_TIE,
@@ -106,7 +106,7 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
             # Record.
             rec[CALLS + n_calls] = call
             if ws.watch.know:
-                learn_call(ws.kit.know, n_calls, call, seat, rnd, -1, -1, False)
+                see_call(ws.kit, n_calls, call, seat, rnd, -1, -1, False)
             n_calls += 1
             rec[N_CALLS] = n_calls
             if script.decide and n_calls > script.n_calls:
@@ -142,8 +142,7 @@ def read_declarations(rules, ws, per_seat, belote_at_start):
     declarations_at_first_trick(rules, ws.rec, ws.hands, ws.sides, ws.decl, per_seat,
                                 belote_at_start)
     if ws.watch.know:
-        show_declarations(rules, ws.rec, ws.hands, rules[R_PLAYERS], ws.sides, ws.kit.know,
-                          ws.decl)
+        see_declarations(rules, ws.kit, ws.rec, ws.hands, rules[R_PLAYERS], ws.sides, ws.decl)
 
 
 @jit_no_refcount

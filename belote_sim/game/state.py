@@ -35,7 +35,10 @@ Watch = namedtuple("Watch", ["know", "timing", "analyse", "solve"])
 #: One thread's deal in play: ``rec`` (the record, layout of
 #: :mod:`belote_sim.kernels.layout`), ``pack`` (int64[32], top first), ``hands``,
 #: ``trick``, ``decl`` (declarations scratch), ``sides`` (each seat's side in this
-#: deal), ``rng`` (the random stream), ``kit`` (the solver kit) and ``watch``.
+#: deal), ``rng`` (the random stream), ``kit`` (the solver kit, ``None`` for players who
+#: need no solver) and ``watch``. Every use of the kit goes through a function that
+#: receives it as an argument and tests it ``is None`` (:mod:`belote_sim.game.observers`,
+#: the players' entry points): that test is what lets Numba leave the solver out.
 Workspace = namedtuple(
     "Workspace", ["rec", "pack", "hands", "trick", "decl", "sides", "rng", "kit", "watch"]
 )
@@ -64,11 +67,25 @@ MISSING = -1
 def new_workspace(players, timing, analyse, solve):
     """A workspace for ``players``: knowledge is kept when one of them plays with the
     solver, the solver kit's table is sized for them (or for ``analyse``); the flags
-    are the :class:`Watch`'s."""
-    know = False
-    for policy in players.play:
-        if policy in SOLVER_PLAYS:
-            know = True
+    are the :class:`Watch`'s. Players who need no solver (``players.solver`` is
+    ``None``) get a workspace without kit, which watches nothing."""
+    return _workspace(players.solver, players, timing, analyse, solve)
+
+
+@jit
+def _workspace(solver, players, timing, analyse, solve):
+    """:func:`new_workspace`, ``solver`` passed on as an argument so that Numba drops
+    the kit of players who need none (its type is ``None``) instead of compiling it."""
+    if solver is None:
+        kit = None
+        watch = Watch(False, False, False, False)
+    else:
+        know = False
+        for policy in players.play:
+            if policy in SOLVER_PLAYS:
+                know = True
+        kit = new_solver_kit(solver_table_bits(players, analyse or solve))
+        watch = Watch(know, timing, analyse, solve)
     return Workspace(
         np.zeros(REC_SIZE, dtype=np.int64),
         np.zeros(32, dtype=np.int64),
@@ -77,8 +94,8 @@ def new_workspace(players, timing, analyse, solve):
         np.zeros((MAX_DECLS, 4), dtype=np.int64),
         np.zeros(MAX_SEATS, dtype=np.int64),
         np.zeros(1, dtype=np.uint64),
-        new_solver_kit(solver_table_bits(players, analyse or solve)),
-        Watch(know, timing, analyse, solve),
+        kit,
+        watch,
     )
 
 

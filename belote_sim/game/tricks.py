@@ -23,6 +23,13 @@ import numpy as np
 
 from belote_sim._jit import jit
 from belote_sim.cards import BELOTE_POINTS, CAPOT_BONUS, KING, LAST_TRICK_BONUS, QUEEN
+from belote_sim.game.observers import (
+    see_card,
+    time_decision,
+    value_card_played,
+    value_end,
+    value_position,
+)
 from belote_sim.game.state import MISSING, scripted_card
 from belote_sim.kernels.clock import cycles
 from belote_sim.kernels.layout import (
@@ -58,8 +65,7 @@ from belote_sim.kernels.legal import legal_given_winner, rule_values
 from belote_sim.kernels.scoring import deal_total
 from belote_sim.kernels.trick import card_power, seat_after, trick_card_points
 from belote_sim.players import PLAY_HEURISTIC, PLAY_RANDOM
-from belote_sim.players.knowledge import learn_from_card
-from belote_sim.players.pimc import analyse_position, deal_value
+from belote_sim.players.pimc import deal_value
 from belote_sim.players.play import (
     choose_card,
     heuristic_choice,
@@ -68,7 +74,6 @@ from belote_sim.players.play import (
     valued_card,
 )
 from belote_sim.players.seating import SeatView, at_seat, table_side
-from belote_sim.players.solver_kit import NO_VALUE, STAT_CYCLES, STAT_DECISIONS
 from belote_sim.rules import R_BELOTE, R_NT_VALUES, R_PLAYERS
 
 #: A trick once its last card is down, as :func:`end_trick` records it: trick ``t`` of
@@ -89,7 +94,7 @@ def fail(rec, status, step, seat, item, legal, rule):
 
 
 @jit
-def solve_tricks(rules, ws, leader, trump, taker, t_side, n_tricks):
+def solve_tricks(rules, ws, kit, leader, trump, taker, t_side, n_tricks):
     """The tricks of a four-player deal settled by one double-dummy solve
     (:func:`~belote_sim.players.pimc.deal_value`, ``ws.watch.solve``): the takers get
     the card points of perfect play by everyone, the defenders the rest; nothing is
@@ -98,7 +103,9 @@ def solve_tricks(rules, ws, leader, trump, taker, t_side, n_tricks):
     get no point at all: the solve counts points, not tricks, so a trick without points
     the takers might take is not seen."""
     rec = ws.rec
-    value = deal_value(rules, ws.kit, ws.hands, leader, trump, taker)
+    if kit is None:  # never: a workspace without kit does not solve (Watch)
+        return ST_OK
+    value = deal_value(rules, kit, ws.hands, leader, trump, taker)
     total = deal_total(rules, trump)
     takers = value - CAPOT_BONUS if value > total else value
     rec[TRICK_POINTS + t_side] = takers
@@ -244,7 +251,7 @@ def play_tricks(rules, players, script, ws, plan):
     analyse = watch.analyse
     t_side = sides[taker]
     if watch.solve and n == 4 and free_tricks == 0:
-        return solve_tricks(rules, ws, leader, trump, taker, t_side, n_tricks)
+        return solve_tricks(rules, ws, ws.kit, leader, trump, taker, t_side, n_tricks)
     if (n == 4 and free_tricks == 0 and stock_pos < 0 and not plan.belote_at_play
             and not script.on and not (watch.know or watch.timing or analyse)
             and plain_players(players.play)):
@@ -273,11 +280,8 @@ def play_tricks(rules, players, script, ws, plan):
             )
             if analyse:
                 # The value of the position (and of each legal card) before the card.
-                ws.kit.analysis[0, n_plays] = NO_VALUE
-                if t >= free_tricks:
-                    ws.kit.analysis[0, n_plays] = rec[TRICK_POINTS + t_side] + analyse_position(
-                        rules, ws.kit, hands, view, legal
-                    )
+                value_position(rules, ws.kit, n_plays, rec[TRICK_POINTS + t_side], hands, view,
+                               legal, t >= free_tricks)
             # Choose: the script's card, or the seat's policy.
             policy = at_seat(players.play, seat)
             start = cycles() if watch.timing else 0
@@ -297,9 +301,7 @@ def play_tricks(rules, players, script, ws, plan):
             else:
                 card = choose_card(players, rules, legal, hands, view, rng, ws.kit)
             if watch.timing:
-                side = table_side(seat, n)
-                ws.kit.stats[STAT_CYCLES + side] += cycles() - start
-                ws.kit.stats[STAT_DECISIONS + side] += 1
+                time_decision(ws.kit, table_side(seat, n), cycles() - start)
             # Check: every card, scripted or chosen by a policy.
             if (hands[seat] >> card) & 1 == 0:
                 return fail(rec, ST_NOT_IN_HAND, n_plays, seat, card, legal, rule)
@@ -307,11 +309,9 @@ def play_tricks(rules, players, script, ws, plan):
                 return fail(rec, ST_ILLEGAL_CARD, n_plays, seat, card, legal, rule)
             # Record, and let the observers see the card.
             if analyse and t >= free_tricks:
-                ws.kit.analysis[1, n_plays] = (
-                    rec[TRICK_POINTS + t_side] + ws.kit.analysis[2, card]
-                )
+                value_card_played(ws.kit, n_plays, rec[TRICK_POINTS + t_side], card)
             if watch.know and t >= free_tricks:  # free tricks show nothing
-                learn_from_card(rules, ws.kit.know, view, card, w, rule)
+                see_card(rules, ws.kit, view, card, w, rule)
             if plan.belote_at_play and trump < 4 and card >> 3 == trump:
                 rank = card & 7
                 other = 8 * trump + (QUEEN if rank == KING else KING)
@@ -337,10 +337,7 @@ def play_tricks(rules, players, script, ws, plan):
             stock_pos += 2
         leader = winner
     if analyse:
-        takers_all = (won >> (1 - t_side)) & 1 == 0
-        ws.kit.analysis[0, n_plays] = rec[TRICK_POINTS + t_side] + (
-            CAPOT_BONUS if takers_all else 0
-        )
+        value_end(ws.kit, n_plays, rec[TRICK_POINTS + t_side], (won >> (1 - t_side)) & 1 == 0)
     end_tricks(rec, n_plays, n_tricks, won)
     if script.on and n_plays < script.n_plays:
         return fail(rec, ST_EXTRA_PLAYS, n_plays, -1, script.plays[n_plays], 0, 0)

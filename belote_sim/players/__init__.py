@@ -63,7 +63,7 @@ class Policy:
 POLICIES: tuple[Policy, ...] = (
     Policy("bid", "random", BID_RANDOM, "take probability", 0.25, 0.0, 1.0),
     Policy("bid", "threshold", BID_THRESHOLD, "minimum hand value", 50.0),
-    Policy("bid", "dd", BID_DD, "minimum chance", 0.5, 0.0, 1.0),
+    Policy("bid", "dd", BID_DD, "minimum chance", 0.5, 0.0, 1.0, solver=True),
     Policy("bid", "table", BID_TABLE, "minimum gain", 0.0, -500.0, 500.0),
     Policy("play", "random", PLAY_RANDOM),
     Policy("play", "heuristic", PLAY_HEURISTIC),
@@ -78,6 +78,8 @@ BID_POLICIES = {p.name: p.id for p in POLICIES if p.kind == "bid"}
 #: The play policies that run the double-dummy solver: a workspace needs a table.
 SOLVER_PLAYS = tuple(p.id for p in POLICIES if p.kind == "play" and p.solver) + tuple(
     p.uniform_id for p in POLICIES if p.uniform_id is not None)
+#: The bidding policies that run the double-dummy solver.
+SOLVER_BIDS = tuple(p.id for p in POLICIES if p.kind == "bid" and p.solver)
 #: The players that sample worlds, with or without the calls.
 PIMC_PLAYS = (PLAY_PIMC, PLAY_FASTPIMC, PLAY_PIMC_UNIFORM, PLAY_FASTPIMC_UNIFORM)
 #: The ``fastpimc`` players (a small solver table).

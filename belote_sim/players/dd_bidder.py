@@ -19,6 +19,7 @@ from belote_sim.kernels.rng import rand_below
 from belote_sim.kernels.scoring import deal_total
 from belote_sim.kernels.trick import seat_after
 from belote_sim.players import dd
+from belote_sim.players.seating import NOT_COMPILED
 from belote_sim.players.solver_kit import kit_solver, use_context
 from belote_sim.rules import R_SECOND_ROUND, SECOND_ROUND_ANY
 
@@ -90,7 +91,9 @@ def dd_call(rules, kit, param, rnd, bidder, rng):
     (round 1 the retourne's suit; round 2 the best suit it may name, the retourne's
     included with ``second_round = any``; round 3 all-trumps or no-trumps) whose chance
     of making, by :func:`make_chance` over ``DD_BID_SAMPLES`` completions, is highest,
-    if it reaches ``param``; else pass."""
+    if it reaches ``param``; else pass. (``kit`` ``None``: not compiled in.)"""
+    if kit is None:
+        return NOT_COMPILED
     turned = bidder.retourne >> 3
     if rnd == 1:
         p = make_chance(rules, kit, bidder, turned, DD_BID_SAMPLES, rng)

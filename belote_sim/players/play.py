@@ -33,7 +33,7 @@ from belote_sim.players.pimc import (
     pimc_card,
     pimc_values,
 )
-from belote_sim.players.seating import at_seat
+from belote_sim.players.seating import NOT_COMPILED, at_seat
 
 
 @jit(inline="always")
@@ -86,6 +86,8 @@ def _choose_card(players, rules, legal, hands, view, rng, kit):
         return random_card(legal, rng)
     if policy == PLAY_HEURISTIC or view.free:
         return heuristic_card(legal, hands[view.seat], view)
+    if kit is None:  # the solver players are not compiled in (players.seating)
+        return NOT_COMPILED
     if policy in PIMC_PLAYS:
         return pimc_card(rules, pimc_of(policy, param), legal, hands, view, rng, kit, players)
     if policy == PLAY_DD:
@@ -110,7 +112,7 @@ def valued_card(players, rules, legal, hands, view, rng, kit):
     card when it has a choice (:func:`~belote_sim.players.pimc.pimc_values`, in
     ``kit.analysis``); the other players, and a forced card, as :func:`_choose_card`."""
     policy = at_seat(players.play, view.seat)
-    if policy in PIMC_PLAYS and not view.free and popcount(legal) > 1:
+    if kit is not None and policy in PIMC_PLAYS and not view.free and popcount(legal) > 1:
         pimc = pimc_of(policy, at_seat(players.play_param, view.seat))
         return pimc_values(rules, pimc, np.int64(legal), hands, view, rng, kit, players)
     return _choose_card(players, rules, np.int64(legal), hands, view, rng, kit)

@@ -10,6 +10,14 @@ on the other (:func:`sided_players`), each side with its own bidding and card pl
 or :func:`no_lookup` where no seat bids by table), as arrays the kernels receive rather
 than compile in.
 
+What the players need decides what the kernels compile. Where no seat bids by table
+the lookup is ``None``, and where no seat runs the double-dummy solver (``solver``,
+:func:`solver_need`) so is ``players.solver``: Numba then drops every branch that tests
+such an argument ``is None`` before it compiles, so the kernels of a random or
+heuristic run hold neither the solver, nor the PIMC players, nor the table bidder
+(minutes of compilation on a first run). The kernels that receive ``None`` test it
+themselves, never through a field: Numba prunes on a function's arguments only.
+
 Every kernel takes the players as one :class:`Players`. The one place they change form
 is the entry of a parallel loop: Numba cannot capture a tuple into the body of a
 ``prange`` loop, so a parallel kernel turns them into arrays once
@@ -19,7 +27,7 @@ function; a body may build a tuple and pass it on, only not receive one.
 
 >>> from belote_sim.players import BID_THRESHOLD, PLAY_HEURISTIC, PLAY_RANDOM
 >>> p = sided_players(SidePolicies(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0),
-...                   SidePolicies(BID_THRESHOLD, 60.0, PLAY_RANDOM, 0.0), 4, no_lookup())
+...                   SidePolicies(BID_THRESHOLD, 60.0, PLAY_RANDOM, 0.0), 4, no_lookup(), None)
 >>> [int(x) for x in p.play], [float(x) for x in p.bid_param]
 ([1, 0, 1, 0], [50.0, 60.0, 50.0, 60.0])
 """
@@ -32,15 +40,24 @@ import numpy as np
 
 from belote_sim._jit import jit
 from belote_sim.kernels.layout import MAX_SEATS
+from belote_sim.players import BID_TABLE, SOLVER_BIDS, SOLVER_PLAYS
 
 #: The players of a deal, one entry per seat: bidding policy id and parameter, card-play
 #: policy id and parameter. Each field is a tuple of four numbers, not an array: the
 #: engine reads ``at_seat(players.play, seat)`` at every card from every thread, and a tuple is a
 #: value, with none of the reference counting an array shared between threads costs.
 #: ``table_keys`` and ``table_gains`` are the ``table`` bidder's lookup, read once per
-#: call of a seat that bids by table.
+#: call of a seat that bids by table (``None`` where no seat does). ``solver`` is ``True``
+#: when a seat plays or bids with the double-dummy solver, else ``None``
+#: (:func:`solver_need`).
 Players = namedtuple("Players", ["bid", "bid_param", "play", "play_param", "table_keys",
-                                 "table_gains"])
+                                 "table_gains", "solver"])
+
+#: A player's answer where its code was left out of the kernels (its seat's ``solver``
+#: or lookup is ``None``): no call and no card, so the deal is refused as an illegal
+#: choice rather than played on. Only a caller that builds :class:`Players` by hand
+#: with the wrong needs meets it.
+NOT_COMPILED = -1
 
 #: One side's players in :func:`sided_players`: its bidding policy id and parameter, its
 #: card-play policy id and parameter.
@@ -77,15 +94,34 @@ def table_side(seat, n):
 
 @jit
 def no_lookup():
-    """An empty ``table`` bidder lookup, for players none of whom bids by table."""
-    return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+    """The ``table`` bidder lookup of players none of whom bids by table: none."""
+    return None, None
+
+
+def solver_need(bids: tuple[int, ...], plays: tuple[int, ...]) -> bool | None:
+    """The :class:`Players`' ``solver`` for seats with these bidding and play policy
+    ids: ``True`` when one of them runs the double-dummy solver, else ``None`` (the
+    kernels are then compiled without it).
+
+    >>> from belote_sim.players import BID_DD, BID_THRESHOLD, PLAY_HEURISTIC
+    >>> solver_need((BID_THRESHOLD,), (PLAY_HEURISTIC,)), solver_need((BID_DD,), (0,))
+    (None, True)
+    """
+    if any(b in SOLVER_BIDS for b in bids) or any(p in SOLVER_PLAYS for p in plays):
+        return True
+    return None
+
+
+def lookup_need(bids: tuple[int, ...]) -> bool:
+    """Whether players with these bidding policy ids need the table bidder's lookup."""
+    return BID_TABLE in bids
 
 
 @jit
-def same_players(bid, bid_param, play, play_param, table_keys, table_gains):
+def same_players(bid, bid_param, play, play_param, table_keys, table_gains, solver):
     """Every seat bids with ``bid`` (parameter ``bid_param``) and plays with ``play``
     (``play_param``); ``table_keys`` and ``table_gains`` are the table bidder's
-    lookup."""
+    lookup, ``solver`` the players' need of the solver (:func:`solver_need`)."""
     bid, play = np.int64(bid), np.int64(play)
     bid_param, play_param = np.float64(bid_param), np.float64(play_param)
     return Players(
@@ -95,15 +131,17 @@ def same_players(bid, bid_param, play, play_param, table_keys, table_gains):
         (play_param, play_param, play_param, play_param),
         table_keys,
         table_gains,
+        solver,
     )
 
 
 @jit
-def sided_players(side_a, side_b, n, lookup):
+def sided_players(side_a, side_b, n, lookup, solver):
     """The seats of side 0 (:func:`table_side`) play as ``side_a``, the others as
     ``side_b`` (each a :class:`SidePolicies`); ``lookup`` is the table bidder's
     ``(table_keys, table_gains)`` (:func:`no_lookup`, or
-    :func:`belote_sim.players.table_bidder.lookup_for`)."""
+    :func:`belote_sim.players.table_bidder.lookup_for`), ``solver`` the players' need
+    of the solver (:func:`solver_need`)."""
     ba, bb = np.int64(side_a.bid), np.int64(side_b.bid)
     a, b = np.int64(side_a.play), np.int64(side_b.play)
     qa, qb = np.float64(side_a.bid_param), np.float64(side_b.bid_param)
@@ -111,9 +149,9 @@ def sided_players(side_a, side_b, n, lookup):
     table_keys, table_gains = lookup
     if n == 4:
         return Players((ba, bb, ba, bb), (qa, qb, qa, qb), (a, b, a, b), (pa, pb, pa, pb),
-                       table_keys, table_gains)
+                       table_keys, table_gains, solver)
     return Players((ba, bb, bb, bb), (qa, qb, qb, qb), (a, b, b, b), (pa, pb, pb, pb),
-                   table_keys, table_gains)
+                   table_keys, table_gains, solver)
 
 
 @jit
@@ -131,9 +169,9 @@ def players_to_array(players):
 
 
 @jit
-def players_from_array(a, table_keys, table_gains):
-    """The :class:`Players` of :func:`players_to_array`'s array ``a`` and the lookup
-    arrays (which enter a parallel loop as they are)."""
+def players_from_array(a, table_keys, table_gains, solver):
+    """The :class:`Players` of :func:`players_to_array`'s array ``a``, the lookup
+    arrays and ``solver`` (which enter a parallel loop as they are)."""
     return Players(
         (np.int64(a[0, 0]), np.int64(a[0, 1]), np.int64(a[0, 2]), np.int64(a[0, 3])),
         (a[1, 0], a[1, 1], a[1, 2], a[1, 3]),
@@ -141,4 +179,5 @@ def players_from_array(a, table_keys, table_gains):
         (a[3, 0], a[3, 1], a[3, 2], a[3, 3]),
         table_keys,
         table_gains,
+        solver,
     )

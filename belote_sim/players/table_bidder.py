@@ -46,7 +46,7 @@ from belote_sim.kernels.calls import (
     round_two_suits,
 )
 from belote_sim.kernels.layout import CALL_AT, CALL_NT, CALL_PASS, CALL_SUIT, CALL_TAKE
-from belote_sim.players import BID_TABLE
+from belote_sim.players.seating import NOT_COMPILED, lookup_need, no_lookup
 
 #: Holding bits of :func:`hand_features`: the strain's jack, nine, ace, ten, and belote
 #: (its king and queen).
@@ -128,17 +128,18 @@ def shipped_lookup() -> tuple[np.ndarray, np.ndarray]:
     return keys, gains
 
 
-def lookup_for(*bid_policies: int) -> tuple[np.ndarray, np.ndarray]:
+def lookup_for(*bid_policies: int) -> tuple[np.ndarray, np.ndarray] | tuple[None, None]:
     """The lookup players with these bidding policy ids need: :func:`shipped_lookup`
-    when one of them is the table bidder, else an empty one (nothing is loaded).
+    when one of them is the table bidder, else none (nothing is loaded, and the table
+    bidder is not compiled into the kernels).
 
     >>> from belote_sim.players import BID_TABLE, BID_THRESHOLD
-    >>> lookup_for(BID_THRESHOLD)[0].size, lookup_for(BID_THRESHOLD, BID_TABLE)[0].size > 0
-    (0, True)
+    >>> lookup_for(BID_THRESHOLD), lookup_for(BID_THRESHOLD, BID_TABLE)[0].size > 0
+    ((None, None), True)
     """
-    if BID_TABLE in bid_policies:
+    if lookup_need(bid_policies):
         return shipped_lookup()
-    return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+    return no_lookup()
 
 
 @jit
@@ -219,7 +220,9 @@ def class_gain(atlas, rnd, position, strain, value, retourne, hand):
 def table_call(keys, gains, min_gain, rnd, position, hand, retourne, any_suit):
     """The ``table`` bidder's call in round ``rnd`` of the retourne bidding, from
     ``position`` (0 = first hand) with ``hand`` (its five cards) and the ``retourne``;
-    ``keys`` and ``gains`` are :func:`shipped_lookup`'s."""
+    ``keys`` and ``gains`` are :func:`shipped_lookup`'s (``None``: not compiled in)."""
+    if keys is None:
+        return NOT_COMPILED
     atlas = AtlasPart(keys, gains, RETOURNE_BASE)
     turned = retourne >> 3
     best = NO_GAIN
@@ -249,7 +252,9 @@ def table_coinche_call(keys, gains, min_gain, position, hand, high, coinched, al
     """The ``table`` bidder's call in the coinche auction: the lowest legal bid in the
     strain whose lookup gain is best, when it reaches ``min_gain``; else pass (also
     after a coinche: it never coinches or surcoinches). ``high`` is the current bid
-    (call code, -1 none)."""
+    (call code, -1 none); ``keys`` ``None``: not compiled in."""
+    if keys is None:
+        return NOT_COMPILED
     if coinched:
         return CALL_PASS
     vi = 0 if high < 0 else bid_value_index(high) + 1

@@ -42,7 +42,7 @@ def _warm(threads: int | None) -> int:
 
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    S.simulate_chunk(Rules().to_array(), same_players(0, 0.0, 0, 0.0, *no_lookup()), 0, 0, 1,
+    S.simulate_chunk(Rules().to_array(), same_players(0, 0.0, 0, 0.0, *no_lookup(), None), 0, 0, 1,
                      1, False)
     return numba.get_num_threads()
 

@@ -89,7 +89,8 @@ class ArenaTask:
                                 side.play_policy.id, side.play_policy.value)
 
         def seats(first: Side, second: Side):
-            return sided_players(policies(first), policies(second), n, lookup)
+            # With the solver kit whoever plays: it keeps each side's decision time.
+            return sided_players(policies(first), policies(second), n, lookup, True)
 
         c = self.chunk
         counters = chunks.arena_chunk(

@@ -30,7 +30,7 @@ from belote_sim.batch import runs as chunks
 from belote_sim.deallog.format import dumps, record_to_deal
 from belote_sim.errors import BeloteError
 from belote_sim.kernels import layout as L
-from belote_sim.players.seating import Players, same_players
+from belote_sim.players.seating import Players, same_players, solver_need
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.players.table_bidder import lookup_for
 from belote_sim.rules import Rules
@@ -73,10 +73,13 @@ def check_independent_deals(rules: Rules, unit: str) -> None:
         )
 
 
-def players_of(bid: PolicySpec, play: PolicySpec) -> Players:
+def players_of(bid: PolicySpec, play: PolicySpec, *, with_solver: bool = False) -> Players:
     """The kernels' :class:`~belote_sim.players.seating.Players`: every seat bids with
-    ``bid`` and plays with ``play`` (the table bidder's lookup loaded when it bids)."""
-    return same_players(bid.id, bid.value, play.id, play.value, *lookup_for(bid.id))
+    ``bid`` and plays with ``play`` (the table bidder's lookup loaded when it bids).
+    The kernels are built with the solver when a player needs it, or ``with_solver``
+    (kernels that value or solve positions whoever plays)."""
+    solver = True if with_solver else solver_need((bid.id,), (play.id,))
+    return same_players(bid.id, bid.value, play.id, play.value, *lookup_for(bid.id), solver)
 
 
 @dataclass(frozen=True)
