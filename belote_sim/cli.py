@@ -240,6 +240,7 @@ def simulate(
     if deals is None and matches is None:
         deals = 100_000
     unit = "matches" if matches is not None else "deals"
+    _compile_notice(unit, bid_policy, play_policy)
     result = _run(
         lambda **run: run_simulation(
             _rules_from(rules, set_), deals=deals, matches=matches, seed=seed,
@@ -253,6 +254,31 @@ def simulate(
     if out is not None:
         typer.echo(f"wrote {out}", err=True)
     _report(report, out)
+
+
+#: Seconds a first ``simulate`` compiles for on 2 cores, without and with a solver player
+#: (docs/performance.md, *A first run*).
+COMPILE_SECONDS = {False: 60, True: 190}
+
+
+def _compile_notice(unit: str, bid_policy: str, play_policy: str) -> None:
+    """Say once, on standard error (``--quiet`` or not), that the kernels of this run are
+    being compiled, when they are not in the cache yet."""
+    from belote_sim.batch import runs
+    from belote_sim.players.spec import as_spec
+
+    kernel = runs.simulate_matches if unit == "matches" else runs.simulate_chunk
+    # Numba's cache index of the kernel (an internal of Numba: unreadable, no notice).
+    index = getattr(getattr(getattr(kernel, "_cache", None), "_cache_file", None),
+                    "_index_path", None)
+    if index is None or Path(index).exists():
+        return
+    try:
+        solver = as_spec(bid_policy, "bid").uses_solver or as_spec(play_policy, "play").uses_solver
+    except BeloteError:
+        return  # the run refuses the policy itself
+    typer.echo(f"compiling the kernels for this machine, once: about "
+               f"{COMPILE_SECONDS[solver]} s", err=True)
 
 
 def _run(start, unit: str, quiet: bool):

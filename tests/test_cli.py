@@ -247,3 +247,19 @@ def test_every_command_has_an_example_and_fits_a_laptop_terminal():
         assert p.returncode == 0, p.stderr
         assert "Example:" in p.stdout and f"belote-sim {name}" in p.stdout, name
         assert max(len(line) for line in p.stdout.splitlines()) <= 80, name
+
+
+def test_a_first_run_says_it_compiles_even_when_quiet(tmp_path):
+    """In an empty kernel cache ``simulate --quiet`` says once, on standard error, that
+    it compiles; the next run, from the cache, says nothing."""
+    import os
+
+    env = {**os.environ, "BELOTE_SIM_CACHE_DIR": str(tmp_path)}
+    args = [EXE, "simulate", "--deals", "50", "--quiet", "--bid-policy", "random",
+            "--play-policy", "random"]
+    first, second = (subprocess.run(args, env=env, capture_output=True, text=True,
+                                    timeout=600) for _ in range(2))
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    notice = "compiling the kernels for this machine, once: about"
+    assert first.stderr.count(notice) == 1, first.stderr
+    assert notice not in second.stderr and "50 deals in" in second.stdout
