@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 import time
 from contextlib import contextmanager
@@ -70,6 +71,17 @@ def _root(
         help="Print the versions of belote-sim, Numba, NumPy and Python, and exit.")] = False,
 ) -> None:
     """Monte Carlo simulator of belote and its variants (RULES.md)."""
+    runner_log = logging.getLogger("belote_sim")
+    if not any(isinstance(h, _Notices) for h in runner_log.handlers):
+        runner_log.addHandler(_Notices())
+
+
+class _Notices(logging.Handler):
+    """The runner's notices (the compile notice), on standard error whatever ``--quiet``
+    says: the standard error of the moment, which a progress bar redirects above itself."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(self.format(record), file=sys.stderr)
 
 
 #: One example per command, shown at the end of its ``--help`` page: its lines, joined
@@ -240,7 +252,6 @@ def simulate(
     if deals is None and matches is None:
         deals = 100_000
     unit = "matches" if matches is not None else "deals"
-    _compile_notice(unit, bid_policy, play_policy)
     result = _run(
         lambda **run: run_simulation(
             _rules_from(rules, set_), deals=deals, matches=matches, seed=seed,
@@ -254,31 +265,6 @@ def simulate(
     if out is not None:
         typer.echo(f"wrote {out}", err=True)
     _report(report, out)
-
-
-#: Seconds a first ``simulate`` compiles for on 2 cores, without and with a solver player
-#: (docs/performance.md, *A first run*).
-COMPILE_SECONDS = {False: 60, True: 190}
-
-
-def _compile_notice(unit: str, bid_policy: str, play_policy: str) -> None:
-    """Say once, on standard error (``--quiet`` or not), that the kernels of this run are
-    being compiled, when they are not in the cache yet."""
-    from belote_sim.batch import runs
-    from belote_sim.players.spec import as_spec
-
-    kernel = runs.simulate_matches if unit == "matches" else runs.simulate_chunk
-    # Numba's cache index of the kernel (an internal of Numba: unreadable, no notice).
-    index = getattr(getattr(getattr(kernel, "_cache", None), "_cache_file", None),
-                    "_index_path", None)
-    if index is None or Path(index).exists():
-        return
-    try:
-        solver = as_spec(bid_policy, "bid").uses_solver or as_spec(play_policy, "play").uses_solver
-    except BeloteError:
-        return  # the run refuses the policy itself
-    typer.echo(f"compiling the kernels for this machine, once: about "
-               f"{COMPILE_SECONDS[solver]} s", err=True)
 
 
 def _run(start, unit: str, quiet: bool):
@@ -328,15 +314,16 @@ def _progress_bar(unit: str):
         console=Console(stderr=True),
         transient=True,
     )
-    t0 = time.perf_counter()
-    first: list[int] = []
+    first: list[float] = []  # the units and the time of the first report
     with progress:
         task = progress.add_task(unit, total=None, rate="")
 
         def report(done: int, total: int) -> None:
+            # Counted from the first report: resumed work and the kernels' loading or
+            # compiling, which the runner does before it, do not count toward the rate.
             if not first:
-                first.append(done)  # resumed work does not count toward the rate
-            rate = (done - first[0]) / max(time.perf_counter() - t0, 1e-9)
+                first.extend((done, time.perf_counter()))
+            rate = (done - first[0]) / max(time.perf_counter() - first[1], 1e-9)
             progress.update(task, completed=done, total=total, rate=f"{rate:,.0f} {unit}/s")
 
         yield report

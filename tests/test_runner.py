@@ -227,3 +227,57 @@ def test_resume_refuses_chunks_of_another_engine(tmp_path):
     (out / "run.json").write_text(json.dumps(info))
     with pytest.raises(BeloteError, match="different engine"):
         simulate(LITIGE, deals=1_000, seed=5, out=out)
+
+
+class _SlowStartJob:
+    """A job of ``count`` units whose empty chunk (the warm-up) takes ``start`` seconds,
+    as a kernel's compilation would, and compiles a function Numba has not seen."""
+
+    unit = "deals"
+
+    def __init__(self, count: int, start: float) -> None:
+        self.count, self.start, self.played = count, start, []
+
+    total = property(lambda self: self.count)
+
+    def to_json(self) -> dict:
+        return {"count": self.count}
+
+    def chunks(self):
+        from belote_sim.runner.jobs import chunk_plan
+
+        return chunk_plan([(self.unit, self.count)], 10)
+
+    def task(self, chunk, threads):
+        job = self
+
+        class Task:
+            def play(self, blocks):
+                from belote_sim.runner.executors import ChunkResult
+
+                job.played.append(chunk.count)
+                if chunk.count == 0:
+                    import numba
+
+                    numba.njit(lambda x: x + 1)(1)  # a compilation, never cached
+                    time.sleep(job.start)
+                return ChunkResult(chunk.index, np.array([chunk.count]))
+
+        t = Task()
+        t.chunk, t.threads = chunk, threads
+        return t
+
+    merge = staticmethod(np.add)
+
+
+def test_the_kernels_load_before_the_clock_and_a_compilation_is_announced(caplog):
+    from belote_sim.runner.jobs import execute
+
+    job = _SlowStartJob(30, start=1.0)
+    with caplog.at_level("WARNING", logger="belote_sim"):
+        run = execute(job, None)
+    assert job.played == [0, 10, 10, 10]  # an empty chunk first, then the run's
+    assert int(run.counters[0]) == 30 and run.done == 30
+    assert run.wall_seconds < 0.5  # the warm-up's second is not the run's
+    notices = [r.getMessage() for r in caplog.records if "compiling the kernels" in r.getMessage()]
+    assert len(notices) == 1 and notices[0].endswith(" s")

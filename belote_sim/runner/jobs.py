@@ -17,8 +17,10 @@ uninterrupted one.
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,6 +35,17 @@ from belote_sim.runner.rundir import RunDir
 
 #: The largest seed: seeds are unsigned 63-bit integers.
 MAX_SEED = 2**63 - 1
+
+#: Seconds a first run compiles its kernels for on this project's 2-core machine, by
+#: whether its players need the double-dummy solver (docs/performance.md, *A first
+#: run*): the figure of the compile notice (:func:`warm_up`). A job says which it is
+#: with a ``compile_seconds`` attribute; one without is taken to need the solver.
+COMPILE_SECONDS = {False: 60, True: 190}
+
+#: Where the runner says what the user should know but need not act on: the compile
+#: notice. The CLI prints its records on standard error, ``--quiet`` or not; a library
+#: user sees them through Python's last-resort handler, or their own logging setup.
+log = logging.getLogger("belote_sim")
 
 
 def check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
@@ -75,6 +88,9 @@ class Job(Protocol):
 
     @property
     def total(self) -> int: ...
+
+    # Optional: ``compile_seconds``, the figure of :data:`COMPILE_SECONDS` its kernels
+    # take to compile.
 
     def to_json(self) -> dict[str, Any]: ...
 
@@ -174,6 +190,35 @@ def check_out(out: str | Path | None, *, records: bool = False, resume: bool = F
     return run_dir
 
 
+@contextmanager
+def _compile_notice(seconds: int) -> Iterator[None]:
+    """Log the compile notice once if Numba compiles anything (not: loads it from the
+    cache) inside the ``with`` block."""
+    from numba.core import event
+
+    class Notice(event.Listener):
+        said = False
+
+        def on_start(self, ev: event.Event) -> None:
+            if not self.said:
+                self.said = True
+                log.warning("compiling the kernels for this machine, once: about %d s", seconds)
+
+        def on_end(self, ev: event.Event) -> None:
+            pass
+
+    with event.install_listener("numba:compile", Notice()):
+        yield
+
+
+def warm_up(job: Job, chunk: Chunk, threads: int | None) -> None:
+    """Load the kernels of ``job``'s chunks from the cache, or compile them, by playing
+    ``chunk`` with nothing in it: then the clock of :func:`execute` times play alone,
+    and a first run says that it compiles (:func:`_compile_notice`) before it does."""
+    with _compile_notice(getattr(job, "compile_seconds", COMPILE_SECONDS[True])):
+        job.task(chunk._replace(count=0), threads).play(1)
+
+
 def execute(
     job: Job,
     run_dir: RunDir | None,
@@ -195,7 +240,11 @@ def execute(
 
     ``watch(result, units)`` sees the merge of the first chunks as soon as they are all
     done (chunk 0, then 0 and 1, ...: the same merges whatever the executor's order);
-    when it returns true the run ends there, and its result is that merge."""
+    when it returns true the run ends there, and its result is that merge.
+
+    On the local executor the kernels are loaded or compiled first (:func:`warm_up`),
+    outside the run's wall time; a Dask cluster's workers load them on their first
+    chunk, which its wall time includes."""
     check_executor(executor, scheduler)
     done: dict[int, np.ndarray] = run_dir.prepare(job, resume) if run_dir else {}
     owned = executor is None or isinstance(executor, str)
@@ -212,7 +261,6 @@ def execute(
     if threads is not None:
         numba.set_num_threads(threads)
     described = executor.describe()
-    t0 = time.perf_counter()
     merged: np.ndarray | None = None
     # Without ``watch`` each result is merged as it comes (integer sums: any order gives
     # the same); with it, results wait in ``pending`` until the prefix reaches them.
@@ -244,6 +292,9 @@ def execute(
     for index in sorted(done):
         take(index, done.pop(index))
     try:
+        if todo and getattr(executor, "name", None) == "local":
+            warm_up(job, todo[0], threads)
+        t0 = time.perf_counter()
         if progress is not None:
             progress(done_units, total)
         if watch is not None:

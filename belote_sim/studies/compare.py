@@ -57,6 +57,7 @@ from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult, refuse_illegal
 from belote_sim.runner.jobs import (
+    COMPILE_SECONDS,
     check_chunk_size,
     check_out,
     check_run_args,
@@ -539,6 +540,10 @@ class CompareJob:
                            self.play_policy)
 
     merge = staticmethod(np.add)
+
+    @property
+    def compile_seconds(self) -> int:
+        return COMPILE_SECONDS[self.bid_policy.uses_solver or self.play_policy.uses_solver]
 
 
 def _pairing(cells: Sequence[Cell]) -> list[bool]:

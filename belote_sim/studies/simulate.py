@@ -36,6 +36,7 @@ from belote_sim.players.table_bidder import lookup_for
 from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult, refuse_illegal
 from belote_sim.runner.jobs import (
+    COMPILE_SECONDS,
     check_chunk_size,
     check_executor,
     check_int,
@@ -170,6 +171,10 @@ class SimulateJob:
                          self.records)
 
     merge = staticmethod(np.add)
+
+    @property
+    def compile_seconds(self) -> int:
+        return COMPILE_SECONDS[self.bid_policy.uses_solver or self.play_policy.uses_solver]
 
 
 @dataclass
