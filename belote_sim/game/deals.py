@@ -45,6 +45,7 @@ from belote_sim.kernels.layout import (
     REDEALS_BEFORE,
     RETOURNE,
     SHOWN_CARD,
+    ST_NOT_COMPILED,
     ST_OK,
     TAKER,
     TOTAL_POINTS,
@@ -52,18 +53,21 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.scoring import score_no_contract, score_three_player, score_two_sides
 from belote_sim.kernels.trick import seat_after, side_of
-from belote_sim.players.seating import no_lookup, same_players
+from belote_sim.players.seating import ALL_FAMILIES, no_lookup, same_players
 from belote_sim.rules import (
-    CONTRACT_COINCHE,
     CONTRACT_NONE,
-    CONTRACT_RETOURNE,
-    CONTRACT_STOCK,
+    FAMILY_COINCHE,
+    FAMILY_RETOURNE,
+    FAMILY_STOCK,
     R_ALL_NO_TRUMPS_ROUND,
     R_CONTRACT,
     R_FIRST_PACKETS,
     R_PLAYERS,
     R_TIE_RULE,
+    family_of,
 )
+
+_family_of = jit(inline="always")(family_of)
 
 
 @jit_no_refcount
@@ -91,23 +95,30 @@ def _start(rec, hands, pack, dealer, pot_before, redeals_before, n):
 
 @jit(inline="always")
 def play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
-    """Play one deal (see :func:`_play_deal`), the integers passed on as plain int64 so
-    that the deal is compiled once for the simulator and replay alike, not once per
-    literal argument."""
-    return _play_deal(rules, players, script, ws, np.int64(dealer), np.int64(pot_before),
-                      np.int64(redeals_before))
+    """Play the deal of the pack ``ws.pack`` (int64[32], top first) dealt by ``dealer``
+    into the record ``ws.rec``; return its ``ST_*`` status (see :func:`_play_deal`).
+    ``pot_before`` is the litige pot waiting, ``redeals_before`` the stock game's
+    redeals in a row.
+
+    The integers enter the record as plain int64, so that the deal is compiled once for
+    the simulator and replay alike, not once per literal argument; the players'
+    families are handed on as arguments, which Numba prunes on."""
+    _start(ws.rec, ws.hands, ws.pack, np.int64(dealer), np.int64(pot_before),
+           np.int64(redeals_before), rules[R_PLAYERS])
+    retourne, coinche, stock, two_player = players.families
+    return _play_deal(rules, players, script, ws, retourne, coinche, stock, two_player)
 
 
 @jit_no_refcount
-def _play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
-    """Play the deal of the pack ``ws.pack`` (int64[32], top first) dealt by ``dealer``
-    into the record ``ws.rec``; return its ``ST_*`` status.
+def _play_deal(rules, players, script, ws, retourne, coinche, stock, two_player):
+    """Play the deal :func:`play_deal` started in ``ws.rec``; return its ``ST_*`` status.
 
     The :class:`~belote_sim.players.seating.Players` choose the calls and cards, drawing
     randomness from ``ws.rng``, unless the :class:`~belote_sim.game.state.Script` is on
     (replay): then they come from the deal log, checked by the same code.
-    ``pot_before`` is the litige pot waiting, ``redeals_before`` the stock game's
-    redeals in a row.
+    ``retourne`` ... ``two_player`` are the players' ``families``: the deal function of
+    a family that is ``None`` is left out of the kernel, and a deal of it ends with
+    ``ST_NOT_COMPILED``.
 
     Compiled without reference counting (so are the family functions it calls): a deal
     hands its named tuples through many functions, and counting the references of every
@@ -115,18 +126,20 @@ def _play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
     players' entry points, which do, keep the runtime (``jit_refcounted``).
     """
     rec = ws.rec
-    n = rules[R_PLAYERS]
-    _start(rec, ws.hands, ws.pack, dealer, pot_before, redeals_before, n)
     if ws.watch.know or ws.watch.timing:
         start_watch(ws.kit, ws.watch)
-    contract = rules[R_CONTRACT]
-    if contract == CONTRACT_RETOURNE or (contract == CONTRACT_NONE and n == 4):
-        status = _deal_retourne(rules, players, script, ws)
-    elif contract == CONTRACT_COINCHE:
-        status = deal_coinche(rules, players, script, ws)
-    elif contract == CONTRACT_STOCK:
-        status = deal_stock(rules, players, script, ws)
-    else:
+    family = _family_of(rules)
+    status = ST_NOT_COMPILED
+    if family == FAMILY_RETOURNE:
+        if retourne is not None:
+            status = _deal_retourne(rules, players, script, ws)
+    elif family == FAMILY_COINCHE:
+        if coinche is not None:
+            status = deal_coinche(rules, players, script, ws)
+    elif family == FAMILY_STOCK:
+        if stock is not None:
+            status = deal_stock(rules, players, script, ws)
+    elif two_player is not None:
         status = deal_no_contract_2p(rules, players, script, ws)
     if ws.watch.timing:
         record_decisions(ws.kit, rec)
@@ -197,7 +210,7 @@ def replay_deal(rules, pack, dealer, pot_before, redeals_before, calls, plays, a
     ``i`` was made; ``NO_VALUE`` where the solver does not apply (the stock game's free
     tricks)."""
     # Never asked: the script plays every seat.
-    players = same_players(0, 0.0, 0, 0.0, *no_lookup(), True)
+    players = same_players(0, 0.0, 0, 0.0, *no_lookup(), True, ALL_FAMILIES)
     ws = new_workspace(players, False, analyse, False)
     ws.pack[:] = pack
     status = play_deal(rules, players, script_of(calls, plays), ws, dealer, pot_before,
