@@ -96,60 +96,50 @@ def _start(rec, hands, pack, dealer, pot_before, redeals_before, n):
 @jit(inline="always")
 def play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
     """Play the deal of the pack ``ws.pack`` (int64[32], top first) dealt by ``dealer``
-    into the record ``ws.rec``; return its ``ST_*`` status (see :func:`_play_deal`).
-    ``pot_before`` is the litige pot waiting, ``redeals_before`` the stock game's
-    redeals in a row.
-
-    The integers enter the record as plain int64, so that the deal is compiled once for
-    the simulator and replay alike, not once per literal argument; the players'
-    families are handed on as arguments, which Numba prunes on."""
-    _start(ws.rec, ws.hands, ws.pack, np.int64(dealer), np.int64(pot_before),
-           np.int64(redeals_before), rules[R_PLAYERS])
-    retourne, coinche, stock, two_player = players.families
-    return _play_deal(rules, players, script, ws, retourne, coinche, stock, two_player)
-
-
-@jit_no_refcount
-def _play_deal(rules, players, script, ws, retourne, coinche, stock, two_player):
-    """Play the deal :func:`play_deal` started in ``ws.rec``; return its ``ST_*`` status.
+    into the record ``ws.rec``; return its ``ST_*`` status. ``pot_before`` is the litige
+    pot waiting, ``redeals_before`` the stock game's redeals in a row.
 
     The :class:`~belote_sim.players.seating.Players` choose the calls and cards, drawing
     randomness from ``ws.rng``, unless the :class:`~belote_sim.game.state.Script` is on
     (replay): then they come from the deal log, checked by the same code.
-    ``retourne`` ... ``two_player`` are the players' ``families``: the deal function of
-    a family that is ``None`` is left out of the kernel, and a deal of it ends with
-    ``ST_NOT_COMPILED``.
 
-    Compiled without reference counting (so are the family functions it calls): a deal
-    hands its named tuples through many functions, and counting the references of every
-    array in them cost a quarter of the deal rate. Nothing here allocates; the solver
-    players' entry points, which do, keep the runtime (``jit_refcounted``).
+    The deal function of the rules' family plays it (:func:`_deal_retourne`,
+    :func:`~belote_sim.game.coinche.deal_coinche`, ...), handed the players' entry of
+    ``families`` for it as an argument: Numba leaves out the body of every family whose
+    entry is ``None``, and a deal of such a family ends with ``ST_NOT_COMPILED``. The
+    family functions are compiled without reference counting: a deal hands its named
+    tuples through many functions, and counting the references of every array in them
+    cost a quarter of the deal rate. Nothing there allocates; the solver players' entry
+    points, which do, keep the runtime (``jit_refcounted``). This function is inlined,
+    so that a deal costs one call, and its integers enter the record as plain int64: the
+    deal is compiled once for the simulator and replay alike, not once per literal.
     """
-    rec = ws.rec
+    _start(ws.rec, ws.hands, ws.pack, np.int64(dealer), np.int64(pot_before),
+           np.int64(redeals_before), rules[R_PLAYERS])
     if ws.watch.know or ws.watch.timing:
         start_watch(ws.kit, ws.watch)
+    retourne, coinche, stock, two_player = players.families
     family = _family_of(rules)
-    status = ST_NOT_COMPILED
     if family == FAMILY_RETOURNE:
-        if retourne is not None:
-            status = _deal_retourne(rules, players, script, ws)
+        status = _deal_retourne(retourne, rules, players, script, ws)
     elif family == FAMILY_COINCHE:
-        if coinche is not None:
-            status = deal_coinche(rules, players, script, ws)
+        status = deal_coinche(coinche, rules, players, script, ws)
     elif family == FAMILY_STOCK:
-        if stock is not None:
-            status = deal_stock(rules, players, script, ws)
-    elif two_player is not None:
-        status = deal_no_contract_2p(rules, players, script, ws)
+        status = deal_stock(stock, rules, players, script, ws)
+    else:
+        status = deal_no_contract_2p(two_player, rules, players, script, ws)
     if ws.watch.timing:
-        record_decisions(ws.kit, rec)
+        record_decisions(ws.kit, ws.rec)
     return status
 
 
-@jit(inline="always")
-def _deal_retourne(rules, players, script, ws):
+@jit_no_refcount
+def _deal_retourne(sits, rules, players, script, ws):
     """Retourne games (RULES 7.1), three or four players; also the four-player game
-    without contract (7.3), which deals and bids the same way."""
+    without contract (7.3), which deals and bids the same way. ``sits`` is the players'
+    ``families`` entry for them (see :func:`play_deal`)."""
+    if sits is None:
+        return ST_NOT_COMPILED
     rec, pack, hands, sides = ws.rec, ws.pack, ws.hands, ws.sides
     n = rules[R_PLAYERS]
     fh = rec[FIRST_HAND]

@@ -81,9 +81,12 @@ from belote_sim.rules import R_BELOTE, R_NT_VALUES, R_PLAYERS
 Trick = namedtuple("Trick", ["t", "cards", "leader", "winner"])
 
 
-@jit
+@jit(inline="always")
 def fail(rec, status, step, seat, item, legal, rule):
-    """Record why a scripted deal is refused (see ``ERR_*``) and return ``status``."""
+    """Record why a scripted deal is refused (see ``ERR_*``) and return ``status``.
+
+    Inlined: its call sites pass constants, and Numba compiles a called function once
+    for every combination of constant arguments (seventeen, for this one)."""
     rec[STATUS] = status
     rec[ERR_STEP] = step
     rec[ERR_SEAT] = seat
