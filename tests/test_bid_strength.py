@@ -281,3 +281,16 @@ def test_a_stopped_decision_resumes_to_the_uninterrupted_table(tmp_path):
     assert resumed.drop(columns="n").equals(whole.drop(columns="n"))
     assert list(resumed.n) == list(whole.n)
     assert read_provenance(out / "summary.parquet")["worlds"] == 3_000
+
+
+def test_only_the_dd_model_alone_gets_the_long_chunks():
+    """``dd`` settles a world by one solve per contract (long chunks share the threads
+    evenly); a sampling model or the dd bidder searches at every decision (short ones)."""
+    from belote_sim.studies.playouts import playout_setup
+
+    def once(bid: str, models: str) -> bool:
+        return playout_setup("classic", seed=0, bid_policy=bid, models=models).solves_once
+
+    assert once("threshold", "dd") and once("threshold", "heuristic,dd")
+    assert not once("threshold", "dd,pimc:3") and not once("dd", "dd")
+    assert not once("threshold", "heuristic")

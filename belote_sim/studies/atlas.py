@@ -62,11 +62,14 @@ ATLAS_DEALS = 100_000
 #: The columns of a hand class, in the order tables show them.
 CLASS_COLUMNS = ("round", "position", "strain", "value", "retourne", "holding", "trumps",
                  "side_aces", "side_tens", "voids")
-#: Deals per chunk (one progress step, one committed file) for the fast models and the
-#: solver models. A fast chunk also pays for summing its rows by class (pandas), a cost
-#: per chunk: small chunks would spend much of the run there (docs/performance.md).
+#: Deals per chunk (one progress step, one committed file) for the fast models, the
+#: solver models, and ``dd`` as the only searching model (one exact solve per contract:
+#: longer chunks, which the threads' blocks share more evenly). A fast chunk also pays
+#: for summing its rows by class (pandas), a cost per chunk: small chunks would spend
+#: much of the run there (docs/performance.md).
 CHUNK_FAST = 20_000
 CHUNK_SOLVER = 8
+CHUNK_DD = 64
 #: The integer sums of an atlas class, from which :func:`with_rates` derives its rates
 #: (pooling classes is summing these).
 SUMS = ("n", "policy_calls", "takers", "made", "dedans", "capot", "gain2", "gain2_sq")
@@ -171,7 +174,8 @@ def bid_table(
     """
     check_run_args(deals, seed, run.get("threads"))
     setup = playout_setup(rules, seed=seed, bid_policy=bid_policy, models=models)
-    job = AtlasJob(setup, int(deals), setup.chunk_size(chunk_size, CHUNK_FAST, CHUNK_SOLVER))
+    solver_chunk = CHUNK_DD if setup.solves_once else CHUNK_SOLVER
+    job = AtlasJob(setup, int(deals), setup.chunk_size(chunk_size, CHUNK_FAST, solver_chunk))
     ran, run_dir = play(job, run)
     sums = pd.DataFrame(ran.counters, columns=[*KEYS, *SUMS])
     atlas = _rates(sums, setup.models, setup.rules.contract == "coinche")

@@ -106,10 +106,12 @@ PACKS_MARGIN = 30
 #: The metrics of the worlds themselves: the share of packs kept (``n`` packs dealt,
 #: ``k`` worlds found) and the effective sample size (every world weighs the same).
 DRAW_METRICS = ("world_acceptance", "effective_worlds")
-#: Worlds per chunk (one progress step, one committed file) for the fast models and the
-#: solver models.
+#: Worlds per chunk (one progress step, one committed file) for the fast models, the
+#: solver models, and ``dd`` alone (one exact solve per contract and world, tens of
+#: milliseconds: longer chunks, which the threads' blocks of a chunk share more evenly).
 CHUNK_FAST = 4_000
 CHUNK_SOLVER = 16
+CHUNK_DD = 128
 
 #: The proportion metrics of a call, with their counters, and the mean metrics.
 PROPORTIONS = (
@@ -610,8 +612,9 @@ def bid_strength(
         if worlds_out.suffix != ".parquet":
             raise BeloteError(f"--worlds-out {str(worlds_out)!r}: give a .parquet file")
     given = plan_worlds(dec, setup, int(worlds), worlds_given, max_packs)
+    solver_chunk = CHUNK_DD if setup.solves_once else CHUNK_SOLVER
     job = StrengthJob(dec, setup, int(worlds),
-                      setup.chunk_size(chunk_size, CHUNK_FAST, CHUNK_SOLVER), given)
+                      setup.chunk_size(chunk_size, CHUNK_FAST, solver_chunk), given)
     ran, run_dir = play(job, run)
     counters, reach, draws = job.split(ran.counters)
     check_refused(int(counters[:, :, K.SC_REFUSED].sum()))

@@ -85,6 +85,13 @@ class PlayoutSetup:
         return any(m.uses_solver for m in self.models) or self.bid_policy.name == "dd"
 
     @property
+    def solves_once(self) -> bool:
+        """Whether the only player that searches is the ``dd`` model, which settles each
+        contract of a world by one exact solve (no sampling player, no ``dd`` bidder)."""
+        return (self.uses_solver and self.bid_policy.name != "dd"
+                and all(m.name == "dd" or not m.uses_solver for m in self.models))
+
+    @property
     def rules_key(self) -> tuple[int, ...]:
         """The rules as the kernels read them, as plain integers (a task carries them)."""
         return tuple(int(x) for x in self.rules.to_array())
