@@ -5,8 +5,10 @@ Run with ``make bench`` (or ``python benchmarks/bench_strength.py [--dd-worlds N
 - ``belote-sim bid-strength`` with 10,000 worlds and the heuristic model, start-up
   included (the command run as a subprocess, warm kernel cache), target under 2 s;
 - in-process: 10,000 worlds heuristic (the kernel alone), 200 worlds ``fastpimc:20``
-  (target under 60 s) and ``--dd-worlds`` worlds of the ``dd`` model (default 100),
-  with the time 2,000 worlds would take at that rate (target under 20 s);
+  (target under 60 s);
+- the double-dummy answer to a decision near the take threshold (``--hand "JH 9H 7D 8C
+  KS" --retourne TH --seat 1 --dealer 0 --models dd``), ``--dd-worlds`` worlds (default
+  2,000), the command as a subprocess, start-up included (target under 20 s);
 - the bid atlas of 100,000 classic deals with the heuristic model: the deals it plays
   per second (each deal, then per decision the pass and every candidate) against the
   plain ``simulate`` rate of the same players in the same run (target at least 0.4);
@@ -33,6 +35,8 @@ from belote_sim.studies.bid_strength import bid_strength
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND, RETOURNE = "JH 9H AH 7D 8C", "TH"
+#: A hand near the take threshold, seat 1 after dealer 0: the double-dummy decision.
+DD_DECISION = ["--hand", "JH 9H 7D 8C KS", "--retourne", "TH", "--seat", "1", "--dealer", "0"]
 
 
 def timed(models: str, worlds: int) -> float:
@@ -60,7 +64,7 @@ def table_against_threshold(deals: int = 300_000, repeats: int = 5
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dd-worlds", type=int, default=100)
+    parser.add_argument("--dd-worlds", type=int, default=2000)
     args = parser.parse_args()
     timed("heuristic,fastpimc:1,dd", 2)  # compile or load
     simulate(Rules(), deals=1000, bid_policy="threshold", play_policy="heuristic")
@@ -71,7 +75,11 @@ def main() -> None:
     cli = time.perf_counter() - t0
     heuristic = timed("heuristic", 10_000)
     fastpimc = timed("fastpimc:20", 200)
-    dd = timed("dd", args.dd_worlds)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "belote_sim.cli", "bid-strength", *DD_DECISION,
+                    "--models", "dd", "--worlds", str(args.dd_worlds), "--quiet"],
+                   check=True, capture_output=True)
+    dd = time.perf_counter() - t0
     plain, table, ratio = table_against_threshold()
     bid_table("classic", 2_000, seed=1)  # compile or load
     t0 = time.perf_counter()
@@ -88,8 +96,7 @@ def main() -> None:
         "heuristic_10000_worlds_s": heuristic,
         "fastpimc20_200_worlds_s": fastpimc,
         "dd_worlds": args.dd_worlds,
-        "dd_s": dd,
-        "dd_2000_worlds_projected_s": dd * 2000 / args.dd_worlds,
+        "dd_command_s": dd,
         "simulate_threshold_heuristic_deals_per_s": plain,
         "strength_heuristic_worlds_per_s": 10_000 / heuristic,
         "atlas_100000_deals_s": atlas_s,
@@ -104,8 +111,8 @@ def main() -> None:
           f"({10_000 / heuristic:,.0f} worlds/s; simulate plays {plain:,.0f} deals/s)")
     print(f"  200 worlds, fastpimc:20                             {fastpimc:8.2f} s  "
           "(target < 60 s)")
-    print(f"  {args.dd_worlds} worlds, dd                                   {dd:8.2f} s  "
-          f"(2,000 worlds: {dd * 2000 / args.dd_worlds:,.0f} s; target < 20 s)")
+    print(f"  command, {args.dd_worlds:,} worlds, dd ({' '.join(DD_DECISION[:2])}...)"
+          f" {dd:8.2f} s  (target < 20 s)")
     print(f"bid-table, 100,000 classic deals, heuristic               {atlas_s:8.2f} s  "
           f"({atlas_rate:,.0f} deals played/s, {atlas_rate / plain:.2f} x simulate's "
           f"{plain:,.0f}; target >= 0.4)")

@@ -278,6 +278,6 @@ def test_the_kernels_load_before_the_clock_and_a_compilation_is_announced(caplog
         run = execute(job, None)
     assert job.played == [0, 10, 10, 10]  # an empty chunk first, then the run's
     assert int(run.counters[0]) == 30 and run.done == 30
-    assert run.wall_seconds < 0.5  # the warm-up's second is not the run's
+    assert run.wall_seconds < job.start  # the warm-up's second is not the run's
     notices = [r.getMessage() for r in caplog.records if "compiling the kernels" in r.getMessage()]
     assert len(notices) == 1 and notices[0].endswith(" s")
