@@ -4,9 +4,11 @@
 temporary git worktree and measures, in a fresh process per tree (compile first, then
 warm): classic deals per second with random play, random bidding with heuristic play,
 and threshold bidding with heuristic play, each the median of 5 runs of 300,000 deals
-on all threads (``--threads 1``: on one), through the public ``simulate``. It prints
-each tree's rates and this tree's ratio to each commit. The machine is shared and
-noisy: only figures of the same sitting are compared.
+on all threads (``--threads 1``: on one), through the public ``simulate``, in
+``--rounds`` rounds (default 3) that measure every tree in turn, in alternating order,
+each tree's figure the median of its rounds. It prints each tree's rates and this
+tree's ratio to each commit. The machine is shared and its speed drifts within
+minutes: only trees measured in the same rounds are compared.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -57,6 +60,8 @@ def main() -> None:
     parser.add_argument("commits", nargs="+", help="commits to measure beside this tree")
     parser.add_argument("--threads", type=int, default=0,
                         help="threads of each probe (default: all the machine's)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds, each measuring every tree once (default 3)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         trees = {}
@@ -67,11 +72,18 @@ def main() -> None:
             trees[commit] = path
         trees["this tree"] = ROOT
         try:
-            results = {}
-            for name, tree in trees.items():
-                results[name] = rates(tree, args.threads)
-                shown = ", ".join(f"{k} {v:,.0f}" for k, v in results[name].items())
-                print(f"{name:<12} deals/s: {shown}", flush=True)
+            rounds: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
+            order = list(trees)
+            for r in range(args.rounds):
+                for name in order if r % 2 == 0 else order[::-1]:
+                    rounds[name].append(rates(trees[name], args.threads))
+                    shown = ", ".join(f"{k} {v:,.0f}" for k, v in rounds[name][-1].items())
+                    print(f"round {r + 1}, {name:<12} deals/s: {shown}", flush=True)
+            results = {name: {k: statistics.median(x[k] for x in got) for k in got[0]}
+                       for name, got in rounds.items()}
+            for name, got in results.items():
+                shown = ", ".join(f"{k} {v:,.0f}" for k, v in got.items())
+                print(f"median, {name:<12} deals/s: {shown}")
         finally:
             for commit in args.commits:
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",

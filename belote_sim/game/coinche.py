@@ -56,7 +56,6 @@ from belote_sim.kernels.layout import (
     ST_BAD_CALL,
     ST_DECIDED,
     ST_MISSING_CALLS,
-    ST_NOT_COMPILED,
     ST_OK,
     ST_OTHER_CALL,
     TAKER,
@@ -279,15 +278,11 @@ def score_coinche(rec, taker_side, scale, to_ten):
 
 
 @jit_no_refcount
-def deal_coinche(sits, rules, players, script, ws):
+def deal_coinche(rules, players, script, ws):
     """One coinche deal into ``ws.rec`` (RULES 7.4); returns an ``ST_*`` status.
 
     Deal 3-3-2 from the first hand, the auction, declarations and belote (trump = the
-    contract's strain), 8 tricks led by the first hand, :func:`score_coinche`.
-    ``sits`` is the players' ``families`` entry for this family: where it is ``None``
-    Numba leaves the body out and the deal ends with ``ST_NOT_COMPILED``."""
-    if sits is None:
-        return ST_NOT_COMPILED
+    contract's strain), 8 tricks led by the first hand, :func:`score_coinche`."""
     rec, pack, hands, sides = ws.rec, ws.pack, ws.hands, ws.sides
     fh = rec[FIRST_HAND]
     pos = deal_packet(pack, 0, hands, 4, fh, 3)

@@ -45,7 +45,6 @@ from belote_sim.kernels.layout import (
     REDEALS_BEFORE,
     RETOURNE,
     SHOWN_CARD,
-    ST_NOT_COMPILED,
     ST_OK,
     TAKER,
     TOTAL_POINTS,
@@ -53,21 +52,18 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.scoring import score_no_contract, score_three_player, score_two_sides
 from belote_sim.kernels.trick import seat_after, side_of
-from belote_sim.players.seating import ALL_FAMILIES, no_lookup, same_players
+from belote_sim.players.seating import no_lookup, same_players
 from belote_sim.rules import (
+    CONTRACT_COINCHE,
     CONTRACT_NONE,
-    FAMILY_COINCHE,
-    FAMILY_RETOURNE,
-    FAMILY_STOCK,
+    CONTRACT_RETOURNE,
+    CONTRACT_STOCK,
     R_ALL_NO_TRUMPS_ROUND,
     R_CONTRACT,
     R_FIRST_PACKETS,
     R_PLAYERS,
     R_TIE_RULE,
-    family_of,
 )
-
-_family_of = jit(inline="always")(family_of)
 
 
 @jit_no_refcount
@@ -95,51 +91,52 @@ def _start(rec, hands, pack, dealer, pot_before, redeals_before, n):
 
 @jit(inline="always")
 def play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
+    """Play one deal (see :func:`_play_deal`), the integers passed on as plain int64 so
+    that the deal is compiled once for the simulator and replay alike, not once per
+    literal argument."""
+    return _play_deal(rules, players, script, ws, np.int64(dealer), np.int64(pot_before),
+                      np.int64(redeals_before))
+
+
+@jit_no_refcount
+def _play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
     """Play the deal of the pack ``ws.pack`` (int64[32], top first) dealt by ``dealer``
-    into the record ``ws.rec``; return its ``ST_*`` status. ``pot_before`` is the litige
-    pot waiting, ``redeals_before`` the stock game's redeals in a row.
+    into the record ``ws.rec``; return its ``ST_*`` status.
 
     The :class:`~belote_sim.players.seating.Players` choose the calls and cards, drawing
     randomness from ``ws.rng``, unless the :class:`~belote_sim.game.state.Script` is on
     (replay): then they come from the deal log, checked by the same code.
+    ``pot_before`` is the litige pot waiting, ``redeals_before`` the stock game's
+    redeals in a row.
 
-    The deal function of the rules' family plays it (:func:`_deal_retourne`,
-    :func:`~belote_sim.game.coinche.deal_coinche`, ...), handed the players' entry of
-    ``families`` for it as an argument: Numba leaves out the body of every family whose
-    entry is ``None``, and a deal of such a family ends with ``ST_NOT_COMPILED``. The
-    family functions are compiled without reference counting: a deal hands its named
-    tuples through many functions, and counting the references of every array in them
-    cost a quarter of the deal rate. Nothing there allocates; the solver players' entry
-    points, which do, keep the runtime (``jit_refcounted``). This function is inlined,
-    so that a deal costs one call, and its integers enter the record as plain int64: the
-    deal is compiled once for the simulator and replay alike, not once per literal.
+    Compiled without reference counting (so are the family functions it calls): a deal
+    hands its named tuples through many functions, and counting the references of every
+    array in them cost a quarter of the deal rate. Nothing here allocates; the solver
+    players' entry points, which do, keep the runtime (``jit_refcounted``).
     """
-    _start(ws.rec, ws.hands, ws.pack, np.int64(dealer), np.int64(pot_before),
-           np.int64(redeals_before), rules[R_PLAYERS])
+    rec = ws.rec
+    n = rules[R_PLAYERS]
+    _start(rec, ws.hands, ws.pack, dealer, pot_before, redeals_before, n)
     if ws.watch.know or ws.watch.timing:
         start_watch(ws.kit, ws.watch)
-    retourne, coinche, stock, two_player = players.families
-    family = _family_of(rules)
-    if family == FAMILY_RETOURNE:
-        status = _deal_retourne(retourne, rules, players, script, ws)
-    elif family == FAMILY_COINCHE:
-        status = deal_coinche(coinche, rules, players, script, ws)
-    elif family == FAMILY_STOCK:
-        status = deal_stock(stock, rules, players, script, ws)
+    contract = rules[R_CONTRACT]
+    if contract == CONTRACT_RETOURNE or (contract == CONTRACT_NONE and n == 4):
+        status = _deal_retourne(rules, players, script, ws)
+    elif contract == CONTRACT_COINCHE:
+        status = deal_coinche(rules, players, script, ws)
+    elif contract == CONTRACT_STOCK:
+        status = deal_stock(rules, players, script, ws)
     else:
-        status = deal_no_contract_2p(two_player, rules, players, script, ws)
+        status = deal_no_contract_2p(rules, players, script, ws)
     if ws.watch.timing:
-        record_decisions(ws.kit, ws.rec)
+        record_decisions(ws.kit, rec)
     return status
 
 
-@jit_no_refcount
-def _deal_retourne(sits, rules, players, script, ws):
+@jit(inline="always")
+def _deal_retourne(rules, players, script, ws):
     """Retourne games (RULES 7.1), three or four players; also the four-player game
-    without contract (7.3), which deals and bids the same way. ``sits`` is the players'
-    ``families`` entry for them (see :func:`play_deal`)."""
-    if sits is None:
-        return ST_NOT_COMPILED
+    without contract (7.3), which deals and bids the same way."""
     rec, pack, hands, sides = ws.rec, ws.pack, ws.hands, ws.sides
     n = rules[R_PLAYERS]
     fh = rec[FIRST_HAND]
@@ -200,7 +197,7 @@ def replay_deal(rules, pack, dealer, pot_before, redeals_before, calls, plays, a
     ``i`` was made; ``NO_VALUE`` where the solver does not apply (the stock game's free
     tricks)."""
     # Never asked: the script plays every seat.
-    players = same_players(0, 0.0, 0, 0.0, *no_lookup(), True, ALL_FAMILIES)
+    players = same_players(0, 0.0, 0, 0.0, *no_lookup(), True)
     ws = new_workspace(players, False, analyse, False)
     ws.pack[:] = pack
     status = play_deal(rules, players, script_of(calls, plays), ws, dealer, pot_before,

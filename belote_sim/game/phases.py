@@ -61,7 +61,7 @@ from belote_sim.rules import (
 )
 
 
-@jit_no_refcount
+@jit(inline="always")
 def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
     """Bidding rounds of RULES 7.1 (and 7.2/7.3, which use the same calls) from the
     record's first hand: round 1 takes the retourne's suit, round 2 names another suit

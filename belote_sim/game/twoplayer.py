@@ -29,7 +29,6 @@ from belote_sim.kernels.layout import (
     REDEALS_BEFORE,
     RETOURNE,
     SHOWN_CARD,
-    ST_NOT_COMPILED,
     ST_OK,
     TAKER,
     TOTAL_POINTS,
@@ -72,7 +71,7 @@ def _deal_and_bid(rules, players, script, ws, forced_seat):
 
 
 @jit_no_refcount
-def deal_stock(sits, rules, players, script, ws):
+def deal_stock(rules, players, script, ws):
     """One stock-game deal (RULES 7.2) into ``ws.rec``; returns an ``ST_*`` status.
 
     ``rec[REDEALS_BEFORE] == 2`` (two redeals in a row, set by the match loop or the deal
@@ -80,11 +79,7 @@ def deal_stock(sits, rules, players, script, ws):
     (non-dealer first) gets 2 more and the other player 3; the non-dealer leads 16
     tricks, the first 7 free with draws from the 14-card stock, winner first. Belote
     scores when the first of the trump K and Q is played while the other is held.
-    ``sits`` is the players' ``families`` entry for this family: where it is ``None``
-    Numba leaves the body out and the deal ends with ``ST_NOT_COMPILED``.
     """
-    if sits is None:
-        return ST_NOT_COMPILED
     rec, pack, hands = ws.rec, ws.pack, ws.hands
     fh = rec[FIRST_HAND]
     forced = rec[DEALER] if rec[REDEALS_BEFORE] >= 2 else -1
@@ -112,7 +107,7 @@ def deal_stock(sits, rules, players, script, ws):
 
 
 @jit_no_refcount
-def deal_no_contract_2p(sits, rules, players, script, ws):
+def deal_no_contract_2p(rules, players, script, ws):
     """One deal of the two-player game without contract (RULES 7.3) into ``ws.rec``.
 
     Nobody picks up the turned card; one more packet of 3 each (the hand first) makes 9
@@ -120,11 +115,7 @@ def deal_no_contract_2p(sits, rules, players, script, ws):
     is the turned card's suit, the holder of the seven of trumps exchanges it for the
     turned card (``EXCHANGE_SEAT``). Declarations and belote at the first trick, 9
     tricks led by the hand, every side scores its own points (no transfer).
-    ``sits`` is the players' ``families`` entry for this family: where it is ``None``
-    Numba leaves the body out and the deal ends with ``ST_NOT_COMPILED``.
     """
-    if sits is None:
-        return ST_NOT_COMPILED
     rec, pack, hands = ws.rec, ws.pack, ws.hands
     fh = rec[FIRST_HAND]
     status, taker = _deal_and_bid(rules, players, script, ws, -1)
