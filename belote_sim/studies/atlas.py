@@ -174,8 +174,8 @@ def bid_table(
     """
     check_run_args(deals, seed, run.get("threads"))
     setup = playout_setup(rules, seed=seed, bid_policy=bid_policy, models=models)
-    solver_chunk = CHUNK_DD if setup.solves_once else CHUNK_SOLVER
-    job = AtlasJob(setup, int(deals), setup.chunk_size(chunk_size, CHUNK_FAST, solver_chunk))
+    job = AtlasJob(setup, int(deals),
+                   setup.chunk_size(chunk_size, CHUNK_FAST, CHUNK_SOLVER, CHUNK_DD))
     ran, run_dir = play(job, run)
     sums = pd.DataFrame(ran.counters, columns=[*KEYS, *SUMS])
     atlas = _rates(sums, setup.models, setup.rules.contract == "coinche")

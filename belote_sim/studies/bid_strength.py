@@ -611,9 +611,8 @@ def bid_strength(
         if worlds_out.suffix != ".parquet":
             raise BeloteError(f"--worlds-out {str(worlds_out)!r}: give a .parquet file")
     given = plan_worlds(dec, setup, int(worlds), worlds_given, max_packs)
-    solver_chunk = CHUNK_DD if setup.solves_once else CHUNK_SOLVER
     job = StrengthJob(dec, setup, int(worlds),
-                      setup.chunk_size(chunk_size, CHUNK_FAST, solver_chunk), given)
+                      setup.chunk_size(chunk_size, CHUNK_FAST, CHUNK_SOLVER, CHUNK_DD), given)
     ran, run_dir = play(job, run)
     counters, reach, draws = job.split(ran.counters)
     check_refused(int(counters[:, :, K.SC_REFUSED].sum()))

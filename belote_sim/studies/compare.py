@@ -57,7 +57,6 @@ from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult, refuse_illegal
 from belote_sim.runner.jobs import (
-    COMPILE_SECONDS,
     check_chunk_size,
     check_out,
     check_run_args,
@@ -80,6 +79,7 @@ from belote_sim.studies.simulate import (
     CHUNK_SOLVER,
     DEFAULT_BID_POLICY,
     DEFAULT_PLAY_POLICY,
+    compile_seconds_of,
     players_of,
 )
 
@@ -543,7 +543,7 @@ class CompareJob:
 
     @property
     def compile_seconds(self) -> int:
-        return COMPILE_SECONDS[self.bid_policy.uses_solver or self.play_policy.uses_solver]
+        return compile_seconds_of(self.bid_policy, self.play_policy)
 
 
 def _pairing(cells: Sequence[Cell]) -> list[bool]:

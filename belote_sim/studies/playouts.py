@@ -113,10 +113,17 @@ class PlayoutSetup:
         return {"seed": self.seed, "bid_policy": str(self.bid_policy),
                 "models": [str(m) for m in self.models]}
 
-    def chunk_size(self, given: int | None, fast: int, solver: int) -> int:
+    def chunk_size(self, given: int | None, fast: int, solver: int,
+                   dd: int | None = None) -> int:
         """``given``, checked, or the default of the players: ``solver`` items per chunk
-        when they search (seconds an item), else ``fast``."""
-        size = given if given is not None else (solver if self.uses_solver else fast)
+        when they search (seconds an item), ``dd`` (when given) when only the ``dd``
+        model searches (:attr:`solves_once`), else ``fast``."""
+        if given is not None:
+            size = given
+        elif not self.uses_solver:
+            size = fast
+        else:
+            size = dd if dd is not None and self.solves_once else solver
         check_chunk_size(size)
         return int(size)
 

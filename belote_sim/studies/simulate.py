@@ -74,6 +74,12 @@ def check_independent_deals(rules: Rules, unit: str) -> None:
         )
 
 
+def compile_seconds_of(bid: PolicySpec, play: PolicySpec) -> int:
+    """The compile notice's figure for kernels of players bidding with ``bid`` and
+    playing with ``play`` (:data:`~belote_sim.runner.jobs.COMPILE_SECONDS`)."""
+    return COMPILE_SECONDS[bid.uses_solver or play.uses_solver]
+
+
 def players_of(bid: PolicySpec, play: PolicySpec, *, with_solver: bool = False) -> Players:
     """The kernels' :class:`~belote_sim.players.seating.Players`: every seat bids with
     ``bid`` and plays with ``play`` (the table bidder's lookup loaded when it bids).
@@ -174,7 +180,7 @@ class SimulateJob:
 
     @property
     def compile_seconds(self) -> int:
-        return COMPILE_SECONDS[self.bid_policy.uses_solver or self.play_policy.uses_solver]
+        return compile_seconds_of(self.bid_policy, self.play_policy)
 
 
 @dataclass
