@@ -16,7 +16,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import inspect
 import os
+import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -78,6 +80,49 @@ def kernel_cache() -> Iterator[None]:
         numba.config.CACHE_DIR = old
 
 
+def copy_callees_once() -> bool:
+    """Make Numba's inlining copy a callee's IR in time linear in its size; return
+    whether Numba's code was the one this expects (else it is left alone: the kernels
+    compile as well, only slower).
+
+    ``InlineWorker.inline_ir`` copies the callee block by block, each with
+    ``copy.deepcopy`` and a memo of its own. Every block refers to the function's one
+    scope, which holds all its variables, so every block copies every variable: an
+    inlining costs blocks times variables. The deal's phases are inlined into one
+    another (each made a call of its own cost the deal rate several per cent,
+    docs/performance.md), and half of a first run's compilation went into these copies.
+    With one memo for the whole copy the scope is copied once and the copied blocks share
+    it, as the blocks of the original do; the compiled code is the same.
+    """
+    from numba.core import inline_closurecall
+
+    worker = inline_closurecall.InlineWorker
+    if getattr(worker.inline_ir, "copies_callees_once", False):
+        return True
+    try:
+        source = textwrap.dedent(inspect.getsource(worker.inline_ir))
+    except (OSError, TypeError):
+        return False
+    start = "        kernel_copy.blocks = {}\n"
+    per_block = "copy.deepcopy(the_ir.blocks[block_label])"
+    if source.count(start) != 1 or source.count(per_block) != 1:
+        return False
+    source = source.replace(start, start + "        memo = {}\n")
+    source = source.replace(per_block, "copy.deepcopy(the_ir.blocks[block_label], memo)")
+    namespace: dict[str, Any] = {}
+    exec(compile(source, inline_closurecall.__file__, "exec"), vars(inline_closurecall),
+         namespace)
+    patched = namespace["inline_ir"]
+    patched.copies_callees_once = True
+    worker.inline_ir = patched
+    return True
+
+
+#: Whether :func:`copy_callees_once` applies to this Numba (the kernels' first compilation
+#: takes about a third longer without it).
+COPIES_CALLEES_ONCE = copy_callees_once()
+
+
 def _kernel_decorator(**options: Any) -> Callable:
     """``numba.njit`` with ``options``, cached under :func:`cache_dir`; usable bare
     (``@jit``) or with more options (``@jit(inline="always")``). Each module decorates
@@ -92,6 +137,14 @@ def _kernel_decorator(**options: Any) -> Callable:
     return decorate
 
 
+#: ``BELOTE_SIM_EVERY_FAMILY=1``: every kernel compiles the deal functions of every family
+#: of rule sets, not only those of the rule sets its run plays
+#: (:func:`belote_sim.players.seating.families_for`). Fewer, larger compilations, for a
+#: session that plays many rule sets with many players: the test suite sets it.
+EVERY_FAMILY = os.environ.get("BELOTE_SIM_EVERY_FAMILY") == "1"
+
+#: The options of :data:`jit_no_refcount`, for code compiled by other means (overloads).
+NO_REFCOUNT = {"nogil": True, "error_model": "numpy", "_nrt": False}
 #: The decorator of every kernel: nopython, cached, no GIL, numpy error model
 #: (no Python exceptions from integer division: kernels never raise).
 jit = _kernel_decorator(cache=True, nogil=True, error_model="numpy")
@@ -101,7 +154,7 @@ jit = _kernel_decorator(cache=True, nogil=True, error_model="numpy")
 #: a visible share of the time of a kernel as hot as the solver's search. A
 #: kernel that allocates does not compile with it: Numba's runtime, the ``_nrt``
 #: option, is off.
-jit_no_refcount = _kernel_decorator(cache=True, nogil=True, error_model="numpy", _nrt=False)
+jit_no_refcount = _kernel_decorator(cache=True, **NO_REFCOUNT)
 #: Numba lets a kernel without ``_nrt`` inherit it from its caller, so a kernel called
 #: from a ``jit_no_refcount`` one compiles without the runtime too. The kernels that
 #: allocate and may be called from there (the solver players' entry points) say so:

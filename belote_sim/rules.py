@@ -247,6 +247,30 @@ SHUFFLE_CUT = choice_code("shuffle", "cut")
 SECOND_ROUND_OTHERS = choice_code("second_round", "others")
 SECOND_ROUND_ANY = choice_code("second_round", "any")
 
+#: The families of rule sets, one for each deal function of the engine (RULES 7): the
+#: retourne games (three or four players, and the four-player game without contract,
+#: dealt and bid the same way), coinche, the stock game, the two-player game without
+#: contract.
+FAMILY_RETOURNE, FAMILY_COINCHE, FAMILY_STOCK, FAMILY_NO_CONTRACT_2P = range(4)
+N_FAMILIES = 4
+
+
+def family_of(rules: np.ndarray) -> int:
+    """The family of the rule set ``rules`` (:meth:`Rules.to_array`): which deal function
+    plays it. The kernels compile this very function (``belote_sim.game.deals``).
+
+    >>> family_of(Rules.from_preset("coinche").to_array()) == FAMILY_COINCHE
+    True
+    """
+    contract = rules[R_CONTRACT]
+    if contract == CONTRACT_RETOURNE or (contract == CONTRACT_NONE and rules[R_PLAYERS] == 4):
+        return FAMILY_RETOURNE
+    if contract == CONTRACT_COINCHE:
+        return FAMILY_COINCHE
+    if contract == CONTRACT_STOCK:
+        return FAMILY_STOCK
+    return FAMILY_NO_CONTRACT_2P
+
 
 def _fmt(value: Any) -> str:
     if isinstance(value, bool):

@@ -51,7 +51,7 @@ from belote_sim import Rules
 from belote_sim import kernels as K
 from belote_sim.batch import runs as chunks
 from belote_sim.players import BID_THRESHOLD, PLAY_HEURISTIC
-from belote_sim.players.seating import no_lookup, same_players
+from belote_sim.players.seating import families_for, no_lookup, same_players
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,16 +78,20 @@ def _best_rate(fn, n: int, repeats: int = 3) -> float:
 
 
 def _simulate(n: int) -> None:
+    rules = Rules().to_array()
     chunks.simulate_chunk(
-        Rules().to_array(), same_players(0, 0.25, 0, 0.0, *no_lookup(), None), 1, 0, n, 64, False
+        rules, same_players(0, 0.25, 0, 0.0, *no_lookup(), None, families_for(rules)), 1, 0, n,
+        64, False,
     )
 
 
 def _simulate_realistic(n: int) -> None:
+    rules = Rules().to_array()
     chunks.simulate_chunk(
-        Rules().to_array(),
-        same_players(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0, *no_lookup(), None), 1, 0, n,
-        64, False,
+        rules,
+        same_players(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0, *no_lookup(), None,
+                     families_for(rules)),
+        1, 0, n, 64, False,
     )
 
 

@@ -37,7 +37,7 @@ from belote_sim.kernels.rng import seed_stream
 from belote_sim.kernels.scoring import score_two_sides
 from belote_sim.kernels.trick import side_of
 from belote_sim.players import BID_RANDOM, BID_THRESHOLD, PLAY_HEURISTIC, PLAY_RANDOM
-from belote_sim.players.seating import no_lookup, same_players
+from belote_sim.players.seating import families_for, no_lookup, same_players
 from belote_sim.rules import R_TIE_RULE
 
 #: The stops, in the order of a deal: each phase's cost is its stop minus the one before.
@@ -130,9 +130,11 @@ def breakdown(deals: int, heuristic: bool) -> dict[str, float]:
     the engine's own deal (``simulate_chunk`` on one block) measured beside them."""
     rules = Rules().to_array()
     if heuristic:
-        players = same_players(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0, *no_lookup(), None)
+        players = same_players(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0, *no_lookup(), None,
+                               families_for(rules))
     else:
-        players = same_players(BID_RANDOM, 0.25, PLAY_RANDOM, 0.0, *no_lookup(), None)
+        players = same_players(BID_RANDOM, 0.25, PLAY_RANDOM, 0.0, *no_lookup(), None,
+                               families_for(rules))
     numba.set_num_threads(1)
     for stop in range(len(PHASES)):
         _deals_until(rules, players, 1, 100, stop)

@@ -48,14 +48,20 @@ from belote_sim.players import (
     pimc,  # noqa: E402
     solver_kit,  # noqa: E402
 )
-from belote_sim.players.seating import SeatView, no_lookup, same_players  # noqa: E402
+from belote_sim.players.seating import (  # noqa: E402
+    ALL_FAMILIES,
+    SeatView,
+    families_for,
+    no_lookup,
+    same_players,
+)
 from belote_sim.players.spec import PolicySpec  # noqa: E402
 from belote_sim.players.table_bidder import lookup_for  # noqa: E402
 from belote_sim.studies.arena import arena  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Players whose calls say nothing (random bidders), for a decision timed alone.
-NO_BIDDERS = same_players(0, 0.25, 0, 0.0, *no_lookup(), True)
+NO_BIDDERS = same_players(0, 0.25, 0, 0.0, *no_lookup(), True, ALL_FAMILIES)
 
 
 def random_deals(n: int, seed: int) -> list[np.ndarray]:
@@ -76,10 +82,12 @@ def bid_deals(n: int, seed: int) -> list[tuple[np.ndarray, int, int, int]]:
     the threshold bidder took in a suit (random play; only the deal and bidding matter)."""
     bid = PolicySpec.parse("threshold", "bid")
     play = PolicySpec.parse("random", "play")
+    rules = Rules().to_array()
     recs = simulate_records(
-        Rules().to_array(),
-        same_players(bid.id, bid.value, play.id, play.value, *lookup_for(bid.id), None), seed, 0,
-        8 * n,
+        rules,
+        same_players(bid.id, bid.value, play.id, play.value, *lookup_for(bid.id), None,
+                     families_for(rules)),
+        seed, 0, 8 * n,
     )
     out = []
     for r in recs:

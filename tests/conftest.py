@@ -3,9 +3,18 @@ per session, on tiny inputs, so that no test pays for compilation twice."""
 
 from __future__ import annotations
 
-import pytest
+import os
 
-from belote_sim import Rules
+# Every kernel with every family's deal function (belote_sim._jit.EVERY_FAMILY), set before
+# belote_sim is imported and inherited by the CLI's subprocesses: the suite plays every
+# rule set with many players, and one compilation of each kernel for all families costs
+# less than one per family. The tests of the pruning itself build their players with
+# explicit families or run without it.
+os.environ["BELOTE_SIM_EVERY_FAMILY"] = "1"
+
+import pytest  # noqa: E402
+
+from belote_sim import Rules  # noqa: E402
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -19,7 +19,7 @@ from belote_sim._jit import PACKAGE_DIR, source_hash
 from belote_sim.batch import runs as chunks
 from belote_sim.errors import BeloteError
 from belote_sim.game import deals
-from belote_sim.players.seating import no_lookup, same_players
+from belote_sim.players.seating import families_for, no_lookup, same_players
 from belote_sim.studies.simulate import play_match, simulated_deals
 
 
@@ -78,7 +78,7 @@ def test_counts_identical_for_any_thread_count_and_split():
     two = simulate(rules, 20_000, seed=11, threads=2).counters
     assert one == two
     arr = rules.to_array()
-    args = (arr, same_players(0, 0.25, 0, 0.0, *no_lookup(), None))
+    args = (arr, same_players(0, 0.25, 0, 0.0, *no_lookup(), None, families_for(arr)))
     whole, _, _ = chunks.simulate_chunk(*args, 11, 0, 20_000, 7, False)
     first, _, _ = chunks.simulate_chunk(*args, 11, 0, 12_345, 3, False)
     rest, _, _ = chunks.simulate_chunk(*args, 11, 12_345, 20_000 - 12_345, 64, False)
@@ -225,7 +225,7 @@ def test_the_plain_trick_loop_plays_as_the_general_loop(play):
 
     rules = Rules().to_array()
     players = same_players(bid_policy_id("random"), 0.5, play_policy_id(play), 0.0,
-                           *no_lookup(), True)
+                           *no_lookup(), True, families_for(rules))
     timing = np.zeros(L.REC_SIZE, dtype=bool)
     timing[L.DECISIONS:L.DECISIONS + 2] = timing[L.DECISION_CYCLES:L.DECISION_CYCLES + 2] = True
     plain_ws, general_ws = (new_workspace(players, t, False, False) for t in (False, True))
@@ -246,13 +246,15 @@ def test_the_plain_trick_loop_plays_as_the_general_loop(play):
 #: Run in a fresh kernel cache, so that everything the run reaches is compiled there.
 _PLAIN_RUN = """
 from belote_sim import Rules, simulate
+from belote_sim.game import coinche, twoplayer
 from belote_sim.players import dd_bidder, pimc, play, table_bidder
 simulate(Rules.from_preset("classic"), deals=50, seed=1, bid_policy="random",
          play_policy="heuristic")
 # Per kernel, the type its kit (or lookup) argument was compiled for, in every signature.
 reached = {f.__name__: sorted(str(sig[at]) for sig in f.signatures) for f, at in (
     (pimc.pimc_card, 6), (pimc.dd_card, 4), (dd_bidder.dd_call, 1),
-    (table_bidder.table_call, 0), (play._choose_card, 6))}
+    (table_bidder.table_call, 0), (play._choose_card, 6), (coinche.deal_coinche, 0),
+    (twoplayer.deal_stock, 0), (twoplayer.deal_no_contract_2p, 0))}
 print(reached)
 """
 
@@ -260,15 +262,26 @@ print(reached)
 def test_a_plain_run_compiles_neither_the_solver_nor_the_table_bidder(tmp_path):
     """Random bidding and heuristic play reach no solver player, no dd bidder and no
     table bidder: their kernels are never compiled, and the dispatches to them only for a
-    kit and a lookup of type none (whose branches Numba prunes)."""
+    kit and a lookup of type none (whose branches Numba prunes). A classic run compiles
+    no deal function of another family either."""
     import ast
     import os
     import subprocess
     import sys
 
-    env = {**os.environ, "BELOTE_SIM_CACHE_DIR": str(tmp_path)}
+    env = {**os.environ, "BELOTE_SIM_CACHE_DIR": str(tmp_path), "BELOTE_SIM_EVERY_FAMILY": "0"}
     out = subprocess.run([sys.executable, "-c", _PLAIN_RUN], env=env, capture_output=True,
                          text=True, check=True).stdout
     reached = ast.literal_eval(out.strip().splitlines()[-1])
     assert reached == {"pimc_card": [], "dd_card": [], "dd_call": ["none"],
-                       "table_call": ["none"], "_choose_card": ["none"]}, reached
+                       "table_call": ["none"], "_choose_card": ["none"], "deal_coinche": [],
+                       "deal_stock": [], "deal_no_contract_2p": []}, reached
+
+
+def test_a_deal_of_a_family_left_out_of_the_kernels_is_refused():
+    """Players built for classic carry no coinche deal function: a coinche deal they are
+    handed is refused (``ST_NOT_COMPILED``, counted as a broken policy), never played."""
+    classic, coinche = Rules().to_array(), Rules.from_preset("coinche").to_array()
+    players = same_players(0, 0.25, 0, 0.0, *no_lookup(), None, families_for(classic, every=False))
+    assert chunks.simulate_chunk(coinche, players, 1, 0, 40, 2, False)[1] == 40
+    assert chunks.simulate_chunk(classic, players, 1, 0, 40, 2, False)[1] == 0

@@ -245,7 +245,8 @@ def test_a_pimc_seat_handed_the_engines_stream_chooses_as_the_engine(preset):
     from belote_sim.studies.simulate import players_of
 
     rules = Rules.from_preset(preset)
-    players = players_of(as_spec("threshold", "bid"), as_spec("pimc:3", "play"))
+    players = players_of(as_spec("threshold", "bid"), as_spec("pimc:3", "play"),
+                         rules.to_array())
     asked = 0
     for log in simulated_deals(rules, 2, seed=5, bid_policy="threshold",
                                play_policy="heuristic"):

@@ -46,7 +46,7 @@ def test_the_dealt_hands_make_their_own_calls(preset, bid):
     rules = Rules.from_preset(preset)
     n = rules.players
     players = players_of(PolicySpec.parse(bid, "bid"), PolicySpec.parse("heuristic", "play"),
-                         with_solver=True)
+                         rules.to_array(), with_solver=True)
     kit = new_workspace(players, False, False, False).kit
     rng = np.zeros(1, dtype=np.uint64)
     deals = differ = 0

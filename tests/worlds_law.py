@@ -80,7 +80,8 @@ def simulated_at(position: Position, deals: int, seed: int, limit: int) -> np.nd
     starts with the position's calls and goes on (the decision is met), simulated in
     parts (a rare position needs more deals than records fit in memory)."""
     rules = Rules.from_preset(position.preset)
-    players = players_of(as_spec(BID_POLICY, "bid"), as_spec(PLAY_POLICY, "play"))
+    players = players_of(as_spec(BID_POLICY, "bid"), as_spec(PLAY_POLICY, "play"),
+                         rules.to_array())
     codes = [parse_call(c) for c in position.calls]
     k = len(codes)
     found = []
@@ -240,7 +241,8 @@ def auction_knowledge(preset: str, deals: int, seed: int, bid: str = BID_POLICY)
     from belote_sim.players.knowledge import KNOW_HELD, KNOW_PLAYED, KNOW_VOID
 
     rules = Rules.from_preset(preset).to_array()
-    players = players_of(as_spec(bid, "bid"), as_spec(PLAY_POLICY, "play"), with_solver=True)
+    players = players_of(as_spec(bid, "bid"), as_spec(PLAY_POLICY, "play"), rules,
+                         with_solver=True)
     ws = new_workspace(players, False, False, False)
     ws = ws._replace(watch=Watch(True, False, False, False))
     script = no_script()
@@ -279,7 +281,8 @@ def pimc_law_test(preset: str, given: bool, *, deals: int, worlds: int,
 
     rules = Rules.from_preset(preset)
     n = rules.players
-    players = players_of(as_spec(BID_POLICY, "bid"), as_spec("fastpimc", "play"))
+    players = players_of(as_spec(BID_POLICY, "bid"), as_spec("fastpimc", "play"),
+                         rules.to_array())
     kit = new_workspace(players, False, False, False).kit
     rng = np.zeros(1, dtype=np.uint64)
     observed: dict[str, list[int]] = {}

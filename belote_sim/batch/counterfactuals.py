@@ -83,7 +83,7 @@ from belote_sim.kernels.layout import (
 from belote_sim.kernels.rng import rand_below, seed_stream
 from belote_sim.kernels.trick import seat_after, side_of
 from belote_sim.players import PLAY_DD
-from belote_sim.players.seating import same_players
+from belote_sim.players.seating import ALL_FAMILIES, same_players
 from belote_sim.players.table_bidder import hand_features
 from belote_sim.rules import (
     CONTRACT_COINCHE,
@@ -277,7 +277,7 @@ def _strength_block(rules, inputs, lo, hi, flat, reach_flat, draws):
     for m in range(n_models):
         row = players_table[m]
         players = same_players(np.int64(row[0]), row[1], np.int64(row[2]), row[3],
-                               table_keys, table_gains, True)
+                               table_keys, table_gains, True, ALL_FAMILIES)
         # The dd model settles the tricks by one solve per contract and world.
         solve = solve_dd and np.int64(row[2]) == PLAY_DD
         ws = new_workspace(players, False, False, solve)
@@ -489,7 +489,7 @@ def _atlas_block(rules, models, seed, lo, hi, rows, solve_dd):
     for m in range(n_models):
         row = players_table[m]
         players = same_players(np.int64(row[0]), row[1], np.int64(row[2]), row[3],
-                               table_keys, table_gains, True)
+                               table_keys, table_gains, True, ALL_FAMILIES)
         players_of.append(players)
         workspaces.append(
             new_workspace(players, False, False, solve_dd and np.int64(row[2]) == PLAY_DD)
@@ -630,7 +630,7 @@ def _card_values_block(rules, players_table, table_keys, table_gains, seed, lo, 
     for m in range(n_models):
         row = players_table[m]
         players = same_players(np.int64(row[0]), row[1], np.int64(row[2]), row[3],
-                               table_keys, table_gains, True)
+                               table_keys, table_gains, True, ALL_FAMILIES)
         players_of.append(players)
         workspaces.append(new_workspace(players, False, False, False))
     pack = np.zeros(32, dtype=np.int64)

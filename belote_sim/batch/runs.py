@@ -53,7 +53,7 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.rng import seed_stream
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players.seating import players_from_array, players_to_array
+from belote_sim.players.seating import family_flags, players_from_array, players_to_array
 from belote_sim.rules import (
     CONTRACT_NONE,
     CONTRACT_STOCK,
@@ -106,11 +106,12 @@ def simulate_chunk(rules, players, seed, start, n, n_blocks, want_rows):
     errors = np.zeros(n_blocks, dtype=np.int64)
     rows = np.zeros((n if want_rows else 0, N_ROW), dtype=np.int64)
     # Arrays, not the players' tuple, enter the parallel loop (see players.seating).
-    seats, table_keys, table_gains, solver = (players_to_array(players), players.table_keys,
-                                              players.table_gains, players.solver)
+    seats, keys, gains, solver, families = (players_to_array(players), players.table_keys,
+                                            players.table_gains, players.solver,
+                                            family_flags(players.families))
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        errors[b] = _count_deals(rules, players_from_array(seats, table_keys, table_gains, solver),
+        errors[b] = _count_deals(rules, players_from_array(seats, keys, gains, solver, families),
                                  seed, lo, hi, per_block[b], start, rows)
     return sum_blocks(per_block), errors.sum(), rows
 
@@ -169,12 +170,13 @@ def compare_chunk(comparison, players, start, n, n_blocks, matches, max_deals):
     size = k * N_COUNTERS + k * q + (k * q) * (k * q)
     per_block = np.zeros((n_blocks, size), dtype=np.int64)
     errors = np.zeros(n_blocks, dtype=np.int64)
-    seats, table_keys, table_gains, solver = (players_to_array(players), players.table_keys,
-                                              players.table_gains, players.solver)
+    seats, keys, gains, solver, families = (players_to_array(players), players.table_keys,
+                                            players.table_gains, players.solver,
+                                            family_flags(players.families))
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
         errors[b] = _compare_deals(Comparison(cells, cell_seeds, slots),
-                                   players_from_array(seats, table_keys, table_gains, solver),
+                                   players_from_array(seats, keys, gains, solver, families),
                                    lo, hi, per_block[b], matches, max_deals)
     return sum_blocks(per_block), errors.sum()
 
@@ -241,11 +243,12 @@ def simulate_records(rules, players, seed, start, n):
     out = np.zeros((n, REC_SIZE), dtype=np.int64)
     n_blocks = min(n, 64)
     # Arrays, not the players' tuple, enter the parallel loop (see players.seating).
-    seats, table_keys, table_gains, solver = (players_to_array(players), players.table_keys,
-                                              players.table_gains, players.solver)
+    seats, keys, gains, solver, families = (players_to_array(players), players.table_keys,
+                                            players.table_gains, players.solver,
+                                            family_flags(players.families))
     for b in prange(n_blocks):
         lo, hi = (n * b) // n_blocks, (n * (b + 1)) // n_blocks
-        _record_deals(rules, players_from_array(seats, table_keys, table_gains, solver), seed,
+        _record_deals(rules, players_from_array(seats, keys, gains, solver, families), seed,
                       start, lo, hi, out)
     return out
 
@@ -392,11 +395,12 @@ def simulate_matches(rules, players, seed, start, n, n_blocks, max_deals):
     """Counters of matches ``start .. start+n-1`` (their deals and their results)."""
     per_block = np.zeros((n_blocks, N_COUNTERS), dtype=np.int64)
     # Arrays, not the players' tuple, enter the parallel loop (see players.seating).
-    seats, table_keys, table_gains, solver = (players_to_array(players), players.table_keys,
-                                              players.table_gains, players.solver)
+    seats, keys, gains, solver, families = (players_to_array(players), players.table_keys,
+                                            players.table_gains, players.solver,
+                                            family_flags(players.families))
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        _count_matches(rules, players_from_array(seats, table_keys, table_gains, solver), seed, lo,
+        _count_matches(rules, players_from_array(seats, keys, gains, solver, families), seed, lo,
                        hi, max_deals, per_block[b])
     return sum_blocks(per_block)
 
@@ -425,11 +429,12 @@ def arena_chunk(rules, ab, ba, seed, start, n, n_blocks, matches):
     # Arrays, not the players' tuples, enter the parallel loop (see players.seating); both
     # carry the same lookup.
     seats_ab, seats_ba = players_to_array(ab), players_to_array(ba)
-    table_keys, table_gains, solver = ab.table_keys, ab.table_gains, ab.solver
+    keys, gains, solver = ab.table_keys, ab.table_gains, ab.solver
+    families = family_flags(ab.families)
     for b in prange(n_blocks):
         lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        _arena_block(rules, players_from_array(seats_ab, table_keys, table_gains, solver),
-                     players_from_array(seats_ba, table_keys, table_gains, solver), seed, lo, hi,
+        _arena_block(rules, players_from_array(seats_ab, keys, gains, solver, families),
+                     players_from_array(seats_ba, keys, gains, solver, families), seed, lo, hi,
                      matches, per_block[b])
     return sum_blocks(per_block)
 

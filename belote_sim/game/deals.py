@@ -8,8 +8,9 @@ through exactly the same choose, check and record steps.
 from __future__ import annotations
 
 import numpy as np
+from numba.extending import overload
 
-from belote_sim._jit import jit, jit_no_refcount
+from belote_sim._jit import NO_REFCOUNT, jit, jit_no_refcount
 from belote_sim.game.coinche import deal_coinche
 from belote_sim.game.observers import (
     record_decisions,
@@ -45,6 +46,7 @@ from belote_sim.kernels.layout import (
     REDEALS_BEFORE,
     RETOURNE,
     SHOWN_CARD,
+    ST_NOT_COMPILED,
     ST_OK,
     TAKER,
     TOTAL_POINTS,
@@ -52,18 +54,21 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.scoring import score_no_contract, score_three_player, score_two_sides
 from belote_sim.kernels.trick import seat_after, side_of
-from belote_sim.players.seating import no_lookup, same_players
+from belote_sim.players.seating import ALL_FAMILIES, no_lookup, same_players, seated
 from belote_sim.rules import (
-    CONTRACT_COINCHE,
     CONTRACT_NONE,
-    CONTRACT_RETOURNE,
-    CONTRACT_STOCK,
+    FAMILY_COINCHE,
+    FAMILY_RETOURNE,
+    FAMILY_STOCK,
     R_ALL_NO_TRUMPS_ROUND,
     R_CONTRACT,
     R_FIRST_PACKETS,
     R_PLAYERS,
     R_TIE_RULE,
+    family_of,
 )
+
+_family_of = jit(inline="always")(family_of)
 
 
 @jit_no_refcount
@@ -119,18 +124,49 @@ def _play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
     _start(rec, ws.hands, ws.pack, dealer, pot_before, redeals_before, n)
     if ws.watch.know or ws.watch.timing:
         start_watch(ws.kit, ws.watch)
-    contract = rules[R_CONTRACT]
-    if contract == CONTRACT_RETOURNE or (contract == CONTRACT_NONE and n == 4):
-        status = _deal_retourne(rules, players, script, ws)
-    elif contract == CONTRACT_COINCHE:
-        status = deal_coinche(rules, players, script, ws)
-    elif contract == CONTRACT_STOCK:
-        status = deal_stock(rules, players, script, ws)
-    else:
-        status = deal_no_contract_2p(rules, players, script, ws)
+    status = _deal_family(players.families, rules, players, script, ws)
     if ws.watch.timing:
         record_decisions(ws.kit, rec)
     return status
+
+
+def _family_dispatch(retourne, coinche, stock, two_player):
+    """The deal's dispatch to the deal function of the rules' family
+    (:func:`belote_sim.rules.family_of`), with those of the families whose flag is false
+    left out: a deal of such a family ends with ``ST_NOT_COMPILED``."""
+
+    def deal_family(families, rules, players, script, ws):
+        family = _family_of(rules)
+        if family == FAMILY_RETOURNE:
+            if retourne:
+                return _deal_retourne(rules, players, script, ws)
+        elif family == FAMILY_COINCHE:
+            if coinche:
+                return deal_coinche(rules, players, script, ws)
+        elif family == FAMILY_STOCK:
+            if stock:
+                return deal_stock(rules, players, script, ws)
+        elif two_player:
+            return deal_no_contract_2p(rules, players, script, ws)
+        return ST_NOT_COMPILED
+
+    return deal_family
+
+
+def _deal_family(families, rules, players, script, ws):
+    """Play the deal with the deal function of the rules' family, if the players'
+    ``families`` seat them there (kernels run as plain Python)."""
+    return _family_dispatch(*map(seated, families))(families, rules, players, script, ws)
+
+
+@overload(_deal_family, jit_options=NO_REFCOUNT)
+def _deal_family_compiled(families, rules, players, script, ws):
+    """:func:`_deal_family` compiled for the type of the players' ``families``: the
+    flags are constants of the implementation, so Numba drops the branches of the
+    families the players do not sit at before it compiles (a classic run compiles no
+    coinche or two-player code). A function of its own, not inlined: Numba types an
+    inlined overload twice, which cost more compilation than the pruning saved."""
+    return _family_dispatch(*map(seated, families))
 
 
 @jit(inline="always")
@@ -197,7 +233,7 @@ def replay_deal(rules, pack, dealer, pot_before, redeals_before, calls, plays, a
     ``i`` was made; ``NO_VALUE`` where the solver does not apply (the stock game's free
     tricks)."""
     # Never asked: the script plays every seat.
-    players = same_players(0, 0.0, 0, 0.0, *no_lookup(), True)
+    players = same_players(0, 0.0, 0, 0.0, *no_lookup(), True, ALL_FAMILIES)
     ws = new_workspace(players, False, analyse, False)
     ws.pack[:] = pack
     status = play_deal(rules, players, script_of(calls, plays), ws, dealer, pot_before,

@@ -42,6 +42,7 @@ ST_MISSING_PLAYS = 6  # the plays end before the deal is over
 ST_EXTRA_PLAYS = 7  # plays left after the deal is over
 ST_OTHER_CALL = 8  # a checked call its seat's bidding policy does not make there
 ST_DECIDED = 9  # a deciding script's next call or card is chosen: the deal stops there
+ST_NOT_COMPILED = 10  # the rules' family was left out of the kernel (Players.families)
 
 # --- why a card set is what it is (legal.py): the rule that decided it ---------------
 RULE_FREE = 0  # any card: first card of the trick, or nothing constrains

@@ -13,21 +13,26 @@ than compile in.
 What the players need decides what the kernels compile. Where no seat bids by table
 the lookup is ``None``, and where no seat runs the double-dummy solver (``solver``,
 :func:`solver_need`) so is ``players.solver``: Numba then drops every branch that tests
-such an argument ``is None`` before it compiles, so the kernels of a random or
-heuristic run hold neither the solver, nor the PIMC players, nor the table bidder
-(minutes of compilation on a first run). The kernels that receive ``None`` test it
-themselves, never through a field: Numba prunes on a function's arguments only.
+such an argument ``is None`` before it compiles (the kernels that receive ``None`` test
+it themselves, never through a field: Numba prunes on a function's arguments only).
+``players.families`` says in its type which families of rule sets they sit at
+(:func:`families_for`, :class:`Seated`, :class:`Away`), and the deal compiles the deal
+functions of those only (``belote_sim.game.deals``). So the kernels of a random or
+heuristic classic run hold neither the solver, nor the PIMC players, nor the table
+bidder, nor the deal functions of coinche and the two-player games (minutes of
+compilation on a first run).
 
 Every kernel takes the players as one :class:`Players`. The one place they change form
-is the entry of a parallel loop: Numba cannot capture a tuple into the body of a
-``prange`` loop, so a parallel kernel turns them into arrays once
-(``seats = players_to_array(players)`` and the lookup arrays as they are) and the loop
-body rebuilds them (:func:`players_from_array`) before it hands its block to a compiled
-function; a body may build a tuple and pass it on, only not receive one.
+is the entry of a parallel loop: Numba cannot capture a named tuple of arrays and
+tuples into the body of a ``prange`` loop, so a parallel kernel turns them into arrays
+once (``seats = players_to_array(players)``; the lookup arrays, ``solver`` and the
+``families`` as flags, :func:`family_flags`, as they are) and the loop body rebuilds them
+(:func:`players_from_array`) before it hands its block to a compiled function.
 
 >>> from belote_sim.players import BID_THRESHOLD, PLAY_HEURISTIC, PLAY_RANDOM
 >>> p = sided_players(SidePolicies(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0),
-...                   SidePolicies(BID_THRESHOLD, 60.0, PLAY_RANDOM, 0.0), 4, no_lookup(), None)
+...                   SidePolicies(BID_THRESHOLD, 60.0, PLAY_RANDOM, 0.0), 4, no_lookup(), None,
+...                   ALL_FAMILIES)
 >>> [int(x) for x in p.play], [float(x) for x in p.bid_param]
 ([1, 0, 1, 0], [50.0, 60.0, 50.0, 60.0])
 """
@@ -37,10 +42,13 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
-from belote_sim._jit import jit
+from belote_sim._jit import EVERY_FAMILY, jit
 from belote_sim.kernels.layout import MAX_SEATS
 from belote_sim.players import BID_TABLE, SOLVER_BIDS, SOLVER_PLAYS
+from belote_sim.rules import N_FAMILIES, family_of
 
 #: The players of a deal, one entry per seat: bidding policy id and parameter, card-play
 #: policy id and parameter. Each field is a tuple of four numbers, not an array: the
@@ -49,9 +57,73 @@ from belote_sim.players import BID_TABLE, SOLVER_BIDS, SOLVER_PLAYS
 #: ``table_keys`` and ``table_gains`` are the ``table`` bidder's lookup, read once per
 #: call of a seat that bids by table (``None`` where no seat does). ``solver`` is ``True``
 #: when a seat plays or bids with the double-dummy solver, else ``None``
-#: (:func:`solver_need`).
+#: (:func:`solver_need`). ``families`` has one entry for each family of rule sets
+#: (``belote_sim.rules.FAMILY_*``): :class:`Seated` where the players may sit at its
+#: deals, :class:`Away` where its deal function is left out; the constructors take them
+#: as flags, ``True`` or ``None`` (:func:`families_for`).
 Players = namedtuple("Players", ["bid", "bid_param", "play", "play_param", "table_keys",
-                                 "table_gains", "solver"])
+                                 "table_gains", "solver", "families"])
+
+#: The families' flags of kernels that play any rule set (replay, the kernels of the
+#: studies).
+ALL_FAMILIES = (True,) * N_FAMILIES
+
+#: The entries of :class:`Players`' ``families``. Empty named tuples are types without
+#: data: the entries tell Numba which deal functions to compile (:func:`seated`) and
+#: add no data to the players handed by value to every hot function.
+#: :func:`family_flags` turns them into flags, which a parallel loop can capture,
+#: :func:`family_entries` back.
+Seated = namedtuple("Seated", [])
+Away = namedtuple("Away", [])
+
+
+def seated(entry) -> bool:
+    """Whether an entry of the :class:`Players`' ``families`` (or its Numba type) seats
+    the players at that family's deals.
+
+    >>> seated(Seated()), seated(Away())
+    (True, False)
+    """
+    if isinstance(entry, types.BaseNamedTuple):
+        return entry.instance_class is not Away
+    return not isinstance(entry, Away)
+
+
+def _entry_of(flag):
+    return Away() if flag is None else Seated()
+
+
+@overload(_entry_of, inline="always")
+def _entry_of_type(flag):
+    if isinstance(flag, types.NoneType):
+        return lambda flag: Away()
+    return lambda flag: Seated()
+
+
+def _flag_of(entry):
+    return True if seated(entry) else None
+
+
+@overload(_flag_of, inline="always")
+def _flag_of_type(entry):
+    if seated(entry):
+        return lambda entry: True
+    return lambda entry: None
+
+
+@jit(inline="always")
+def family_entries(flags):
+    """The :class:`Players`' ``families`` of the flags ``flags`` (:func:`families_for`)."""
+    retourne, coinche, stock, two_player = flags
+    return (_entry_of(retourne), _entry_of(coinche), _entry_of(stock), _entry_of(two_player))
+
+
+@jit(inline="always")
+def family_flags(families):
+    """The flags (``True`` or ``None``) of the :class:`Players`' ``families``: the form
+    in which they enter a parallel loop."""
+    retourne, coinche, stock, two_player = families
+    return (_flag_of(retourne), _flag_of(coinche), _flag_of(stock), _flag_of(two_player))
 
 #: A player's answer where its code was left out of the kernels (its seat's ``solver``
 #: or lookup is ``None``): no call and no card, so the deal is refused as an illegal
@@ -112,16 +184,36 @@ def solver_need(bids: tuple[int, ...], plays: tuple[int, ...]) -> bool | None:
     return None
 
 
+def families_for(*rule_sets, every: bool = EVERY_FAMILY) -> tuple[bool | None, ...]:
+    """The :class:`Players`' ``families`` for players who sit at the deals of these rule
+    sets (each a :meth:`belote_sim.rules.Rules.to_array`, or any sequence of its
+    integers): ``True`` for their families, ``None`` for the others; with ``every``
+    (default: ``BELOTE_SIM_EVERY_FAMILY=1``, :data:`belote_sim._jit.EVERY_FAMILY`)
+    ``True`` for all.
+
+    >>> from belote_sim.rules import Rules
+    >>> families_for(Rules.from_preset("classic").to_array(), every=False)
+    (True, None, None, None)
+    """
+    if not rule_sets:
+        raise TypeError("families_for needs at least one rule set")
+    if every:
+        return ALL_FAMILIES
+    mine = {family_of(rules) for rules in rule_sets}
+    return tuple(True if f in mine else None for f in range(N_FAMILIES))
+
+
 def lookup_need(bids: tuple[int, ...]) -> bool:
     """Whether players with these bidding policy ids need the table bidder's lookup."""
     return BID_TABLE in bids
 
 
 @jit
-def same_players(bid, bid_param, play, play_param, table_keys, table_gains, solver):
+def same_players(bid, bid_param, play, play_param, table_keys, table_gains, solver, families):
     """Every seat bids with ``bid`` (parameter ``bid_param``) and plays with ``play``
     (``play_param``); ``table_keys`` and ``table_gains`` are the table bidder's
-    lookup, ``solver`` the players' need of the solver (:func:`solver_need`)."""
+    lookup, ``solver`` the players' need of the solver (:func:`solver_need`),
+    ``families`` the families they sit at (:func:`families_for`)."""
     bid, play = np.int64(bid), np.int64(play)
     bid_param, play_param = np.float64(bid_param), np.float64(play_param)
     return Players(
@@ -132,16 +224,18 @@ def same_players(bid, bid_param, play, play_param, table_keys, table_gains, solv
         table_keys,
         table_gains,
         solver,
+        family_entries(families),
     )
 
 
 @jit
-def sided_players(side_a, side_b, n, lookup, solver):
+def sided_players(side_a, side_b, n, lookup, solver, families):
     """The seats of side 0 (:func:`table_side`) play as ``side_a``, the others as
     ``side_b`` (each a :class:`SidePolicies`); ``lookup`` is the table bidder's
     ``(table_keys, table_gains)`` (:func:`no_lookup`, or
     :func:`belote_sim.players.table_bidder.lookup_for`), ``solver`` the players' need
-    of the solver (:func:`solver_need`)."""
+    of the solver (:func:`solver_need`), ``families`` the families they sit at
+    (:func:`families_for`)."""
     ba, bb = np.int64(side_a.bid), np.int64(side_b.bid)
     a, b = np.int64(side_a.play), np.int64(side_b.play)
     qa, qb = np.float64(side_a.bid_param), np.float64(side_b.bid_param)
@@ -149,9 +243,9 @@ def sided_players(side_a, side_b, n, lookup, solver):
     table_keys, table_gains = lookup
     if n == 4:
         return Players((ba, bb, ba, bb), (qa, qb, qa, qb), (a, b, a, b), (pa, pb, pa, pb),
-                       table_keys, table_gains, solver)
+                       table_keys, table_gains, solver, family_entries(families))
     return Players((ba, bb, bb, bb), (qa, qb, qb, qb), (a, b, b, b), (pa, pb, pb, pb),
-                   table_keys, table_gains, solver)
+                   table_keys, table_gains, solver, family_entries(families))
 
 
 @jit
@@ -169,9 +263,9 @@ def players_to_array(players):
 
 
 @jit
-def players_from_array(a, table_keys, table_gains, solver):
+def players_from_array(a, table_keys, table_gains, solver, families):
     """The :class:`Players` of :func:`players_to_array`'s array ``a``, the lookup
-    arrays and ``solver`` (which enter a parallel loop as they are)."""
+    arrays, ``solver`` and ``families`` (which enter a parallel loop as they are)."""
     return Players(
         (np.int64(a[0, 0]), np.int64(a[0, 1]), np.int64(a[0, 2]), np.int64(a[0, 3])),
         (a[1, 0], a[1, 1], a[1, 2], a[1, 3]),
@@ -180,4 +274,5 @@ def players_from_array(a, table_keys, table_gains, solver):
         table_keys,
         table_gains,
         solver,
+        family_entries(families),
     )

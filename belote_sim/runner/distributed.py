@@ -37,13 +37,14 @@ def _warm(threads: int | None) -> int:
     import numba
 
     from belote_sim.batch import runs as S
-    from belote_sim.players.seating import no_lookup, same_players
+    from belote_sim.players.seating import families_for, no_lookup, same_players
     from belote_sim.rules import Rules
 
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    S.simulate_chunk(Rules().to_array(), same_players(0, 0.0, 0, 0.0, *no_lookup(), None), 0, 0, 1,
-                     1, False)
+    rules = Rules().to_array()
+    S.simulate_chunk(rules, same_players(0, 0.0, 0, 0.0, *no_lookup(), None, families_for(rules)),
+                     0, 0, 1, 1, False)
     return numba.get_num_threads()
 
 

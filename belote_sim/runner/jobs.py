@@ -40,7 +40,7 @@ MAX_SEED = 2**63 - 1
 #: whether its players need the double-dummy solver (docs/performance.md, *A first
 #: run*): the figure of the compile notice (:func:`warm_up`). A job says which it is
 #: with a ``compile_seconds`` attribute; one without is taken to need the solver.
-COMPILE_SECONDS = {False: 60, True: 190}
+COMPILE_SECONDS = {False: 25, True: 110}
 
 #: Where the runner says what the user should know but need not act on: the compile
 #: notice. The CLI prints its records on standard error, ``--quiet`` or not; a library

@@ -178,8 +178,9 @@ def _card_values(s: Seat, worlds: int, seed: int) -> tuple[pd.DataFrame, dict]:
 
     checked = calls_to_check(s.speakers(), s.seat, s.bid_policy, "use another --bid-policy")
     max_tries = max(MAX_TRIES, worlds * TRIES_PER_WORLD)
+    rules = s.rules.to_array()
     diff2, made, legal, tries = P.card_values(
-        s.rules.to_array(), players_of(s.bid_policy, playout, with_solver=True), seen, history,
+        rules, players_of(s.bid_policy, playout, rules, with_solver=True), seen, history,
         np.int64(checked), np.int64(seed), np.int64(worlds), np.int64(max_tries))
     k = len(diff2)
     if k == 0:

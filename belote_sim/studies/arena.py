@@ -78,7 +78,7 @@ class ArenaTask:
 
     def play(self, blocks: int) -> ChunkResult:
         from belote_sim.batch import runs as chunks
-        from belote_sim.players.seating import SidePolicies, sided_players
+        from belote_sim.players.seating import SidePolicies, families_for, sided_players
         from belote_sim.players.table_bidder import lookup_for
 
         lookup = lookup_for(self.a.bid_policy.id, self.b.bid_policy.id)
@@ -90,7 +90,8 @@ class ArenaTask:
 
         def seats(first: Side, second: Side):
             # With the solver kit whoever plays: it keeps each side's decision time.
-            return sided_players(policies(first), policies(second), n, lookup, True)
+            return sided_players(policies(first), policies(second), n, lookup, True,
+                                 families_for(self.rules))
 
         c = self.chunk
         counters = chunks.arena_chunk(

@@ -445,9 +445,10 @@ def plan_worlds(dec: Decision, setup: PlayoutSetup, worlds: int, given: str = "c
         return WorldsGiven(given, 0, 1)
     from belote_sim.studies.simulate import players_of
 
-    players = players_of(setup.bid_policy, setup.models[0], with_solver=True)
+    rules = setup.rules.to_array()
+    players = players_of(setup.bid_policy, setup.models[0], rules, with_solver=True)
     pilot = min(PILOT_PACKS, max_packs)
-    draws = K.pilot_draws(setup.rules.to_array(), players, _draw_of(dec, checked, 1),
+    draws = K.pilot_draws(rules, players, _draw_of(dec, checked, 1),
                           dec.dealer, setup.seed, pilot)
     found = int(draws[K.DW_WORLDS])
     if found == 0:
@@ -664,9 +665,10 @@ def sample_worlds(dec: Decision, setup: PlayoutSetup, given: WorldsGiven, start:
     """
     from belote_sim.studies.simulate import players_of
 
-    players = players_of(setup.bid_policy, setup.models[0], with_solver=True)
+    rules = setup.rules.to_array()
+    players = players_of(setup.bid_policy, setup.models[0], rules, with_solver=True)
     draw = _draw_of(dec, given.checked, given.packs_per_world)
-    packs, found, draws = K.draw_worlds(setup.rules.to_array(), players, draw, dec.dealer,
+    packs, found, draws = K.draw_worlds(rules, players, draw, dec.dealer,
                                         setup.seed, start, n)
     return packs[found], draws
 

@@ -483,8 +483,8 @@ class CompareTask:
                                        np.asarray(self.cell_seeds, dtype=np.int64),
                                        np.asarray(self.slots, dtype=np.int64))
         counters, errors = chunks.compare_chunk(
-            comparison, players_of(self.bid_policy, self.play_policy), c.start, c.count,
-            blocks, c.unit == "matches", L.MAX_MATCH_DEALS,
+            comparison, players_of(self.bid_policy, self.play_policy, *self.cells), c.start,
+            c.count, blocks, c.unit == "matches", L.MAX_MATCH_DEALS,
         )
         refuse_illegal(errors, c)
         return ChunkResult(c.index, counters)

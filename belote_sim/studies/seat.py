@@ -208,8 +208,9 @@ class Seat:
                               "first (Seat.reveal)")
         from belote_sim.studies.simulate import players_of
 
-        players = players_of(self.bid_policy, self.player, with_solver=True)
-        out, last, values = P.decide_at(self.rules.to_array(), players, seen, history,
+        rules = self.rules.to_array()
+        players = players_of(self.bid_policy, self.player, rules, with_solver=True)
+        out, last, values = P.decide_at(rules, players, seen, history,
                                         np.int64(self.seed), np.int64(MAX_TRIES))
         status = int(out[P.OUT_STATUS])
         if status == L.ST_ILLEGAL_CARD and int(out[P.OUT_SEAT]) != self.seat:

@@ -30,7 +30,7 @@ from belote_sim.batch import runs as chunks
 from belote_sim.deallog.format import dumps, record_to_deal
 from belote_sim.errors import BeloteError
 from belote_sim.kernels import layout as L
-from belote_sim.players.seating import Players, same_players, solver_need
+from belote_sim.players.seating import Players, families_for, same_players, solver_need
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.players.table_bidder import lookup_for
 from belote_sim.rules import Rules
@@ -80,13 +80,17 @@ def compile_seconds_of(bid: PolicySpec, play: PolicySpec) -> int:
     return COMPILE_SECONDS[bid.uses_solver or play.uses_solver]
 
 
-def players_of(bid: PolicySpec, play: PolicySpec, *, with_solver: bool = False) -> Players:
+def players_of(bid: PolicySpec, play: PolicySpec, *rule_sets: Any,
+               with_solver: bool = False) -> Players:
     """The kernels' :class:`~belote_sim.players.seating.Players`: every seat bids with
-    ``bid`` and plays with ``play`` (the table bidder's lookup loaded when it bids).
-    The kernels are built with the solver when a player needs it, or ``with_solver``
-    (kernels that value or solve positions whoever plays)."""
+    ``bid`` and plays with ``play`` (the table bidder's lookup loaded when it bids), at
+    the deals of ``rule_sets`` (each a :meth:`Rules.to_array` or a tuple of its
+    integers). The kernels are built with the solver when a player needs it, or
+    ``with_solver`` (kernels that value or solve positions whoever plays), and with the
+    deal functions of these rule sets' families only."""
     solver = True if with_solver else solver_need((bid.id,), (play.id,))
-    return same_players(bid.id, bid.value, play.id, play.value, *lookup_for(bid.id), solver)
+    return same_players(bid.id, bid.value, play.id, play.value, *lookup_for(bid.id), solver,
+                        families_for(*rule_sets))
 
 
 @dataclass(frozen=True)
@@ -105,8 +109,8 @@ class DealsTask:
     def play(self, blocks: int) -> ChunkResult:
         c = self.chunk
         counters, errors, rows = chunks.simulate_chunk(
-            np.asarray(self.rules, dtype=np.int64), players_of(self.bid_policy,
-                                                               self.play_policy),
+            np.asarray(self.rules, dtype=np.int64),
+            players_of(self.bid_policy, self.play_policy, self.rules),
             self.seed, c.start, c.count, blocks, self.records,
         )
         refuse_illegal(errors, c)
@@ -127,8 +131,8 @@ class MatchesTask:
     def play(self, blocks: int) -> ChunkResult:
         c = self.chunk
         counters = chunks.simulate_matches(
-            np.asarray(self.rules, dtype=np.int64), players_of(self.bid_policy,
-                                                               self.play_policy),
+            np.asarray(self.rules, dtype=np.int64),
+            players_of(self.bid_policy, self.play_policy, self.rules),
             self.seed, c.start, c.count, blocks, L.MAX_MATCH_DEALS,
         )
         return ChunkResult(c.index, counters)
@@ -362,7 +366,8 @@ def simulated_deals(
     check_independent_deals(rules, "deals")
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
     check_policies(rules, bid, play)
-    recs = chunks.simulate_records(rules.to_array(), players_of(bid, play), seed, start, deals)
+    array = rules.to_array()
+    recs = chunks.simulate_records(array, players_of(bid, play, array), seed, start, deals)
     return [record_to_deal(r, rules) for r in recs]
 
 
@@ -391,8 +396,9 @@ def play_match(
     check_int("match", match, 0)
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
     out = np.zeros((max_deals, L.REC_SIZE), dtype=np.int64)
+    array = rules.to_array()
     n, winner, scores = chunks.play_match(
-        rules.to_array(), players_of(bid, play), seed, match, max_deals, out
+        array, players_of(bid, play, array), seed, match, max_deals, out
     )
     return {
         "winner": {-1: None, L.MATCH_DRAW: "draw"}.get(int(winner), int(winner)),
