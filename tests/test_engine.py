@@ -285,3 +285,16 @@ def test_a_deal_of_a_family_left_out_of_the_kernels_is_refused():
     players = same_players(0, 0.25, 0, 0.0, *no_lookup(), None, families_for(classic, every=False))
     assert chunks.simulate_chunk(coinche, players, 1, 0, 40, 2, False)[1] == 40
     assert chunks.simulate_chunk(classic, players, 1, 0, 40, 2, False)[1] == 0
+
+
+def test_numbas_inliner_copies_each_callee_once():
+    """The installed Numba takes the inliner's one-memo copy (``_jit.copy_callees_once``):
+    without it a first run compiles about a third longer. Applying it again changes
+    nothing; the kernels' results under it are the golden tests'."""
+    from numba.core.inline_closurecall import InlineWorker
+
+    from belote_sim._jit import COPIES_CALLEES_ONCE, copy_callees_once
+
+    assert COPIES_CALLEES_ONCE and InlineWorker.inline_ir.copies_callees_once
+    patched = InlineWorker.inline_ir
+    assert copy_callees_once() and InlineWorker.inline_ir is patched
