@@ -137,17 +137,21 @@ def _kernel_decorator(**options: Any) -> Callable:
     return decorate
 
 
-#: ``BELOTE_SIM_EVERY_FAMILY=1``: every kernel compiles the deal functions of every family
-#: of rule sets, not only those of the rule sets its run plays
-#: (:func:`belote_sim.players.seating.families_for`). Fewer, larger compilations, for a
+#: ``BELOTE_SIM_COMPILE_ALL=1``: every kernel compiles the deal functions of every family
+#: of rule sets and the code of every player (the solver, the table bidder), not only
+#: what its run plays (:func:`belote_sim.players.seating.families_for`,
+#: :func:`~belote_sim.players.seating.solver_need`,
+#: :func:`belote_sim.players.table_bidder.lookup_for`). Fewer, larger compilations, for a
 #: session that plays many rule sets with many players: the test suite sets it.
-EVERY_FAMILY = os.environ.get("BELOTE_SIM_EVERY_FAMILY") == "1"
+COMPILE_ALL = os.environ.get("BELOTE_SIM_COMPILE_ALL") == "1"
 
+#: The options of :data:`jit`, for code compiled by other means (overloads).
+KERNEL_OPTIONS = {"nogil": True, "error_model": "numpy"}
 #: The options of :data:`jit_no_refcount`, for code compiled by other means (overloads).
-NO_REFCOUNT = {"nogil": True, "error_model": "numpy", "_nrt": False}
+NO_REFCOUNT = {**KERNEL_OPTIONS, "_nrt": False}
 #: The decorator of every kernel: nopython, cached, no GIL, numpy error model
 #: (no Python exceptions from integer division: kernels never raise).
-jit = _kernel_decorator(cache=True, nogil=True, error_model="numpy")
+jit = _kernel_decorator(cache=True, **KERNEL_OPTIONS)
 #: The same for kernels that allocate nothing, only read and write the arrays they are
 #: given: Numba then emits no reference counting for those arrays. Otherwise every
 #: array handed to a callee (inlined or not) costs an atomic increment and decrement,

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import os
 
-# Every kernel with every family's deal function (belote_sim._jit.EVERY_FAMILY), set before
-# belote_sim is imported and inherited by the CLI's subprocesses: the suite plays every
-# rule set with many players, and one compilation of each kernel for all families costs
-# less than one per family. The tests of the pruning itself build their players with
-# explicit families or run without it.
-os.environ["BELOTE_SIM_EVERY_FAMILY"] = "1"
+# Every kernel with every family's deal functions and every player's code
+# (belote_sim._jit.COMPILE_ALL), set before belote_sim is imported and inherited by the
+# CLI's subprocesses: the suite plays every rule set with many players, and one
+# compilation of each kernel for all of them costs less than one per family and player.
+# The tests of the pruning itself build their players explicitly or run without it.
+os.environ["BELOTE_SIM_COMPILE_ALL"] = "1"
 
 import pytest  # noqa: E402
 

@@ -22,7 +22,7 @@ from belote_sim.kernels import layout as L
 from belote_sim.kernels.deal import complete_pack
 from belote_sim.kernels.rng import seed_stream
 from belote_sim.players import BID_THRESHOLD, PLAY_DD
-from belote_sim.players.seating import no_lookup
+from belote_sim.players.table_bidder import lookup_for
 from belote_sim.rules import Rules
 from belote_sim.runner.rundir import read_provenance
 from belote_sim.studies.bid_strength import (
@@ -223,8 +223,8 @@ def test_the_dd_model_solves_what_dd_play_plays():
     table = np.array([[BID_THRESHOLD, 50.0, PLAY_DD, 0.0]])
     world = K.World(dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen)
     draw = K.Draw(world, np.zeros(0, dtype=np.int64), np.int64(0), np.int64(1))  # uniform
-    inputs = K.StrengthInputs(table, *no_lookup(), draw, openings, strains, dec.seat,
-                              dec.dealer, 7, True)
+    inputs = K.StrengthInputs(table, *lookup_for(BID_THRESHOLD), draw, openings, strains,
+                              dec.seat, dec.dealer, 7, True)
     solved, _, _ = K.strength_chunk(dec.rules.to_array(), inputs, 0, 12, 2)
     played, _, _ = K.strength_chunk(dec.rules.to_array(), inputs._replace(solve_dd=False), 0,
                                     12, 2)

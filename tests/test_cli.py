@@ -254,7 +254,7 @@ def test_a_first_run_says_it_compiles_even_when_quiet(tmp_path):
     it compiles; the next run, from the cache, says nothing."""
     import os
 
-    env = {**os.environ, "BELOTE_SIM_CACHE_DIR": str(tmp_path), "BELOTE_SIM_EVERY_FAMILY": "0"}
+    env = {**os.environ, "BELOTE_SIM_CACHE_DIR": str(tmp_path), "BELOTE_SIM_COMPILE_ALL": "0"}
     args = [EXE, "simulate", "--deals", "50", "--quiet", "--bid-policy", "random",
             "--play-policy", "random"]
     first, second = (subprocess.run(args, env=env, capture_output=True, text=True,

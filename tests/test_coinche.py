@@ -692,11 +692,12 @@ def _policy_calls(pack, dealer, policy):
     from belote_sim.game.deals import play_deal
     from belote_sim.game.state import new_workspace, no_script
     from belote_sim.players import bid_policy_id
-    from belote_sim.players.seating import families_for, same_players
+    from belote_sim.players.seating import families_for, same_players, solver_need
     from belote_sim.players.table_bidder import lookup_for
 
     players = same_players(bid_policy_id(policy), 50.0, 0, 0.0,
-                           *lookup_for(bid_policy_id(policy)), None,
+                           *lookup_for(bid_policy_id(policy)),
+                           solver_need((bid_policy_id(policy),), (0,)),
                            families_for(COINCHE.to_array()))
     ws = new_workspace(players, False, False, False)
     ws.pack[:] = [parse_card(c) for c in pack]

@@ -19,7 +19,8 @@ from belote_sim._jit import PACKAGE_DIR, source_hash
 from belote_sim.batch import runs as chunks
 from belote_sim.errors import BeloteError
 from belote_sim.game import deals
-from belote_sim.players.seating import families_for, no_lookup, same_players
+from belote_sim.players.seating import families_for, no_lookup, same_players, solver_need
+from belote_sim.players.table_bidder import lookup_for
 from belote_sim.studies.simulate import play_match, simulated_deals
 
 
@@ -78,7 +79,8 @@ def test_counts_identical_for_any_thread_count_and_split():
     two = simulate(rules, 20_000, seed=11, threads=2).counters
     assert one == two
     arr = rules.to_array()
-    args = (arr, same_players(0, 0.25, 0, 0.0, *no_lookup(), None, families_for(arr)))
+    args = (arr, same_players(0, 0.25, 0, 0.0, *lookup_for(0), solver_need((0,), (0,)),
+                              families_for(arr)))
     whole, _, _ = chunks.simulate_chunk(*args, 11, 0, 20_000, 7, False)
     first, _, _ = chunks.simulate_chunk(*args, 11, 0, 12_345, 3, False)
     rest, _, _ = chunks.simulate_chunk(*args, 11, 12_345, 20_000 - 12_345, 64, False)
@@ -225,7 +227,7 @@ def test_the_plain_trick_loop_plays_as_the_general_loop(play):
 
     rules = Rules().to_array()
     players = same_players(bid_policy_id("random"), 0.5, play_policy_id(play), 0.0,
-                           *no_lookup(), True, families_for(rules))
+                           *lookup_for(), True, families_for(rules))
     timing = np.zeros(L.REC_SIZE, dtype=bool)
     timing[L.DECISIONS:L.DECISIONS + 2] = timing[L.DECISION_CYCLES:L.DECISION_CYCLES + 2] = True
     plain_ws, general_ws = (new_workspace(players, t, False, False) for t in (False, True))
@@ -269,7 +271,7 @@ def test_a_plain_run_compiles_neither_the_solver_nor_the_table_bidder(tmp_path):
     import subprocess
     import sys
 
-    env = {**os.environ, "BELOTE_SIM_CACHE_DIR": str(tmp_path), "BELOTE_SIM_EVERY_FAMILY": "0"}
+    env = {**os.environ, "BELOTE_SIM_CACHE_DIR": str(tmp_path), "BELOTE_SIM_COMPILE_ALL": "0"}
     out = subprocess.run([sys.executable, "-c", _PLAIN_RUN], env=env, capture_output=True,
                          text=True, check=True).stdout
     reached = ast.literal_eval(out.strip().splitlines()[-1])

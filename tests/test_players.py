@@ -22,7 +22,8 @@ from belote_sim.errors import BeloteError, IllegalPlayError
 from belote_sim.kernels.layout import RULE_FREE
 from belote_sim.players.knowledge import KNOW_HELD, KNOW_SIZE, KNOW_VOID, learn_from_card
 from belote_sim.players.pimc import ALWAYS_EXACT, Pimc
-from belote_sim.players.seating import ALL_FAMILIES, no_lookup, same_players
+from belote_sim.players.seating import ALL_FAMILIES, same_players
+from belote_sim.players.table_bidder import lookup_for
 from belote_sim.players.worlds import sample_worlds
 from belote_sim.runner.jobs import RunInterrupted
 from belote_sim.runner.rundir import load, read_provenance
@@ -30,7 +31,7 @@ from belote_sim.studies.arena import arena
 from belote_sim.studies.simulate import simulated_deals
 
 #: Players whose calls say nothing (random bidders), for the solver players called alone.
-NO_BIDDERS = same_players(0, 0.25, 0, 0.0, *no_lookup(), True, ALL_FAMILIES)
+NO_BIDDERS = same_players(0, 0.25, 0, 0.0, *lookup_for(0), True, ALL_FAMILIES)
 
 EXE = shutil.which("belote-sim", path=str(Path(sys.executable).parent)) or "belote-sim"
 INPUTS = ("rules", "dealer", "pack", "calls", "plays")
@@ -319,7 +320,7 @@ def test_solver_table_is_sized_for_the_players():
         PLAY_PIMC,
     )
     from belote_sim.players.pimc import EXACT_TRICKS
-    from belote_sim.players.seating import ALL_FAMILIES, SidePolicies, no_lookup, sided_players
+    from belote_sim.players.seating import ALL_FAMILIES, SidePolicies, sided_players
     from belote_sim.players.solver_kit import (
         FASTPIMC_TABLE_BITS,
         TABLE_BITS,
@@ -328,8 +329,8 @@ def test_solver_table_is_sized_for_the_players():
 
     def bits(bid_a, play_a, bid_b, play_b):
         players = sided_players(SidePolicies(bid_a, 50.0, play_a, 20.0),
-                                SidePolicies(bid_b, 50.0, play_b, 20.0), 4, no_lookup(), True,
-                                ALL_FAMILIES)
+                                SidePolicies(bid_b, 50.0, play_b, 20.0), 4,
+                                lookup_for(bid_a, bid_b), True, ALL_FAMILIES)
         return solver_table_bits(players, False)
 
     t = BID_THRESHOLD

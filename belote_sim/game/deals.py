@@ -7,6 +7,8 @@ through exactly the same choose, check and record steps.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 from numba.extending import overload
 
@@ -54,7 +56,8 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.scoring import score_no_contract, score_three_player, score_two_sides
 from belote_sim.kernels.trick import seat_after, side_of
-from belote_sim.players.seating import ALL_FAMILIES, no_lookup, same_players, seated
+from belote_sim.players.seating import ALL_FAMILIES, same_players, seated
+from belote_sim.players.table_bidder import lookup_for
 from belote_sim.rules import (
     CONTRACT_NONE,
     FAMILY_COINCHE,
@@ -221,7 +224,6 @@ def _deal_retourne(rules, players, script, ws):
     return ST_OK
 
 
-@jit
 def replay_deal(rules, pack, dealer, pot_before, redeals_before, calls, plays, analyse):
     """Play a deal-log deal from its calls and cards: ``(record, status, values)``.
 
@@ -232,10 +234,23 @@ def replay_deal(rules, pack, dealer, pot_before, redeals_before, calls, plays, a
     ``i = len(plays)`` after the last card given), ``values[1, i]`` the same after play
     ``i`` was made; ``NO_VALUE`` where the solver does not apply (the stock game's free
     tricks)."""
-    # Never asked: the script plays every seat.
-    players = same_players(0, 0.0, 0, 0.0, *no_lookup(), True, ALL_FAMILIES)
+    return _replay_deal(rules, _script_players(), pack, dealer, pot_before, redeals_before,
+                        script_of(calls, plays), analyse)
+
+
+@cache
+def _script_players():
+    """The players of a replay, whom its script stands in for (never asked): with the
+    solver (for the analysis) and every family; without the table bidder's lookup, but
+    under ``BELOTE_SIM_COMPILE_ALL=1``, where the kernels share the runs' players."""
+    return same_players(0, 0.0, 0, 0.0, *lookup_for(), True, ALL_FAMILIES)
+
+
+@jit
+def _replay_deal(rules, players, pack, dealer, pot_before, redeals_before, script, analyse):
+    """:func:`replay_deal`'s kernel, with the players of :func:`_script_players` and the
+    deal log's script."""
     ws = new_workspace(players, False, analyse, False)
     ws.pack[:] = pack
-    status = play_deal(rules, players, script_of(calls, plays), ws, dealer, pot_before,
-                       redeals_before)
+    status = play_deal(rules, players, script, ws, dealer, pot_before, redeals_before)
     return ws.rec.copy(), status, ws.kit.analysis[:2].copy()

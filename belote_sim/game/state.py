@@ -18,8 +18,10 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
-from belote_sim._jit import jit
+from belote_sim._jit import KERNEL_OPTIONS, jit
 from belote_sim.kernels.layout import MAX_DECLS, MAX_SEATS, REC_SIZE
 from belote_sim.players import SOLVER_PLAYS
 from belote_sim.players.solver_kit import new_solver_kit, solver_table_bits
@@ -77,14 +79,12 @@ def _workspace(solver, players, timing, analyse, solve):
     """:func:`new_workspace`, ``solver`` passed on as an argument so that Numba drops
     the kit of players who need none (its type is ``None``) instead of compiling it."""
     if solver is None:
-        kit = None
         watch = Watch(False, False, False, False)
     else:
         know = False
         for policy in players.play:
             if policy in SOLVER_PLAYS:
                 know = True
-        kit = new_solver_kit(solver_table_bits(players, analyse or solve))
         watch = Watch(know, timing, analyse, solve)
     return Workspace(
         np.zeros(REC_SIZE, dtype=np.int64),
@@ -94,9 +94,25 @@ def _workspace(solver, players, timing, analyse, solve):
         np.zeros((MAX_DECLS, 4), dtype=np.int64),
         np.zeros(MAX_SEATS, dtype=np.int64),
         np.zeros(1, dtype=np.uint64),
-        kit,
+        _kit(solver, players, analyse or solve),
         watch,
     )
+
+
+def _kit(solver, players, large):
+    """The solver kit of a workspace for ``players`` (its table sized for them, or
+    ``large``), or none when ``solver`` is ``None``."""
+
+
+@overload(_kit, jit_options=KERNEL_OPTIONS)
+def _kit_compiled(solver, players, large):
+    """:func:`_kit` chosen by the type of ``solver``: a branch on ``solver is None``
+    would not be dropped for a ``bool`` (only for a literal), and its two arms would
+    type the kit as optional, a type a workspace built in Python (with its kit) never
+    has, so that every entry from Python compiled the deal again."""
+    if isinstance(solver, types.NoneType):
+        return lambda solver, players, large: None
+    return lambda solver, players, large: new_solver_kit(solver_table_bits(players, large))
 
 
 @jit

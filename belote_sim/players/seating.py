@@ -45,7 +45,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from belote_sim._jit import EVERY_FAMILY, jit
+from belote_sim._jit import COMPILE_ALL, jit
 from belote_sim.kernels.layout import MAX_SEATS
 from belote_sim.players import BID_TABLE, SOLVER_BIDS, SOLVER_PLAYS
 from belote_sim.rules import N_FAMILIES, family_of
@@ -170,25 +170,26 @@ def no_lookup():
     return None, None
 
 
-def solver_need(bids: tuple[int, ...], plays: tuple[int, ...]) -> bool | None:
+def solver_need(bids: tuple[int, ...], plays: tuple[int, ...],
+                every: bool = COMPILE_ALL) -> bool | None:
     """The :class:`Players`' ``solver`` for seats with these bidding and play policy
     ids: ``True`` when one of them runs the double-dummy solver, else ``None`` (the
     kernels are then compiled without it).
 
     >>> from belote_sim.players import BID_DD, BID_THRESHOLD, PLAY_HEURISTIC
-    >>> solver_need((BID_THRESHOLD,), (PLAY_HEURISTIC,)), solver_need((BID_DD,), (0,))
+    >>> solver_need((BID_THRESHOLD,), (PLAY_HEURISTIC,), every=False), solver_need((BID_DD,), (0,))
     (None, True)
     """
-    if any(b in SOLVER_BIDS for b in bids) or any(p in SOLVER_PLAYS for p in plays):
+    if every or any(b in SOLVER_BIDS for b in bids) or any(p in SOLVER_PLAYS for p in plays):
         return True
     return None
 
 
-def families_for(*rule_sets, every: bool = EVERY_FAMILY) -> tuple[bool | None, ...]:
+def families_for(*rule_sets, every: bool = COMPILE_ALL) -> tuple[bool | None, ...]:
     """The :class:`Players`' ``families`` for players who sit at the deals of these rule
     sets (each a :meth:`belote_sim.rules.Rules.to_array`, or any sequence of its
     integers): ``True`` for their families, ``None`` for the others; with ``every``
-    (default: ``BELOTE_SIM_EVERY_FAMILY=1``, :data:`belote_sim._jit.EVERY_FAMILY`)
+    (default: ``BELOTE_SIM_COMPILE_ALL=1``, :data:`belote_sim._jit.COMPILE_ALL`)
     ``True`` for all.
 
     >>> from belote_sim.rules import Rules
@@ -203,9 +204,11 @@ def families_for(*rule_sets, every: bool = EVERY_FAMILY) -> tuple[bool | None, .
     return tuple(True if f in mine else None for f in range(N_FAMILIES))
 
 
-def lookup_need(bids: tuple[int, ...]) -> bool:
-    """Whether players with these bidding policy ids need the table bidder's lookup."""
-    return BID_TABLE in bids
+def lookup_need(bids: tuple[int, ...], every: bool = COMPILE_ALL) -> bool:
+    """Whether players with these bidding policy ids need the table bidder's lookup;
+    with ``every`` (default: ``BELOTE_SIM_COMPILE_ALL=1``,
+    :data:`belote_sim._jit.COMPILE_ALL`) any players do."""
+    return every or BID_TABLE in bids
 
 
 @jit

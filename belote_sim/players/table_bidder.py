@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from belote_sim._jit import jit
+from belote_sim._jit import COMPILE_ALL, jit
 from belote_sim.cards import ACE, ALL_TRUMPS, JACK, KING, NINE, NO_TRUMPS, QUEEN, TEN
 from belote_sim.kernels.bits import popcount
 from belote_sim.kernels.calls import (
@@ -128,16 +128,18 @@ def shipped_lookup() -> tuple[np.ndarray, np.ndarray]:
     return keys, gains
 
 
-def lookup_for(*bid_policies: int) -> tuple[np.ndarray, np.ndarray] | tuple[None, None]:
+def lookup_for(*bid_policies: int, every: bool = COMPILE_ALL,
+               ) -> tuple[np.ndarray, np.ndarray] | tuple[None, None]:
     """The lookup players with these bidding policy ids need: :func:`shipped_lookup`
-    when one of them is the table bidder, else none (nothing is loaded, and the table
-    bidder is not compiled into the kernels).
+    when one of them is the table bidder (or ``every``, :func:`lookup_need`), else none
+    (nothing is loaded, and the table bidder is not compiled into the kernels).
 
     >>> from belote_sim.players import BID_TABLE, BID_THRESHOLD
-    >>> lookup_for(BID_THRESHOLD), lookup_for(BID_THRESHOLD, BID_TABLE)[0].size > 0
+    >>> no_table, table = lookup_for(BID_THRESHOLD, every=False), lookup_for(BID_TABLE)
+    >>> no_table, table[0].size > 0
     ((None, None), True)
     """
-    if lookup_need(bid_policies):
+    if lookup_need(bid_policies, every):
         return shipped_lookup()
     return no_lookup()
 

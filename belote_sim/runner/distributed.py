@@ -37,14 +37,16 @@ def _warm(threads: int | None) -> int:
     import numba
 
     from belote_sim.batch import runs as S
-    from belote_sim.players.seating import families_for, no_lookup, same_players
+    from belote_sim.players.seating import families_for, same_players, solver_need
+    from belote_sim.players.table_bidder import lookup_for
     from belote_sim.rules import Rules
 
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     rules = Rules().to_array()
-    S.simulate_chunk(rules, same_players(0, 0.0, 0, 0.0, *no_lookup(), None, families_for(rules)),
-                     0, 0, 1, 1, False)
+    players = same_players(0, 0.0, 0, 0.0, *lookup_for(0), solver_need((0,), (0,)),
+                           families_for(rules))
+    S.simulate_chunk(rules, players, 0, 0, 1, 1, False)
     return numba.get_num_threads()
 
 
