@@ -101,7 +101,10 @@ def _workspace(solver, players, timing, analyse, solve):
 
 def _kit(solver, players, large):
     """The solver kit of a workspace for ``players`` (its table sized for them, or
-    ``large``), or none when ``solver`` is ``None``."""
+    ``large``), or none when ``solver`` is ``None`` (kernels run as plain Python)."""
+    if solver is None:
+        return None
+    return new_solver_kit(solver_table_bits(players, large))
 
 
 @overload(_kit, jit_options=KERNEL_OPTIONS)
