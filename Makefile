@@ -22,15 +22,18 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/belote-sim simulate --rules classic --deals 1000000 --seed 1 --out results/classic --report
 
-## The whole test suite (ruff and the import layers first: either failing fails the build),
-## then the kernels' plain-Python mode; pytest runs one worker a core (pytest-xdist: the
-## suite waits on subprocesses and installs as much as on kernels) and prints its 15 slowest
-## tests.
+## The whole test suite: ruff and the import layers first (either failing fails the build);
+## then the kernels compiled once in one process (tests/warm.py) while the kernels'
+## plain-Python tests run beside it at a lower priority; then pytest, one worker a core
+## (pytest-xdist: the suite waits on subprocesses and installs as much as on kernels),
+## printing its 15 slowest tests.
 test: $(STAMP)
 	$(BIN)/ruff check belote_sim tests benchmarks docs
 	$(BIN)/lint-imports
+	$(BIN)/python tests/warm.py & warm=$$!; \
+		nice $(MAKE) --no-print-directory test-plain; plain=$$?; \
+		wait $$warm && test $$plain -eq 0
 	$(BIN)/python -m pytest -q -n auto --durations=15
-	$(MAKE) --no-print-directory test-plain
 
 ## The rule, game and player tests again with NUMBA_DISABLE_JIT=1: the kernels run as plain
 ## Python (what a debugger or coverage sees), with their line coverage reported, one worker a
