@@ -164,5 +164,3 @@ jit_no_refcount = _kernel_decorator(cache=True, **NO_REFCOUNT)
 #: allocate and may be called from there (the solver players' entry points) say so:
 #: with this decorator they keep the runtime whoever calls them.
 jit_refcounted = _kernel_decorator(cache=True, nogil=True, error_model="numpy", _nrt=True)
-#: The same for the parallel (prange) chunk kernels.
-jit_parallel = _kernel_decorator(cache=True, nogil=True, error_model="numpy", parallel=True)

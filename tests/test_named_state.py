@@ -11,7 +11,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "belote_sim"
 #: The decorators of :mod:`belote_sim._jit`.
-JIT_DECORATORS = {"jit", "jit_parallel", "jit_no_refcount", "jit_refcounted"}
+JIT_DECORATORS = {"jit", "jit_no_refcount", "jit_refcounted"}
 MAX_PARAMS = 8
 
 

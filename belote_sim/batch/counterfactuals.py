@@ -31,13 +31,13 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import prange
 
-from belote_sim._jit import jit, jit_parallel
+from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS
 from belote_sim.game.deals import play_deal
 from belote_sim.game.state import given_calls, new_workspace, no_script, opening_of
 from belote_sim.kernels.bits import nth_bit, popcount
+from belote_sim.kernels.blocks import run_blocks
 from belote_sim.kernels.calls import (
     CAPOT_BID,
     N_BID_VALUES,
@@ -50,7 +50,6 @@ from belote_sim.kernels.calls import (
     round_two_suits,
     value_at,
 )
-from belote_sim.kernels.counting import sum_blocks
 from belote_sim.kernels.deal import complete_pack, shuffle_pack
 from belote_sim.kernels.layout import (
     CALL_AT,
@@ -219,7 +218,6 @@ def draw_world(rules, players, ws, draw, dealer, draws):
     return False
 
 
-@jit_parallel
 def strength_chunk(rules, inputs, start, n, n_blocks):
     """Counters of worlds ``start .. start+n-1`` (``int64[M, C, N_SC]`` per play model
     and opening, reach ``int64[M, N_STRAINS, N_REACH]``, and what drawing them took,
@@ -236,25 +234,12 @@ def strength_chunk(rules, inputs, start, n, n_blocks):
     per_block = np.zeros((n_blocks, n_models * n_open * N_SC), dtype=np.int64)
     reach_block = np.zeros((n_blocks, n_models * N_STRAINS * N_REACH), dtype=np.int64)
     draws_block = np.zeros((n_blocks, N_DW), dtype=np.int64)
-    # A parallel loop cannot receive tuples: their fields enter it, and each block
-    # builds its inputs again.
-    players_table, table_keys, table_gains = (
-        inputs.players_table, inputs.table_keys, inputs.table_gains
-    )
-    fixed_pos, fixed_cards, free_pos, unseen = inputs.draw.world
-    calls, checked, max_packs = inputs.draw.calls, inputs.draw.checked, inputs.draw.max_packs
-    openings, probe_strain = inputs.openings, inputs.probe_strain
-    seat, dealer, seed, solve_dd = inputs.seat, inputs.dealer, inputs.seed, inputs.solve_dd
-    for b in prange(n_blocks):
-        lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        draw = Draw(World(fixed_pos, fixed_cards, free_pos, unseen), calls, checked,
-                    max_packs)
-        block = StrengthInputs(players_table, table_keys, table_gains, draw, openings,
-                               probe_strain, seat, dealer, seed, solve_dd)
-        _strength_block(rules, block, lo, hi, per_block[b], reach_block[b], draws_block[b])
-    counters = sum_blocks(per_block).reshape((n_models, n_open, N_SC))
-    reach = sum_blocks(reach_block).reshape((n_models, N_STRAINS, N_REACH))
-    return counters, reach, sum_blocks(draws_block)
+    run_blocks(lambda b, lo, hi: _strength_block(rules, inputs, lo, hi, per_block[b],
+                                                 reach_block[b], draws_block[b]),
+               start, n, n_blocks)
+    counters = per_block.sum(axis=0).reshape((n_models, n_open, N_SC))
+    reach = reach_block.sum(axis=0).reshape((n_models, N_STRAINS, N_REACH))
+    return counters, reach, draws_block.sum(axis=0)
 
 
 @jit
@@ -450,7 +435,6 @@ def call_strain(call, retourne):
     return call - CALL_SUIT
 
 
-@jit_parallel
 def atlas_chunk(rules, models, seed, start, n, n_blocks, solve_dd):
     """Atlas rows (``int64[n * ROWS_PER_DEAL * M, N_AF]``, unused rows with
     ``AF_DEAL = -1``) of deals ``start .. start+n-1``, and the deals refused (0 unless a
@@ -465,16 +449,14 @@ def atlas_chunk(rules, models, seed, start, n, n_blocks, solve_dd):
 
     Kernel of :func:`belote_sim.studies.bid_strength.bid_table`.
     """
-    players_table, table_keys, table_gains = models  # a parallel loop cannot receive tuples
-    per_deal = ROWS_PER_DEAL * players_table.shape[0]
+    per_deal = ROWS_PER_DEAL * models.players_table.shape[0]
     rows = np.full((n * per_deal, N_AF), -1, dtype=np.int64)
-    refused = np.zeros(n_blocks, dtype=np.int64)
-    for b in prange(n_blocks):
-        lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        first, last = (lo - start) * per_deal, (hi - start) * per_deal
-        refused[b] = _atlas_block(rules, PlayModels(players_table, table_keys, table_gains),
-                                  seed, lo, hi, rows[first:last], solve_dd)
-    return rows, refused.sum()
+    refused = run_blocks(
+        lambda b, lo, hi: _atlas_block(rules, models, seed, lo, hi,
+                                       rows[(lo - start) * per_deal : (hi - start) * per_deal],
+                                       solve_dd),
+        start, n, n_blocks)
+    return rows, sum(refused)
 
 
 @jit
@@ -592,7 +574,6 @@ N_CV = 5
 KEY_SWAPS = 2
 
 
-@jit_parallel
 def card_values_chunk(rules, players_table, table_keys, table_gains, seed, start, n,
                       n_blocks):
     """Card-value counters (``int64[M, N_ROLES, N_CV]``) of deals ``start .. start+n-1``
@@ -611,12 +592,11 @@ def card_values_chunk(rules, players_table, table_keys, table_gains, seed, start
     """
     n_models = players_table.shape[0]
     per_block = np.zeros((n_blocks, n_models * N_ROLES * N_CV), dtype=np.int64)
-    refused = np.zeros(n_blocks, dtype=np.int64)
-    for b in prange(n_blocks):
-        lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        refused[b] = _card_values_block(rules, players_table, table_keys, table_gains, seed,
-                                        lo, hi, per_block[b])
-    return sum_blocks(per_block).reshape((n_models, N_ROLES, N_CV)), refused.sum()
+    refused = run_blocks(
+        lambda b, lo, hi: _card_values_block(rules, players_table, table_keys, table_gains,
+                                             seed, lo, hi, per_block[b]),
+        start, n, n_blocks)
+    return per_block.sum(axis=0).reshape((n_models, N_ROLES, N_CV)), sum(refused)
 
 
 @jit

@@ -1,4 +1,5 @@
-"""Chunk kernels of the simulator: many deals (or matches) per call, in parallel.
+"""Chunk kernels of the simulator: many deals (or matches) per call, their blocks on
+parallel threads (:mod:`belote_sim.kernels.blocks`).
 
 Deal ``i`` of a run with seed ``s`` uses the random stream keyed ``(s, i, 0)`` and is
 dealt by seat ``i mod players``; match ``m`` keys deal ``d`` on ``(s, m, d)`` and starts
@@ -12,12 +13,12 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import prange
 
-from belote_sim._jit import jit, jit_no_refcount, jit_parallel
+from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.game.deals import play_deal
 from belote_sim.game.state import new_workspace, no_script
-from belote_sim.kernels.counting import accumulate, accumulate_match, fill_row, sum_blocks
+from belote_sim.kernels.blocks import run_blocks
+from belote_sim.kernels.counting import accumulate, accumulate_match, fill_row
 from belote_sim.kernels.deal import cut_pack, rebuild_pack, shuffle_pack
 from belote_sim.kernels.layout import (
     AR_CYCLES,
@@ -53,7 +54,6 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.rng import seed_stream
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players.seating import family_flags, players_from_array, players_to_array
 from belote_sim.rules import (
     CONTRACT_NONE,
     CONTRACT_STOCK,
@@ -93,7 +93,6 @@ def simulate_deal(rules, players, script, seed, i, ws):
     return play_deal(rules, players, script, ws, dealer, 0, 0)
 
 
-@jit_parallel
 def simulate_chunk(rules, players, seed, start, n, n_blocks, want_rows):
     """Counters of deals ``start .. start+n-1`` played in ``n_blocks`` parallel blocks,
     the number of deals refused because a player chose illegally (0 unless a policy is
@@ -103,27 +102,17 @@ def simulate_chunk(rules, players, seed, start, n, n_blocks, want_rows):
     Kernel of :func:`belote_sim.runner.executors.run_chunk`.
     """
     per_block = np.zeros((n_blocks, N_COUNTERS), dtype=np.int64)
-    errors = np.zeros(n_blocks, dtype=np.int64)
     rows = np.zeros((n if want_rows else 0, N_ROW), dtype=np.int64)
-    # Arrays, not the players' tuple, enter the parallel loop (see players.seating).
-    seats, keys, gains, solver, families = (players_to_array(players), players.table_keys,
-                                            players.table_gains, players.solver,
-                                            family_flags(players.families))
-    for b in prange(n_blocks):
-        lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        errors[b] = _count_deals(rules, players_from_array(seats, keys, gains, solver, families),
-                                 seed, lo, hi, per_block[b], start, rows)
-    return sum_blocks(per_block), errors.sum(), rows
+    errors = run_blocks(
+        lambda b, lo, hi: _count_deals(rules, players, seed, lo, hi, per_block[b], start, rows),
+        start, n, n_blocks)
+    return per_block.sum(axis=0), sum(errors), rows
 
 
 @jit
 def _count_deals(rules, players, seed, lo, hi, counters, start, rows):
     """One block of :func:`simulate_chunk`: deals ``lo .. hi-1`` added to ``counters``
-    (rows to ``rows[i - start]`` when it has any); returns the deals refused.
-
-    The parallel kernels hand each block to a compiled function like this one: the body
-    of a parallel loop goes through Numba's parallel passes, which once miscompiled the
-    deal inlined there (the solver's knowledge, the arena's timing)."""
+    (rows to ``rows[i - start]`` when it has any); returns the deals refused."""
     ws = new_workspace(players, False, False, False)
     sink = Sink(counters, rows[lo - start : hi - start], np.zeros(0, dtype=np.int64))
     return _count_deal_range(rules, players, no_script(), seed, lo, hi, ws, sink)
@@ -147,7 +136,6 @@ def _count_deal_range(rules, players, script, seed, lo, hi, ws, sink):
     return refused
 
 
-@jit_parallel
 def compare_chunk(comparison, players, start, n, n_blocks, matches, max_deals):
     """Counters of deals (with ``matches``: matches) ``start .. start+n-1`` played under
     each rule set of ``comparison.cells`` (``int64[K, R]``, a :class:`Comparison`), deal
@@ -164,21 +152,15 @@ def compare_chunk(comparison, players, start, n, n_blocks, matches, max_deals):
 
     Kernel of :func:`belote_sim.studies.compare.compare`.
     """
-    # Arrays, not tuples, enter the parallel loop (see players.seating).
-    cells, cell_seeds, slots = comparison
+    cells, slots = comparison.cells, comparison.slots
     k, q = cells.shape[0], slots.shape[0]
     size = k * N_COUNTERS + k * q + (k * q) * (k * q)
     per_block = np.zeros((n_blocks, size), dtype=np.int64)
-    errors = np.zeros(n_blocks, dtype=np.int64)
-    seats, keys, gains, solver, families = (players_to_array(players), players.table_keys,
-                                            players.table_gains, players.solver,
-                                            family_flags(players.families))
-    for b in prange(n_blocks):
-        lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        errors[b] = _compare_deals(Comparison(cells, cell_seeds, slots),
-                                   players_from_array(seats, keys, gains, solver, families),
-                                   lo, hi, per_block[b], matches, max_deals)
-    return sum_blocks(per_block), errors.sum()
+    errors = run_blocks(
+        lambda b, lo, hi: _compare_deals(comparison, players, lo, hi, per_block[b], matches,
+                                         max_deals),
+        start, n, n_blocks)
+    return per_block.sum(axis=0), sum(errors)
 
 
 @jit
@@ -237,19 +219,11 @@ def _compare_deals(comparison, players, lo, hi, flat, matches, max_deals):
     return refused
 
 
-@jit_parallel
 def simulate_records(rules, players, seed, start, n):
     """The full records (``int64[n, REC_SIZE]``) of deals ``start .. start+n-1``."""
     out = np.zeros((n, REC_SIZE), dtype=np.int64)
-    n_blocks = min(n, 64)
-    # Arrays, not the players' tuple, enter the parallel loop (see players.seating).
-    seats, keys, gains, solver, families = (players_to_array(players), players.table_keys,
-                                            players.table_gains, players.solver,
-                                            family_flags(players.families))
-    for b in prange(n_blocks):
-        lo, hi = (n * b) // n_blocks, (n * (b + 1)) // n_blocks
-        _record_deals(rules, players_from_array(seats, keys, gains, solver, families), seed,
-                      start, lo, hi, out)
+    run_blocks(lambda b, lo, hi: _record_deals(rules, players, seed, start, lo, hi, out),
+               0, n, max(1, min(n, 64)))
     return out
 
 
@@ -390,19 +364,13 @@ def play_match(rules, players, seed, match, max_deals, out):
     return n_deals, winner, scores
 
 
-@jit_parallel
 def simulate_matches(rules, players, seed, start, n, n_blocks, max_deals):
     """Counters of matches ``start .. start+n-1`` (their deals and their results)."""
     per_block = np.zeros((n_blocks, N_COUNTERS), dtype=np.int64)
-    # Arrays, not the players' tuple, enter the parallel loop (see players.seating).
-    seats, keys, gains, solver, families = (players_to_array(players), players.table_keys,
-                                            players.table_gains, players.solver,
-                                            family_flags(players.families))
-    for b in prange(n_blocks):
-        lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        _count_matches(rules, players_from_array(seats, keys, gains, solver, families), seed, lo,
-                       hi, max_deals, per_block[b])
-    return sum_blocks(per_block)
+    run_blocks(lambda b, lo, hi: _count_matches(rules, players, seed, lo, hi, max_deals,
+                                                per_block[b]),
+               start, n, n_blocks)
+    return per_block.sum(axis=0)
 
 
 @jit
@@ -417,7 +385,6 @@ def _count_matches(rules, players, seed, lo, hi, max_deals, counters):
                          first)
 
 
-@jit_parallel
 def arena_chunk(rules, ab, ba, seed, start, n, n_blocks, matches):
     """Arena counters (``AR_*``) of deals (or, with ``matches``, matches) ``start ..
     start+n-1``, each played twice from the same random stream: by the players ``ab``
@@ -426,17 +393,10 @@ def arena_chunk(rules, ab, ba, seed, start, n, n_blocks, matches):
 
     Kernel of :func:`belote_sim.studies.arena.arena`."""
     per_block = np.zeros((n_blocks, N_ARENA_COUNTERS), dtype=np.int64)
-    # Arrays, not the players' tuples, enter the parallel loop (see players.seating); both
-    # carry the same lookup.
-    seats_ab, seats_ba = players_to_array(ab), players_to_array(ba)
-    keys, gains, solver = ab.table_keys, ab.table_gains, ab.solver
-    families = family_flags(ab.families)
-    for b in prange(n_blocks):
-        lo, hi = start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
-        _arena_block(rules, players_from_array(seats_ab, keys, gains, solver, families),
-                     players_from_array(seats_ba, keys, gains, solver, families), seed, lo, hi,
-                     matches, per_block[b])
-    return sum_blocks(per_block)
+    run_blocks(lambda b, lo, hi: _arena_block(rules, ab, ba, seed, lo, hi, matches,
+                                              per_block[b]),
+               start, n, n_blocks)
+    return per_block.sum(axis=0)
 
 
 @jit

@@ -7,8 +7,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.kernels.bits import popcount
 from belote_sim.kernels.layout import (
@@ -129,15 +127,6 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.trick import seat_after, side_of
 from belote_sim.rules import CONTRACT_COINCHE, R_CONTRACT, R_PLAYERS, R_TIE_RULE, TIE_TAKERS
-
-
-@jit
-def sum_blocks(per_block):
-    """Sum the rows of per-block counters in a fixed order (identical for any split)."""
-    total = np.zeros(per_block.shape[1], dtype=np.int64)
-    for b in range(per_block.shape[0]):
-        total += per_block[b]
-    return total
 
 
 @jit(inline="always")

@@ -13,11 +13,10 @@ bit-identical for any thread count. Wrappers: :mod:`belote_sim.studies.odds`.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from belote_sim._jit import jit, jit_parallel
+from belote_sim._jit import jit
 from belote_sim.kernels.bits import ctz
-from belote_sim.kernels.counting import sum_blocks
+from belote_sim.kernels.blocks import run_blocks
 from belote_sim.kernels.declarations import list_declarations, summarise_declarations
 from belote_sim.kernels.layout import (
     HOLD_CARRE_9,
@@ -133,27 +132,29 @@ def next_combination(x):
     return ripple | (((ripple ^ x) >> 2) >> ctz(low))
 
 
-@jit_parallel
 def exact_counts(k):
     """Counters (``int64[N_SLOTS]``) over all ``C(32, k)`` hands of ``k`` cards, walked
     with Gosper's hack in ``_EXACT_BLOCKS`` disjoint rank ranges run in parallel.
 
     Kernel of :func:`belote_sim.studies.odds.exact_odds`; RULES.md section 5.
     """
-    total = binomial(32, k)
     per_block = np.zeros((_EXACT_BLOCKS, N_SLOTS), dtype=np.int64)
-    for b in prange(_EXACT_BLOCKS):
-        decls = np.zeros((MAX_DECLS, 4), dtype=np.int64)
-        c = per_block[b]
-        start = (total * b) // _EXACT_BLOCKS
-        stop = (total * (b + 1)) // _EXACT_BLOCKS
-        if stop > start:
-            hand = unrank_combination(start, k)
-            for _ in range(start, stop - 1):
-                _count(hand, decls, c)
-                hand = next_combination(hand)
+    run_blocks(lambda b, lo, hi: _count_ranks(k, lo, hi, per_block[b]),
+               0, int(binomial(32, k)), _EXACT_BLOCKS)
+    return per_block.sum(axis=0)
+
+
+@jit
+def _count_ranks(k, lo, hi, c):
+    """One block of :func:`exact_counts`: the hands of ranks ``lo .. hi-1`` added to
+    ``c``."""
+    decls = np.zeros((MAX_DECLS, 4), dtype=np.int64)
+    if hi > lo:
+        hand = unrank_combination(lo, k)
+        for _ in range(lo, hi - 1):
             _count(hand, decls, c)
-    return sum_blocks(per_block)
+            hand = next_combination(hand)
+        _count(hand, decls, c)
 
 
 @jit
@@ -172,7 +173,6 @@ def random_hand(state, k, deck):
     return hand
 
 
-@jit_parallel
 def sampled_counts(k, start, n, seed):
     """Counters (``int64[N_SLOTS]``) over the ``n`` random hands ``start .. start+n-1``
     of ``k`` cards; hand ``i`` is drawn from the stream keyed ``(seed, i, 0)``, whatever
@@ -181,14 +181,20 @@ def sampled_counts(k, start, n, seed):
 
     Kernel of :func:`belote_sim.studies.odds.sampled_odds`; RULES.md section 5.
     """
-    n_blocks = (n + _SAMPLE_BLOCK - 1) // _SAMPLE_BLOCK
+    n_blocks = max(1, (n + _SAMPLE_BLOCK - 1) // _SAMPLE_BLOCK)
     per_block = np.zeros((n_blocks, N_SLOTS), dtype=np.int64)
-    for b in prange(n_blocks):
-        decls = np.zeros((MAX_DECLS, 4), dtype=np.int64)
-        deck = np.zeros(32, dtype=np.int64)
-        state = np.zeros(1, dtype=np.uint64)
-        c = per_block[b]
-        for i in range(start + b * _SAMPLE_BLOCK, start + min(n, (b + 1) * _SAMPLE_BLOCK)):
-            seed_stream(state, seed, i, 0)
-            _count(random_hand(state, k, deck), decls, c)
-    return sum_blocks(per_block)
+    run_blocks(lambda b, _lo, _hi: _sample_hands(
+        k, start + b * _SAMPLE_BLOCK, start + min(n, (b + 1) * _SAMPLE_BLOCK), seed,
+        per_block[b]), 0, n_blocks, n_blocks)
+    return per_block.sum(axis=0)
+
+
+@jit
+def _sample_hands(k, lo, hi, seed, c):
+    """One block of :func:`sampled_counts`: hands ``lo .. hi-1`` added to ``c``."""
+    decls = np.zeros((MAX_DECLS, 4), dtype=np.int64)
+    deck = np.zeros(32, dtype=np.int64)
+    state = np.zeros(1, dtype=np.uint64)
+    for i in range(lo, hi):
+        seed_stream(state, seed, i, 0)
+        _count(random_hand(state, k, deck), decls, c)

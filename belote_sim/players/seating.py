@@ -22,12 +22,8 @@ heuristic classic run hold neither the solver, nor the PIMC players, nor the tab
 bidder, nor the deal functions of coinche and the two-player games (minutes of
 compilation on a first run).
 
-Every kernel takes the players as one :class:`Players`. The one place they change form
-is the entry of a parallel loop: Numba cannot capture a named tuple of arrays and
-tuples into the body of a ``prange`` loop, so a parallel kernel turns them into arrays
-once (``seats = players_to_array(players)``; the lookup arrays, ``solver`` and the
-``families`` as flags, :func:`family_flags`, as they are) and the loop body rebuilds them
-(:func:`players_from_array`) before it hands its block to a compiled function.
+Every kernel takes the players as one :class:`Players`, handed from Python to the
+compiled block functions of the chunk kernels as it is.
 
 >>> from belote_sim.players import BID_THRESHOLD, PLAY_HEURISTIC, PLAY_RANDOM
 >>> p = sided_players(SidePolicies(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0),
@@ -46,7 +42,6 @@ from numba import types
 from numba.extending import overload
 
 from belote_sim._jit import COMPILE_ALL, jit
-from belote_sim.kernels.layout import MAX_SEATS
 from belote_sim.players import BID_TABLE, SOLVER_BIDS, SOLVER_PLAYS
 from belote_sim.rules import N_FAMILIES, family_of
 
@@ -71,8 +66,7 @@ ALL_FAMILIES = (True,) * N_FAMILIES
 #: The entries of :class:`Players`' ``families``. Empty named tuples are types without
 #: data: the entries tell Numba which deal functions to compile (:func:`seated`) and
 #: add no data to the players handed by value to every hot function.
-#: :func:`family_flags` turns them into flags, which a parallel loop can capture,
-#: :func:`family_entries` back.
+#: :func:`family_entries` makes them from flags.
 Seated = namedtuple("Seated", [])
 Away = namedtuple("Away", [])
 
@@ -100,30 +94,12 @@ def _entry_of_type(flag):
     return lambda flag: Seated()
 
 
-def _flag_of(entry):
-    return True if seated(entry) else None
-
-
-@overload(_flag_of, inline="always")
-def _flag_of_type(entry):
-    if seated(entry):
-        return lambda entry: True
-    return lambda entry: None
-
-
 @jit(inline="always")
 def family_entries(flags):
     """The :class:`Players`' ``families`` of the flags ``flags`` (:func:`families_for`)."""
     retourne, coinche, stock, two_player = flags
     return (_entry_of(retourne), _entry_of(coinche), _entry_of(stock), _entry_of(two_player))
 
-
-@jit(inline="always")
-def family_flags(families):
-    """The flags (``True`` or ``None``) of the :class:`Players`' ``families``: the form
-    in which they enter a parallel loop."""
-    retourne, coinche, stock, two_player = families
-    return (_flag_of(retourne), _flag_of(coinche), _flag_of(stock), _flag_of(two_player))
 
 #: A player's answer where its code was left out of the kernels (its seat's ``solver``
 #: or lookup is ``None``): no call and no card, so the deal is refused as an illegal
@@ -249,33 +225,3 @@ def sided_players(side_a, side_b, n, lookup, solver, families):
                        table_keys, table_gains, solver, family_entries(families))
     return Players((ba, bb, bb, bb), (qa, qb, qb, qb), (a, b, b, b), (pa, pb, pb, pb),
                    table_keys, table_gains, solver, family_entries(families))
-
-
-@jit
-def players_to_array(players):
-    """``players``' policies as a float64[4, MAX_SEATS] array (rows: bid, bid_param, play,
-    play_param): the form in which they enter a parallel loop, which cannot receive
-    tuples; :func:`players_from_array` turns it back in the loop's body, once per block."""
-    out = np.empty((4, MAX_SEATS), dtype=np.float64)
-    for seat in range(MAX_SEATS):
-        out[0, seat] = players.bid[seat]
-        out[1, seat] = players.bid_param[seat]
-        out[2, seat] = players.play[seat]
-        out[3, seat] = players.play_param[seat]
-    return out
-
-
-@jit
-def players_from_array(a, table_keys, table_gains, solver, families):
-    """The :class:`Players` of :func:`players_to_array`'s array ``a``, the lookup
-    arrays, ``solver`` and ``families`` (which enter a parallel loop as they are)."""
-    return Players(
-        (np.int64(a[0, 0]), np.int64(a[0, 1]), np.int64(a[0, 2]), np.int64(a[0, 3])),
-        (a[1, 0], a[1, 1], a[1, 2], a[1, 3]),
-        (np.int64(a[2, 0]), np.int64(a[2, 1]), np.int64(a[2, 2]), np.int64(a[2, 3])),
-        (a[3, 0], a[3, 1], a[3, 2], a[3, 3]),
-        table_keys,
-        table_gains,
-        solver,
-        family_entries(families),
-    )
