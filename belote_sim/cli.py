@@ -195,7 +195,7 @@ SchedulerOption = Annotated[
 WorkersOption = Annotated[
     int | None, typer.Option(help="workers of the LocalCluster started by --executor dask")
 ]
-ThreadsOption = Annotated[int | None, typer.Option(help="numba threads (default: all)")]
+ThreadsOption = Annotated[int | None, typer.Option(help="threads to play on (default: all cores)")]
 ChunkSizeOption = Annotated[
     int | None, typer.Option(help="deals, matches or worlds per committed chunk")
 ]

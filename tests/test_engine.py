@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +21,7 @@ from belote_sim._jit import PACKAGE_DIR, source_hash
 from belote_sim.batch import runs as chunks
 from belote_sim.errors import BeloteError
 from belote_sim.game import deals
+from belote_sim.kernels.blocks import run_blocks
 from belote_sim.players.seating import families_for, no_lookup, same_players, solver_need
 from belote_sim.players.table_bidder import lookup_for
 from belote_sim.studies.simulate import play_match, simulated_deals
@@ -86,6 +89,44 @@ def test_counts_identical_for_any_thread_count_and_split():
     rest, _, _ = chunks.simulate_chunk(*args, 11, 12_345, 20_000 - 12_345, 64, False)
     assert (whole == first + rest).all()
     assert whole[0] == 20_000 and one["deals"] == 20_000
+
+
+@given(st.integers(0, 50), st.integers(0, 200), st.integers(1, 9), st.integers(1, 4))
+def test_blocks_cover_the_range_in_order(start, n, n_blocks, threads):
+    got = run_blocks(lambda b, lo, hi: (b, lo, hi), start, n, n_blocks, threads=threads)
+    assert [b for b, _, _ in got] == list(range(n_blocks))
+    assert got[0][1] == start and got[-1][2] == start + n
+    assert all(got[b][2] == got[b + 1][1] for b in range(n_blocks - 1))
+    sizes = [hi - lo for _, lo, hi in got]
+    assert max(sizes) - min(sizes) <= 1
+
+
+def test_blocks_run_side_by_side_and_pass_errors_on():
+    # Each block waits for the other: they can only finish if they run at the same time.
+    both = threading.Barrier(2, timeout=30)
+    assert run_blocks(lambda b, lo, hi: both.wait() in (0, 1), 0, 2, 2, threads=2) == [True] * 2
+
+    def second_fails(b, lo, hi):
+        if b == 1:
+            raise ValueError("block 1 failed")
+        return b
+
+    with pytest.raises(ValueError, match="block 1 failed"):
+        run_blocks(second_fails, 0, 4, 4, threads=2)
+    with pytest.raises(ValueError, match="n_blocks must be at least 1, got 0"):
+        run_blocks(second_fails, 0, 4, 0)
+
+
+def _two_blocks_side_by_side() -> list:
+    both = threading.Barrier(2, timeout=30)
+    return run_blocks(lambda b, lo, hi: both.wait() in (0, 1), 0, 2, 2, threads=2)
+
+
+def test_blocks_run_in_a_forked_child():
+    """A child forked after the pool's threads started (they are not copied) starts its own."""
+    assert _two_blocks_side_by_side() == [True] * 2
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply_async(_two_blocks_side_by_side).get(timeout=60) == [True] * 2
 
 
 def test_logged_deals_are_the_counted_deals():

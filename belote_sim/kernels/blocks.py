@@ -20,6 +20,7 @@ comparison... (docs/performance.md).
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -41,6 +42,16 @@ def block_bounds(start: int, n: int, n_blocks: int, b: int) -> tuple[int, int]:
     [(0, 2), (2, 5), (5, 7), (7, 10)]
     """
     return start + (n * b) // n_blocks, start + (n * (b + 1)) // n_blocks
+
+
+def _forget_pool() -> None:
+    """In a forked child: the parent's pool threads do not exist there, start anew."""
+    global _pool, _pool_lock
+    _pool, _pool_lock = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
 
 
 def _threads_pool() -> ThreadPoolExecutor:

@@ -5,7 +5,7 @@ own task type (a frozen dataclass of plain values, cheap to pickle, following
 any order.
 
 * :class:`LocalExecutor` (``--executor local``, the default): this process, every chunk
-  in turn, each spread over all cores by Numba threads.
+  in turn, each spread over all cores (a block a thread).
 * :class:`belote_sim.runner.distributed.DaskExecutor` (``--executor dask``): the chunks as tasks
   of a Dask cluster (imported only when asked for, as it needs the ``dask`` extra).
 """
@@ -40,7 +40,7 @@ class ChunkResult:
 
 
 class ChunkTask(Protocol):
-    """What every task type has: its chunk, the Numba threads to play it on (all when
+    """What every task type has: its chunk, the threads to play it on (all when
     None), and :meth:`play`, which plays the chunk in ``blocks`` parallel blocks."""
 
     chunk: Chunk
@@ -52,9 +52,9 @@ class ChunkTask(Protocol):
 def run_chunk(task: ChunkTask) -> ChunkResult:
     """Play one chunk with the jitted kernels (what every executor's workers call).
 
-    One block per thread: Numba hands each thread an equal share of a parallel loop's
-    iterations, so more blocks keep no more cores busy, and each block makes its own
-    workspace (with a solver player, a table of megabytes to clear). Results do not
+    One block per thread (:func:`belote_sim.kernels.blocks.run_blocks`, on Numba's
+    thread count): more blocks would keep no more cores busy, and each block makes its
+    own workspace (with a solver player, a table of megabytes to clear). Results do not
     depend on the number of blocks."""
     import numba
 
@@ -72,7 +72,7 @@ def refuse_illegal(errors: int, chunk: Chunk) -> None:
 
 
 class LocalExecutor:
-    """Runs chunks one after the other in this process, on all cores (Numba threads)."""
+    """Runs chunks one after the other in this process, on all cores."""
 
     name = "local"
 
