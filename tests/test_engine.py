@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import shutil
@@ -91,14 +92,15 @@ def test_counts_identical_for_any_thread_count_and_split():
     assert whole[0] == 20_000 and one["deals"] == 20_000
 
 
-@given(st.integers(0, 50), st.integers(0, 200), st.integers(1, 9), st.integers(1, 4))
-def test_blocks_cover_the_range_in_order(start, n, n_blocks, threads):
-    got = run_blocks(lambda b, lo, hi: (b, lo, hi), start, n, n_blocks, threads=threads)
-    assert [b for b, _, _ in got] == list(range(n_blocks))
-    assert got[0][1] == start and got[-1][2] == start + n
-    assert all(got[b][2] == got[b + 1][1] for b in range(n_blocks - 1))
-    sizes = [hi - lo for _, lo, hi in got]
-    assert max(sizes) - min(sizes) <= 1
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_blocks_cover_the_range_in_order(threads):
+    for start, n, n_blocks in itertools.product((0, 7), (0, 1, 5, 17, 200), (1, 2, 3, 9)):
+        got = run_blocks(lambda b, lo, hi: (b, lo, hi), start, n, n_blocks, threads=threads)
+        assert [b for b, _, _ in got] == list(range(n_blocks))
+        assert got[0][1] == start and got[-1][2] == start + n
+        assert all(got[b][2] == got[b + 1][1] for b in range(n_blocks - 1))
+        sizes = [hi - lo for _, lo, hi in got]
+        assert max(sizes) - min(sizes) <= 1
 
 
 def test_blocks_run_side_by_side_and_pass_errors_on():
