@@ -10,9 +10,10 @@ releases the GIL (every kernel is ``nogil``), rather than in a Numba ``prange`` 
 The speed is the same; the compilation is not. Numba links everything a function calls
 into that function's module and optimises and compiles the whole module again, and a
 parallel loop adds two such layers above its block function (the loop's body and the
-kernel around it): with the deal below them, about 25 s of compilation per chunk kernel
-on a first run, and that for each of the simulator, the arena, the atlas, the
-comparison... (docs/performance.md).
+kernel around it). With the deal below them that cost 7 s of a first classic run, and
+25 s for each of the ten chunk kernels (the simulator's, the arena's, the atlas's...)
+where they hold every family and player, as the test suite compiles them
+(docs/performance.md).
 
 >>> run_blocks(lambda b, lo, hi: (b, lo, hi), 10, 7, 3, threads=2)
 [(0, 10, 12), (1, 12, 14), (2, 14, 17)]

@@ -177,6 +177,12 @@ def random_hand(state, k, deck):
     return hand
 
 
+#: The scratch space of one block of :func:`sampled_counts`: the declarations of a hand
+#: (``int64[MAX_DECLS, 4]``), the deck it is drawn from (``int64[32]``), the stream
+#: (``uint64[1]``).
+_Scratch = namedtuple("_Scratch", ["decls", "deck", "state"])
+
+
 def sampled_counts(k, start, n, seed):
     """Counters (``int64[N_SLOTS]``) over the ``n`` random hands ``start .. start+n-1``
     of ``k`` cards; hand ``i`` is drawn from the stream keyed ``(seed, i, 0)``, whatever
@@ -195,12 +201,6 @@ def sampled_counts(k, start, n, seed):
         _Scratch(scratch.decls[b], scratch.deck[b], scratch.state[b]), per_block[b]),
         0, n_blocks, n_blocks)
     return per_block.sum(axis=0)
-
-
-#: The scratch space of one block of :func:`sampled_counts`: the declarations of a hand
-#: (``int64[MAX_DECLS, 4]``), the deck it is drawn from (``int64[32]``), the stream
-#: (``uint64[1]``).
-_Scratch = namedtuple("_Scratch", ["decls", "deck", "state"])
 
 
 @jit_no_refcount
