@@ -11,9 +11,9 @@ The speed is the same; the compilation is not. Numba links everything a function
 into that function's module and optimises and compiles the whole module again, and a
 parallel loop adds two such layers above its block function (the loop's body and the
 kernel around it). With the deal below them that cost 7 s of a first classic run, and
-25 s for each of the ten chunk kernels (the simulator's, the arena's, the atlas's...)
-where they hold every family and player, as the test suite compiles them
-(docs/performance.md).
+25 s for each chunk kernel that plays deals (the simulator's, the arena's, the
+atlas's...) where it holds every family and player, as the test suite compiles them
+(``benchmarks/bench_compile.py``, docs/performance.md).
 
 >>> run_blocks(lambda b, lo, hi: (b, lo, hi), 10, 7, 3, threads=2)
 [(0, 10, 12), (1, 12, 14), (2, 14, 17)]
@@ -70,7 +70,10 @@ def run_blocks(block: Callable[[int, int, int], T], start: int, n: int, n_blocks
     """``[block(b, lo, hi) for b in range(n_blocks)]``, ``lo .. hi-1`` block ``b`` of
     ``start .. start+n-1`` (:func:`block_bounds`), on ``threads`` threads at once
     (default: Numba's thread count, ``numba.get_num_threads()``, which the runner sets):
-    the calling thread and threads of a pool, each playing every ``threads``-th block.
+    the calling thread and threads of a pool, each playing a run of consecutive blocks.
+    Consecutive, not every ``threads``-th: the blocks' outputs are usually rows of one
+    array, and two threads writing neighbouring rows at every deal would share their
+    cache lines.
 
     ``block`` must call a compiled function that releases the GIL and writes only its
     own block's outputs; its results come back in block order.
@@ -80,8 +83,8 @@ def run_blocks(block: Callable[[int, int, int], T], start: int, n: int, n_blocks
     width = min(n_blocks, threads if threads is not None else numba.get_num_threads())
     results: list = [None] * n_blocks
 
-    def lane(first: int) -> None:
-        for b in range(first, n_blocks, width):
+    def lane(j: int) -> None:
+        for b in range(*block_bounds(0, n_blocks, width, j)):
             results[b] = block(b, *block_bounds(start, n, n_blocks, b))
 
     others = [_threads_pool().submit(lane, j) for j in range(1, width)]

@@ -49,7 +49,7 @@ N_SLOTS = N_FLAGS + 3
 
 _KQ_HEARTS = (1 << (8 * 2 + 5)) | (1 << (8 * 2 + 6))
 _EXACT_BLOCKS = 64  # blocks of the enumeration (independent of the thread count)
-_SAMPLE_BLOCK = 1 << 15  # hands per block of the Monte Carlo kernel
+_SAMPLE_BLOCK = 1 << 15  # hands per block of the Monte Carlo kernel, at most
 
 
 @jit
@@ -196,10 +196,9 @@ def sampled_counts(k, start, n, seed):
     scratch = _Scratch(np.zeros((n_blocks, MAX_DECLS, 4), dtype=np.int64),
                        np.zeros((n_blocks, 32), dtype=np.int64),
                        np.zeros((n_blocks, 1), dtype=np.uint64))
-    run_blocks(lambda b, _lo, _hi: _sample_hands(
-        k, start + b * _SAMPLE_BLOCK, start + min(n, (b + 1) * _SAMPLE_BLOCK), seed,
-        _Scratch(scratch.decls[b], scratch.deck[b], scratch.state[b]), per_block[b]),
-        0, n_blocks, n_blocks)
+    run_blocks(lambda b, lo, hi: _sample_hands(
+        k, lo, hi, seed, _Scratch(scratch.decls[b], scratch.deck[b], scratch.state[b]),
+        per_block[b]), start, n, n_blocks)
     return per_block.sum(axis=0)
 
 
