@@ -48,8 +48,8 @@ def installed(tmp_path_factory) -> Path:
     uv = shutil.which("uv", path=str(Path(sys.executable).parent)) or shutil.which("uv")
     install = ([uv, "pip", "install", "--quiet", "--compile-bytecode", "--python", python,
                 str(wheel)] if uv else [python, "-m", "pip", "install", "--quiet", str(wheel)])
-    pip = _run(install)
-    assert pip.returncode == 0, pip.stderr
+    put = _run(install)
+    assert put.returncode == 0, put.stderr
     return venv / "bin"
 
 
