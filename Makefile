@@ -10,8 +10,8 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 ## The package and its tools, installed by uv (one small wheel from the package index, then
-## every dependency fetched and unpacked in parallel: seconds where pip takes half a
-## minute); by pip where uv cannot be had.
+## every dependency fetched and unpacked in parallel, several times faster than pip:
+## docs/performance.md); by pip where uv cannot be had.
 $(STAMP): $(BIN)/python pyproject.toml
 	{ $(BIN)/python -m pip install --quiet uv \
 		&& $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -e '.[dev]'; } \

@@ -44,7 +44,7 @@ def installed(tmp_path_factory) -> Path:
     wheel = next(wheels.glob("belote_sim-*.whl"))
     python = str(venv / "bin" / "python")
     # uv where `make install` put it (it resolves the wheel's dependencies as pip does,
-    # in seconds rather than half a minute), else pip.
+    # several times faster), else pip.
     uv = shutil.which("uv", path=str(Path(sys.executable).parent)) or shutil.which("uv")
     install = ([uv, "pip", "install", "--quiet", "--compile-bytecode", "--python", python,
                 str(wheel)] if uv else [python, "-m", "pip", "install", "--quiet", str(wheel)])

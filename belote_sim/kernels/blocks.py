@@ -10,10 +10,10 @@ releases the GIL (every kernel is ``nogil``), rather than in a Numba ``prange`` 
 The speed is the same; the compilation is not. Numba links everything a function calls
 into that function's module and optimises and compiles the whole module again, and a
 parallel loop adds two such layers above its block function (the loop's body and the
-kernel around it). With the deal below them that cost 7 s of a first classic run, and
-25 s for each chunk kernel that plays deals (the simulator's, the arena's, the
-atlas's...) where it holds every family and player, as the test suite compiles them
-(``benchmarks/bench_compile.py``, docs/performance.md).
+kernel around it). With the deal below them, those layers were a large part of a first
+run's compilation, paid again by each chunk kernel that plays deals (the simulator's,
+the arena's, the atlas's...); ``benchmarks/bench_compile.py`` measures them, and
+docs/performance.md gives the figures.
 
 >>> run_blocks(lambda b, lo, hi: (b, lo, hi), 10, 7, 3, threads=2)
 [(0, 10, 12), (1, 12, 14), (2, 14, 17)]

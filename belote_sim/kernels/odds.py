@@ -152,7 +152,7 @@ def _count_ranks(k, lo, hi, decls, c):
     """One block of :func:`exact_counts`: the hands of ranks ``lo .. hi-1`` added to
     ``c`` (``decls``: scratch space). Compiled without reference counting: the
     declarations of every hand are listed into ``decls``, and counting its references at
-    each call cost half the speed."""
+    each call slowed the whole count down."""
     if hi > lo:
         hand = unrank_combination(lo, k)
         for _ in range(lo, hi - 1):
