@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 
 from belote_sim import Rules, simulate
 from belote_sim import kernels as K
-from belote_sim._jit import PACKAGE_DIR, source_hash
+from belote_sim._jit import PACKAGE_DIR, jit, source_hash
 from belote_sim.batch import runs as chunks
 from belote_sim.errors import BeloteError
 from belote_sim.game import deals
 from belote_sim.kernels.blocks import run_blocks
+from belote_sim.kernels.claims import take
 from belote_sim.players.seating import families_for, no_lookup, same_players, solver_need
 from belote_sim.players.table_bidder import lookup_for
 from belote_sim.studies.simulate import play_match, simulated_deals
@@ -117,6 +118,27 @@ def test_blocks_run_side_by_side_and_pass_errors_on():
         run_blocks(second_fails, 0, 4, 4, threads=2)
     with pytest.raises(ValueError, match="n_blocks must be at least 1, got 0"):
         run_blocks(second_fails, 0, 4, 0)
+
+
+@jit
+def _take_all(counter, end, taken):
+    """Take items from ``counter[0]`` until ``end``, marking each in ``taken``."""
+    while True:
+        i = take(counter, 0)
+        if i >= end:
+            return
+        taken[i] += 1
+
+
+def test_blocks_taking_items_from_one_counter_get_each_once():
+    """Two blocks at once take every item exactly once (the fetch-and-add is atomic)."""
+    n = 2_000_000
+    counter = np.zeros(1, dtype=np.int64)
+    taken = np.zeros(n, dtype=np.int64)
+    run_blocks(lambda b, lo, hi: _take_all(counter, n, taken), 0, n, 2, threads=2)
+    assert (taken == 1).all()
+    assert counter[0] == n + 2  # each block's last take found the items gone
+    assert [take(counter, 0), take(counter, 0)] == [n + 2, n + 3]
 
 
 def _two_blocks_side_by_side() -> list:

@@ -308,13 +308,15 @@ def test_fastpimc_is_pimc_from_exact_tricks_on():
 
 def test_solver_table_is_sized_for_the_players():
     """``fastpimc`` alone gets the small table, any other solver player at the table the
-    large one; the choices do not depend on it (a table of 16 entries, nearly always
+    large one, and so does a workspace of solved outcomes unless a dd bidder searches in
+    it; the choices do not depend on it (a table of 16 entries, nearly always
     overwritten, chooses as one of 2**16 does)."""
     from dd_reference import deal_hands
 
     from belote_sim.players import (
         BID_DD,
         BID_THRESHOLD,
+        PLAY_DD,
         PLAY_FASTPIMC,
         PLAY_HEURISTIC,
         PLAY_PIMC,
@@ -323,15 +325,16 @@ def test_solver_table_is_sized_for_the_players():
     from belote_sim.players.seating import ALL_FAMILIES, SidePolicies, sided_players
     from belote_sim.players.solver_kit import (
         FASTPIMC_TABLE_BITS,
+        SOLVE_TABLE_BITS,
         TABLE_BITS,
         solver_table_bits,
     )
 
-    def bits(bid_a, play_a, bid_b, play_b):
+    def bits(bid_a, play_a, bid_b, play_b, solve=False):
         players = sided_players(SidePolicies(bid_a, 50.0, play_a, 20.0),
                                 SidePolicies(bid_b, 50.0, play_b, 20.0), 4,
                                 lookup_for(bid_a, bid_b), True, ALL_FAMILIES)
-        return solver_table_bits(players, False)
+        return solver_table_bits(players, False, solve)
 
     t = BID_THRESHOLD
     assert FASTPIMC_TABLE_BITS < TABLE_BITS
@@ -341,6 +344,10 @@ def test_solver_table_is_sized_for_the_players():
     assert bits(t, PLAY_FASTPIMC, t, PLAY_PIMC) == TABLE_BITS
     assert bits(t, PLAY_PIMC, t, PLAY_FASTPIMC) == TABLE_BITS
     assert bits(t, PLAY_FASTPIMC, BID_DD, PLAY_HEURISTIC) == TABLE_BITS
+    # Solved outcomes: no card is searched, only a dd bidder's calls.
+    assert SOLVE_TABLE_BITS < TABLE_BITS
+    assert bits(t, PLAY_DD, t, PLAY_DD, solve=True) == SOLVE_TABLE_BITS
+    assert bits(BID_DD, PLAY_DD, t, PLAY_DD, solve=True) == TABLE_BITS
     rules = Rules().to_array()
     rng0 = np.random.default_rng(8)
     for deal in range(6):

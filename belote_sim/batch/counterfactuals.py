@@ -50,6 +50,7 @@ from belote_sim.kernels.calls import (
     round_two_suits,
     value_at,
 )
+from belote_sim.kernels.claims import take
 from belote_sim.kernels.deal import complete_pack, shuffle_pack
 from belote_sim.kernels.layout import (
     CALL_AT,
@@ -227,6 +228,9 @@ def strength_chunk(rules, inputs, start, n, n_blocks):
     (:func:`~belote_sim.game.tricks.solve_tricks`) instead of searching every card: the
     same takers' points, as perfect play keeps the value.
 
+    The blocks take the worlds one at a time, per model (:mod:`~belote_sim.kernels.claims`):
+    a world takes from microseconds to a second under the ``dd`` model.
+
     Kernel of :func:`belote_sim.studies.bid_strength.bid_strength`.
     """
     n_models = inputs.players_table.shape[0]
@@ -234,8 +238,10 @@ def strength_chunk(rules, inputs, start, n, n_blocks):
     per_block = np.zeros((n_blocks, n_models * n_open * N_SC), dtype=np.int64)
     reach_block = np.zeros((n_blocks, n_models * N_STRAINS * N_REACH), dtype=np.int64)
     draws_block = np.zeros((n_blocks, N_DW), dtype=np.int64)
-    run_blocks(lambda b, lo, hi: _strength_block(rules, inputs, lo, hi, per_block[b],
-                                                 reach_block[b], draws_block[b]),
+    claims = np.full(n_models, start, dtype=np.int64)
+    run_blocks(lambda b, lo, hi: _strength_block(rules, inputs, claims, start + n,
+                                                 per_block[b], reach_block[b],
+                                                 draws_block[b]),
                start, n, n_blocks)
     counters = per_block.sum(axis=0).reshape((n_models, n_open, N_SC))
     reach = reach_block.sum(axis=0).reshape((n_models, N_STRAINS, N_REACH))
@@ -243,10 +249,11 @@ def strength_chunk(rules, inputs, start, n, n_blocks):
 
 
 @jit
-def _strength_block(rules, inputs, lo, hi, flat, reach_flat, draws):
-    """One block of :func:`strength_chunk`: worlds ``lo .. hi-1``. Every model meets the
-    same worlds (they share the bidding policy that draws them); a world not found is
-    played by none."""
+def _strength_block(rules, inputs, claims, end, flat, reach_flat, draws):
+    """One block of :func:`strength_chunk`: under each model ``m``, the worlds it takes
+    from ``claims[m]`` (:func:`~belote_sim.kernels.claims.take`) below ``end``. Every
+    model meets the same worlds (they share the bidding policy that draws them); a world
+    not found is played by none."""
     players_table, table_keys, table_gains = (
         inputs.players_table, inputs.table_keys, inputs.table_gains
     )
@@ -272,7 +279,10 @@ def _strength_block(rules, inputs, lo, hi, flat, reach_flat, draws):
             while k < openings.shape[1] and openings[o, k] >= 0:
                 k += 1
             scripts.append(opening_of(openings[o, :k].copy()))
-        for w in range(lo, hi):
+        while True:
+            w = take(claims, m)
+            if w >= end:
+                break
             seed_stream(ws.rng, seed, w, KEY_PACK)
             if not draw_world(rules, players, ws, inputs.draw, dealer,
                               draws if m == 0 else model_draws):
@@ -447,21 +457,26 @@ def atlas_chunk(rules, models, seed, start, n, n_blocks, solve_dd):
     played out from the calls before it, under every model, all from the stream
     ``(seed, i, 1)``: a counterfactual pair per candidate, paired world by world.
 
+    The blocks take the deals one at a time (:mod:`~belote_sim.kernels.claims`): a deal
+    takes from microseconds to seconds under the ``dd`` model.
+
     Kernel of :func:`belote_sim.studies.bid_strength.bid_table`.
     """
     per_deal = ROWS_PER_DEAL * models.players_table.shape[0]
     rows = np.full((n * per_deal, N_AF), -1, dtype=np.int64)
+    claims = np.full(1, start, dtype=np.int64)
     refused = run_blocks(
-        lambda b, lo, hi: _atlas_block(rules, models, seed, lo, hi,
-                                       rows[(lo - start) * per_deal : (hi - start) * per_deal],
+        lambda b, lo, hi: _atlas_block(rules, models, seed, claims, start, start + n, rows,
                                        solve_dd),
         start, n, n_blocks)
     return rows, sum(refused)
 
 
 @jit
-def _atlas_block(rules, models, seed, lo, hi, rows, solve_dd):
-    """One block of :func:`atlas_chunk`: deals ``lo .. hi-1``, their ``rows``."""
+def _atlas_block(rules, models, seed, claims, start, end, rows, solve_dd):
+    """One block of :func:`atlas_chunk`: the deals it takes from ``claims[0]``
+    (:func:`~belote_sim.kernels.claims.take`) below ``end``, and their rows of ``rows``
+    (those of deal ``start`` first)."""
     players_table, table_keys, table_gains = models
     n = rules[R_PLAYERS]
     n_models = players_table.shape[0]
@@ -481,8 +496,11 @@ def _atlas_block(rules, models, seed, lo, hi, rows, solve_dd):
     cands = np.zeros(ATLAS_CANDIDATES, dtype=np.int64)
     opening = np.zeros(ATLAS_DECISIONS + 1, dtype=np.int64)
     refused = 0
-    for i in range(lo, hi):
-        base = (i - lo) * per_deal
+    while True:
+        i = take(claims, 0)
+        if i >= end:
+            break
+        base = (i - start) * per_deal
         used = 0
         ws0 = workspaces[0]
         seed_stream(ws0.rng, seed, i, KEY_PACK)

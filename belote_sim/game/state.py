@@ -94,28 +94,30 @@ def _workspace(solver, players, timing, analyse, solve):
         np.zeros((MAX_DECLS, 4), dtype=np.int64),
         np.zeros(MAX_SEATS, dtype=np.int64),
         np.zeros(1, dtype=np.uint64),
-        _kit(solver, players, analyse or solve),
+        _kit(solver, players, analyse, solve),
         watch,
     )
 
 
-def _kit(solver, players, large):
-    """The solver kit of a workspace for ``players`` (its table sized for them, or
-    ``large``), or none when ``solver`` is ``None`` (kernels run as plain Python)."""
+def _kit(solver, players, analyse, solve):
+    """The solver kit of a workspace for ``players`` (its table sized for them and the
+    :class:`Watch` flags, :func:`solver_table_bits`), or none when ``solver`` is ``None``
+    (kernels run as plain Python)."""
     if solver is None:
         return None
-    return new_solver_kit(solver_table_bits(players, large))
+    return new_solver_kit(solver_table_bits(players, analyse, solve))
 
 
 @overload(_kit, jit_options=KERNEL_OPTIONS)
-def _kit_compiled(solver, players, large):
+def _kit_compiled(solver, players, analyse, solve):
     """:func:`_kit` chosen by the type of ``solver``: a branch on ``solver is None``
     would not be dropped for a ``bool`` (only for a literal), and its two arms would
     type the kit as optional, a type a workspace built in Python (with its kit) never
     has, so that every entry from Python compiled the deal again."""
     if isinstance(solver, types.NoneType):
-        return lambda solver, players, large: None
-    return lambda solver, players, large: new_solver_kit(solver_table_bits(players, large))
+        return lambda solver, players, analyse, solve: None
+    return lambda solver, players, analyse, solve: new_solver_kit(
+        solver_table_bits(players, analyse, solve))
 
 
 @jit

@@ -49,6 +49,11 @@ TABLE_BITS = 20  # 2**20 entries, 16 MB per workspace of a solver player
 #: table gets the large one. (The choices do not depend on the size: ``test_players``.)
 FASTPIMC_TABLE_BITS = 16
 ANALYSE_TABLE_BITS = 20
+#: The solved outcomes of :class:`~belote_sim.game.state.Watch` ``solve`` (bid-strength
+#: and the atlas under the ``dd`` model) solve whole deals, each in a new generation:
+#: the small table, which stays in the processor's caches, serves them faster than the
+#: large one (docs/performance.md).
+SOLVE_TABLE_BITS = 16
 
 
 #: The kit, by name: the solver ``context``, its transposition ``table`` and the search's
@@ -98,16 +103,21 @@ def use_context(cx, rules, trump, taker):
 
 
 @jit
-def solver_table_bits(players, analyse):
+def solver_table_bits(players, analyse, solve):
     """Size of the transposition table a workspace needs for ``players``
-    (:class:`belote_sim.players.seating.Players`), and for the analysis of a deal log or
-    the solved outcomes of :class:`~belote_sim.game.state.Watch` ``solve``."""
+    (:class:`belote_sim.players.seating.Players`), for the analysis of a deal log
+    (``analyse``) or for the solved outcomes of :class:`~belote_sim.game.state.Watch`
+    ``solve``, where no player plays a card (only a ``dd`` bidder still searches)."""
     if analyse:
         return ANALYSE_TABLE_BITS
-    bits = 0
+    bits = SOLVE_TABLE_BITS if solve else 0
     for seat in range(MAX_SEATS):
+        if players.bid[seat] == BID_DD:
+            return TABLE_BITS
+        if solve:
+            continue
         if players.play[seat] in FASTPIMC_PLAYS:
             bits = FASTPIMC_TABLE_BITS
-        elif players.bid[seat] == BID_DD or players.play[seat] in SOLVER_PLAYS:
+        elif players.play[seat] in SOLVER_PLAYS:
             return TABLE_BITS
     return bits
