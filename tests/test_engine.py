@@ -310,41 +310,6 @@ def test_the_plain_trick_loop_plays_as_the_general_loop(play):
     assert played > 100  # most deals were taken and played
 
 
-#: Run in a fresh kernel cache, so that everything the run reaches is compiled there.
-_PLAIN_RUN = """
-from belote_sim import Rules, simulate
-from belote_sim.game import coinche, twoplayer
-from belote_sim.players import dd_bidder, pimc, play, table_bidder
-simulate(Rules.from_preset("classic"), deals=50, seed=1, bid_policy="random",
-         play_policy="heuristic")
-# Per kernel, the type its kit (or lookup) argument was compiled for, in every signature.
-reached = {f.__name__: sorted(str(sig[at]) for sig in f.signatures) for f, at in (
-    (pimc.pimc_card, 6), (pimc.dd_card, 4), (dd_bidder.dd_call, 1),
-    (table_bidder.table_call, 0), (play._choose_card, 6), (coinche.deal_coinche, 0),
-    (twoplayer.deal_stock, 0), (twoplayer.deal_no_contract_2p, 0))}
-print(reached)
-"""
-
-
-def test_a_plain_run_compiles_neither_the_solver_nor_the_table_bidder(tmp_path):
-    """Random bidding and heuristic play reach no solver player, no dd bidder and no
-    table bidder: their kernels are never compiled, and the dispatches to them only for a
-    kit and a lookup of type none (whose branches Numba prunes). A classic run compiles
-    no deal function of another family either."""
-    import ast
-    import os
-    import subprocess
-    import sys
-
-    env = {**os.environ, "BELOTE_SIM_CACHE_DIR": str(tmp_path), "BELOTE_SIM_COMPILE_ALL": "0"}
-    out = subprocess.run([sys.executable, "-c", _PLAIN_RUN], env=env, capture_output=True,
-                         text=True, check=True).stdout
-    reached = ast.literal_eval(out.strip().splitlines()[-1])
-    assert reached == {"pimc_card": [], "dd_card": [], "dd_call": ["none"],
-                       "table_call": ["none"], "_choose_card": ["none"], "deal_coinche": [],
-                       "deal_stock": [], "deal_no_contract_2p": []}, reached
-
-
 def test_a_deal_of_a_family_left_out_of_the_kernels_is_refused():
     """Players built for classic carry no coinche deal function: a coinche deal they are
     handed is refused (``ST_NOT_COMPILED``, counted as a broken policy), never played."""
