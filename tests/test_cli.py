@@ -267,7 +267,15 @@ reached = {f.__name__: sorted(str(sig[at]) for sig in f.signatures) for f, at in
     (pimc.pimc_card, 6), (pimc.dd_card, 4), (dd_bidder.dd_call, 1),
     (table_bidder.table_call, 0), (play._choose_card, 6), (coinche.deal_coinche, 0),
     (twoplayer.deal_stock, 0), (twoplayer.deal_no_contract_2p, 0))}
+# Players of the run's types, built for classic: deals refused of 40 coinche, 40 classic.
+from belote_sim.batch import runs
+from belote_sim.players.seating import families_for, no_lookup, same_players
+from belote_sim.rules import Rules
+classic, coinche = Rules().to_array(), Rules.from_preset("coinche").to_array()
+players = same_players(0, 0.25, 0, 0.0, *no_lookup(), None, families_for(classic))
+refused = [int(runs.simulate_chunk(r, players, 1, 0, 40, 2, False)[1]) for r in (coinche, classic)]
 print(reached)
+print(refused)
 """
 
 
@@ -277,7 +285,8 @@ def test_a_first_run_compiles_only_what_it_plays_and_says_so_even_when_quiet(tmp
     heuristic play reach no solver player, no dd bidder and no table bidder: their
     kernels are never compiled, and the dispatches to them only for a kit and a lookup
     of type none (whose branches Numba prunes). A classic run compiles no deal function
-    of another family either."""
+    of another family either, and players built for classic, handed a coinche deal,
+    refuse it (``ST_NOT_COMPILED``, counted as a broken policy) rather than play it."""
     import ast
     import os
 
@@ -287,7 +296,8 @@ def test_a_first_run_compiles_only_what_it_plays_and_says_so_even_when_quiet(tmp
     assert first.returncode == 0, first.stderr
     notice = "compiling the kernels for this machine, once: about"
     assert first.stderr.count(notice) == 1, first.stderr
-    reached = ast.literal_eval(first.stdout.strip().splitlines()[-1])
+    *_, reached, refused = (ast.literal_eval(line) for line in first.stdout.splitlines()[-2:])
+    assert refused == [40, 0]
     assert reached == {"pimc_card": [], "dd_card": [], "dd_call": ["none"],
                        "table_call": ["none"], "_choose_card": ["none"], "deal_coinche": [],
                        "deal_stock": [], "deal_no_contract_2p": []}, reached

@@ -24,7 +24,7 @@ from belote_sim.errors import BeloteError
 from belote_sim.game import deals
 from belote_sim.kernels.blocks import run_blocks
 from belote_sim.kernels.claims import take
-from belote_sim.players.seating import families_for, no_lookup, same_players, solver_need
+from belote_sim.players.seating import families_for, same_players, solver_need
 from belote_sim.players.table_bidder import lookup_for
 from belote_sim.studies.simulate import play_match, simulated_deals
 
@@ -308,15 +308,6 @@ def test_the_plain_trick_loop_plays_as_the_general_loop(play):
         np.testing.assert_array_equal(plain_ws.rec[~timing], general_ws.rec[~timing])
         played += plain_ws.rec[L.N_PLAYS] > 0
     assert played > 100  # most deals were taken and played
-
-
-def test_a_deal_of_a_family_left_out_of_the_kernels_is_refused():
-    """Players built for classic carry no coinche deal function: a coinche deal they are
-    handed is refused (``ST_NOT_COMPILED``, counted as a broken policy), never played."""
-    classic, coinche = Rules().to_array(), Rules.from_preset("coinche").to_array()
-    players = same_players(0, 0.25, 0, 0.0, *no_lookup(), None, families_for(classic, every=False))
-    assert chunks.simulate_chunk(coinche, players, 1, 0, 40, 2, False)[1] == 40
-    assert chunks.simulate_chunk(classic, players, 1, 0, 40, 2, False)[1] == 0
 
 
 def test_numbas_inliner_copies_each_callee_once():
