@@ -267,13 +267,16 @@ reached = {f.__name__: sorted(str(sig[at]) for sig in f.signatures) for f, at in
     (pimc.pimc_card, 6), (pimc.dd_card, 4), (dd_bidder.dd_call, 1),
     (table_bidder.table_call, 0), (play._choose_card, 6), (coinche.deal_coinche, 0),
     (twoplayer.deal_stock, 0), (twoplayer.deal_no_contract_2p, 0))}
-# Players of the run's types, built for classic: deals refused of 40 coinche, 40 classic.
+# Players of the run's types (the kernel it compiled), built for classic: the deals they
+# refuse of 40 coinche deals, then of 40 classic ones.
 from belote_sim.batch import runs
 from belote_sim.players.seating import families_for, no_lookup, same_players
 from belote_sim.rules import Rules
-classic, coinche = Rules().to_array(), Rules.from_preset("coinche").to_array()
-players = same_players(0, 0.25, 0, 0.0, *no_lookup(), None, families_for(classic))
-refused = [int(runs.simulate_chunk(r, players, 1, 0, 40, 2, False)[1]) for r in (coinche, classic)]
+classic_rules = Rules().to_array()
+players = same_players(0, 0.25, 0, 0.0, *no_lookup(), None,
+                       families_for(classic_rules, every=False))
+refused = [int(runs.simulate_chunk(r, players, 1, 0, 40, 2, False)[1])
+           for r in (Rules.from_preset("coinche").to_array(), classic_rules)]
 print(reached)
 print(refused)
 """

@@ -308,9 +308,9 @@ def test_fastpimc_is_pimc_from_exact_tricks_on():
 
 def test_solver_table_is_sized_for_the_players():
     """``fastpimc`` alone gets the small table, any other solver player at the table the
-    large one, and so does a workspace of solved outcomes unless a dd bidder searches in
-    it; the choices do not depend on it (a table of 16 entries, nearly always
-    overwritten, chooses as one of 2**16 does)."""
+    large one; a workspace of solved outcomes gets its small table unless a dd bidder
+    searches in it. The choices do not depend on the size (a table of 16 entries, nearly
+    always overwritten, chooses as one of 2**16 does)."""
     from dd_reference import deal_hands
 
     from belote_sim.players import (
