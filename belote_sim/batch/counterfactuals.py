@@ -606,20 +606,26 @@ def card_values_chunk(rules, players_table, table_keys, table_gains, seed, start
     script) under each model, as is the deal as dealt: the card's value is the paired
     difference of the takers' (own minus opponents') deal score.
 
+    The blocks take the deals one at a time (:mod:`~belote_sim.kernels.claims`): a deal
+    takes from microseconds to seconds under a solver model.
+
     Kernel of :func:`belote_sim.studies.card_values.card_values`.
     """
     n_models = players_table.shape[0]
     per_block = np.zeros((n_blocks, n_models * N_ROLES * N_CV), dtype=np.int64)
+    claims = np.full(1, start, dtype=np.int64)
     refused = run_blocks(
         lambda b, lo, hi: _card_values_block(rules, players_table, table_keys, table_gains,
-                                             seed, lo, hi, per_block[b]),
+                                             seed, claims, start + n, per_block[b]),
         start, n, n_blocks)
     return per_block.sum(axis=0).reshape((n_models, N_ROLES, N_CV)), sum(refused)
 
 
 @jit
-def _card_values_block(rules, players_table, table_keys, table_gains, seed, lo, hi, flat):
-    """One block of :func:`card_values_chunk`: deals ``lo .. hi-1``."""
+def _card_values_block(rules, players_table, table_keys, table_gains, seed, claims, end,
+                       flat):
+    """One block of :func:`card_values_chunk`: the deals it takes from ``claims[0]``
+    (:func:`~belote_sim.kernels.claims.take`) below ``end``."""
     n = rules[R_PLAYERS]
     n_models = players_table.shape[0]
     c = flat.reshape((n_models, N_ROLES, N_CV))
@@ -636,7 +642,10 @@ def _card_values_block(rules, players_table, table_keys, table_gains, seed, lo, 
     picks = np.zeros(1, dtype=np.uint64)
     swaps = np.zeros((32, 2), dtype=np.int64)
     refused = 0
-    for i in range(lo, hi):
+    while True:
+        i = take(claims, 0)
+        if i >= end:
+            break
         ws0 = workspaces[0]
         seed_stream(ws0.rng, seed, i, KEY_PACK)
         shuffle_pack(ws0.pack, ws0.rng)
