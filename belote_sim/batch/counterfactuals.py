@@ -229,7 +229,7 @@ def strength_chunk(rules, inputs, start, n, n_blocks):
     same takers' points, as perfect play keeps the value.
 
     The blocks take the worlds one at a time, per model (:mod:`~belote_sim.kernels.claims`):
-    a world takes from microseconds to a second under the ``dd`` model.
+    under the ``dd`` model their costs vary by orders of magnitude.
 
     Kernel of :func:`belote_sim.studies.bid_strength.bid_strength`.
     """
@@ -457,8 +457,8 @@ def atlas_chunk(rules, models, seed, start, n, n_blocks, solve_dd):
     played out from the calls before it, under every model, all from the stream
     ``(seed, i, 1)``: a counterfactual pair per candidate, paired world by world.
 
-    The blocks take the deals one at a time (:mod:`~belote_sim.kernels.claims`): a deal
-    takes from microseconds to seconds under the ``dd`` model.
+    The blocks take the deals one at a time (:mod:`~belote_sim.kernels.claims`): under
+    the ``dd`` model their costs vary by orders of magnitude.
 
     Kernel of :func:`belote_sim.studies.bid_strength.bid_table`.
     """
@@ -606,8 +606,8 @@ def card_values_chunk(rules, players_table, table_keys, table_gains, seed, start
     script) under each model, as is the deal as dealt: the card's value is the paired
     difference of the takers' (own minus opponents') deal score.
 
-    The blocks take the deals one at a time (:mod:`~belote_sim.kernels.claims`): a deal
-    takes from microseconds to seconds under a solver model.
+    The blocks take the deals one at a time (:mod:`~belote_sim.kernels.claims`): under
+    a solver model their costs vary by orders of magnitude.
 
     Kernel of :func:`belote_sim.studies.card_values.card_values`.
     """

@@ -2,10 +2,10 @@
 blocks (:func:`~belote_sim.kernels.blocks.run_blocks`), from which compiled code takes
 the next item with an atomic fetch-and-add.
 
-A block that plays a fixed share of a chunk's items suits items of even cost. Where one
-item takes a millisecond and another a second (a double-dummy solve of a whole deal),
-the thread that drew the long ones finishes last while the others wait; taking items
-one at a time from a shared counter keeps every thread busy to the end. Which thread
+A block that plays a fixed share of a chunk's items suits items of even cost. Where the
+costs vary by orders of magnitude (double-dummy solves of whole deals), the thread that
+drew the long ones finishes last while the others wait; taking items one at a time from
+a shared counter keeps every thread busy to the end. Which thread
 plays an item never changes what it counts (every item has its own random stream), and
 the counters are sums, so the totals stay those of any other split.
 

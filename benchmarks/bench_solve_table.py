@@ -1,0 +1,106 @@
+"""Whole-deal exact values as the ``dd`` model of bid strength and the atlas solves them.
+
+``python benchmarks/bench_solve_table.py [--deals N] [--seed S]`` (not part of ``make
+bench``: it answers design questions, the figures go to docs/performance.md):
+
+- the table's size: each deal that the threshold bidder took (``bench_players.bid_deals``)
+  solved from its first lead in a new generation of the table, as
+  :func:`belote_sim.players.pimc.deal_value` does, with tables of 2^20 down to 2^12
+  entries: total time and nodes per size (``solver_kit.SOLVE_TABLE_BITS`` is the
+  size the solved outcomes use);
+- at that size, two other ways to the same exact value: a capot test (a null-window
+  search at the capot value) then the card points without the capot bonus, and MTD(f),
+  null-window searches from the fail-soft bound each returns, against ``dd_value``'s
+  null window at 81 followed by one principal variation search. Every way's values are
+  checked equal.
+
+One core. Writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import numpy as np  # noqa: E402
+from bench_players import bid_deals  # noqa: E402
+
+from belote_sim import Rules  # noqa: E402
+from belote_sim.cards import CAPOT_BONUS  # noqa: E402
+from belote_sim.players import dd  # noqa: E402
+from belote_sim.players.dd.table import CX_LAST_BONUS, CX_PTS  # noqa: E402
+from belote_sim.players.solver_kit import SOLVE_TABLE_BITS  # noqa: E402
+
+SIZES = (20, 18, 17, 16, 15, 14, 12)
+WAYS = ("null window at 81 + PVS", "capot test + points", "MTD(f)")
+
+
+def _exact(solver, position, way: str, top: int) -> int:
+    """The takers' exact value of ``position`` (a whole deal, capot still possible) by
+    ``way``; ``top``: all the card points and the last trick's bonus."""
+    if way == WAYS[0]:
+        return int(dd.dd_value(solver, position, 81))
+    if way == WAYS[1]:
+        if dd.dd_reaches(solver, position, top + CAPOT_BONUS):
+            return top + CAPOT_BONUS
+        return int(dd.dd_value(solver, position._replace(cap=0), 81))
+    lo, hi, g = -1, top + CAPOT_BONUS + 1, 81
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        g = int(dd.dd_search(solver, position, beta - 1, beta))
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return lo
+
+
+def solve(deals: list, bits: int, way: str) -> tuple[float, int, list[int]]:
+    """Seconds, nodes and values of every deal solved by ``way`` with a table of
+    ``2**bits`` entries, a new generation per deal."""
+    rules = Rules().to_array()
+    cx = dd.new_context()
+    solver = dd.Solver(rules, cx, dd.new_table(bits), dd.new_workspace())
+    trick = np.zeros(4, dtype=np.int64)
+    seconds, nodes, values = 0.0, 0, []
+    for hands, trump, taker, leader in deals:
+        dd.set_context(cx, rules, trump, taker, dd.OPT_ALL)
+        cx[dd.CX_NODES] = 0
+        top = int(cx[CX_PTS : CX_PTS + 32].sum() + cx[CX_LAST_BONUS])  # as the context counts
+        t0 = time.perf_counter()
+        values.append(_exact(solver, dd.Position(hands.copy(), trick, 0, leader, 1), way, top))
+        seconds += time.perf_counter() - t0
+        nodes += int(cx[dd.CX_NODES])
+    return seconds, nodes, values
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=3)
+    args = parser.parse_args()
+    deals = bid_deals(args.deals, args.seed)
+    solve(deals[:2], SOLVE_TABLE_BITS, WAYS[0])  # compile or load
+    print(f"{len(deals)} deals the threshold bidder took, exact value from the first lead")
+    reference = None
+    for bits in SIZES:
+        seconds, nodes, values = solve(deals, bits, WAYS[0])
+        reference = reference or values
+        assert values == reference, f"values differ with 2^{bits} entries"
+        print(f"  table 2^{bits:<2} {seconds:7.2f} s  {nodes / 1e6:8.1f} M nodes")
+    for way in WAYS:
+        for _ in range(2):  # twice: the machine's speed drifts
+            seconds, nodes, values = solve(deals, SOLVE_TABLE_BITS, way)
+            assert values == reference, f"{way}: values differ"
+            print(f"  {way:<24} {seconds:7.2f} s  {nodes / 1e6:8.1f} M nodes"
+                  f"  (table 2^{SOLVE_TABLE_BITS})")
+
+
+if __name__ == "__main__":
+    main()
