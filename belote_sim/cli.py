@@ -355,12 +355,18 @@ def _print_summary(result) -> None:
     over = s.rules.overrides()
     rules_text = s.rules.preset + "".join(f" {k}={v}" for k, v in over.items())
     deals = result.counters["deals"]
-    rate = deals / result.wall_seconds if result.wall_seconds else float("nan")
     typer.echo(
         f"{s.count:,} {s.unit}  rules: {rules_text}  bid: {s.bid_policy}  "
         f"play: {s.play_policy}  seed: {s.seed}"
     )
-    typer.echo(f"{deals:,} deals in {result.wall_seconds:.2f} s: {rate:,.0f} deals/s")
+    played, rate = result.played_deals, result.deals_per_second
+    if played == deals:
+        typer.echo(f"{deals:,} deals in {result.wall_seconds:.2f} s: {rate or 0:,.0f} deals/s")
+    elif not played:
+        typer.echo(f"{deals:,} deals, every one read back from {str(result.out)!r}")
+    else:
+        typer.echo(f"{deals:,} deals, {deals - played:,} read back from {str(result.out)!r} "
+                   f"and {played:,} played in {result.wall_seconds:.2f} s: {rate:,.0f} deals/s")
     _print_table(result.table())
 
 

@@ -309,3 +309,16 @@ def test_a_first_run_compiles_only_what_it_plays_and_says_so_even_when_quiet(tmp
                             env=env, capture_output=True, text=True, timeout=600)
     assert second.returncode == 0, second.stderr
     assert notice not in second.stderr and "50 deals in" in second.stdout
+
+
+def test_a_run_read_back_prints_no_rate_for_deals_it_did_not_play(tmp_path):
+    """The same command again over a complete run directory plays nothing: it says the
+    deals were read back, and prints no rate (its time played none of them)."""
+    args = [EXE, "simulate", "--deals", "2000", "--seed", "3", "--out", str(tmp_path / "r"),
+            "--quiet"]
+    first, again = (subprocess.run(args, capture_output=True, text=True, timeout=600)
+                    for _ in range(2))
+    assert first.returncode == 0 and again.returncode == 0, first.stderr + again.stderr
+    assert "2,000 deals in" in first.stdout and "deals/s" in first.stdout
+    assert "2,000 deals, every one read back from" in again.stdout
+    assert "deals/s" not in again.stdout

@@ -63,6 +63,9 @@ def test_interrupted_run_resumes_to_the_same_numbers(reference, tmp_path):
                    progress=lambda d, t: done.append(d))
     assert done[0] == 14_000  # resumed from the committed chunks
     assert (run.raw_counters == reference.raw_counters).all()
+    # The rate is that of the deals played now, in the time they took.
+    assert run.played_deals == 16_000
+    assert run.provenance()["deals_per_second"] == 16_000 / run.wall_seconds
     loaded = load(out)
     assert int(loaded.metric("take_rate").n) == 30_000
     pd.testing.assert_frame_equal(loaded.summary, reference.table(), check_dtype=False)
@@ -80,6 +83,7 @@ def test_resume_refuses_different_settings_naming_them(tmp_path):
     # the same settings again: nothing to redo, same numbers
     again = simulate(LITIGE, deals=2_000, seed=5, out=out)
     assert again.counters["deals"] == 2_000
+    assert again.played_deals == 0 and again.provenance()["deals_per_second"] is None
 
 
 def test_resume_needs_a_run(tmp_path):

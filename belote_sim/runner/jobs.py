@@ -151,6 +151,11 @@ class Execution:
     #: Units (deals or matches) the counters hold: all of the run's, or fewer when
     #: ``watch`` stopped it.
     done: int = 0
+    #: The units this call played, and the merge of their chunks' counters (None when
+    #: it played none: every chunk was committed before). ``wall_seconds`` times them
+    #: alone, so a rate divides these by it, never the counters of a resumed run.
+    played: int = 0
+    played_counters: np.ndarray | None = None
 
 
 def check_executor(executor: Any, scheduler: str | None = None) -> None:
@@ -289,6 +294,9 @@ def execute(
             pending[index] = result
         merged = merge(merged, result)
 
+    played_units = 0
+    played: np.ndarray | None = None
+
     for index in sorted(done):
         take(index, done.pop(index))
     try:
@@ -303,6 +311,8 @@ def execute(
             if run_dir is not None:
                 run_dir.commit(result.index, result.counters, result.rows, base_provenance)
             take(result.index, result.counters)
+            played = merge(played, result.counters)
+            played_units += sizes[result.index]
             done_units += sizes[result.index]
             if progress is not None:
                 progress(done_units, total)
@@ -322,5 +332,7 @@ def execute(
     wall = time.perf_counter() - t0
     finished = datetime.now(timezone.utc).isoformat()
     if watched:
-        return Execution(prefix, wall, described, started, finished, run_dir, prefix_units)
-    return Execution(merged, wall, described, started, finished, run_dir, total)
+        return Execution(prefix, wall, described, started, finished, run_dir, prefix_units,
+                         played_units, played)
+    return Execution(merged, wall, described, started, finished, run_dir, total,
+                     played_units, played)

@@ -224,7 +224,8 @@ def provenance(command: str, head: dict[str, Any], setup: PlayoutSetup, unit: st
         **run.executor,
         "started": run.started,
         "seconds": float(f"{seconds:.3f}"),
-        f"{unit}_per_second": float(f"{count / seconds:.1f}") if seconds > 0 else None,
+        f"{unit}_per_second": (float(f"{run.played / seconds:.1f}")
+                               if seconds > 0 and run.played else None),
     }
 
 

@@ -198,6 +198,9 @@ class SimulationResult:
     started: str = ""
     finished: str = ""
     out: Path | None = None
+    #: Deals this call played in ``wall_seconds`` (fewer than the counters' when it
+    #: resumed a run directory, 0 when every chunk was committed before).
+    played_deals: int = 0
 
     @property
     def rules(self) -> Rules:
@@ -224,6 +227,13 @@ class SimulationResult:
         """Histogram bins (histogram, value, count)."""
         return histogram_table(self.raw_counters)
 
+    @property
+    def deals_per_second(self) -> float | None:
+        """The deals this call played per second of play (None when it played none)."""
+        if not self.played_deals or not self.wall_seconds:
+            return None
+        return self.played_deals / self.wall_seconds
+
     def provenance(self) -> dict[str, Any]:
         """Everything needed to reproduce the run, and how it went."""
 
@@ -236,7 +246,7 @@ class SimulationResult:
             "started": self.started,
             "finished": self.finished,
             "wall_seconds": self.wall_seconds,
-            "deals_per_second": deals / self.wall_seconds if self.wall_seconds else None,
+            "deals_per_second": self.deals_per_second,
         }
 
 
@@ -302,6 +312,7 @@ def simulate(
     result = SimulationResult(
         settings, run.counters, run.wall_seconds, run.executor, run.started, run.finished,
         run_dir.path if run_dir else None,
+        0 if run.played_counters is None else int(run.played_counters[L.C_DEALS]),
     )
     if run_dir is not None:
         write_run_outputs(run_dir, result)
