@@ -277,36 +277,50 @@ def test_a_policys_illegal_card_is_refused_not_played():
     assert "refused:" in proc.stdout and "illegal policy choice" in proc.stdout
 
 
-@pytest.mark.parametrize("play", ["random", "heuristic"])
-def test_the_plain_trick_loop_plays_as_the_general_loop(play):
-    """Mass runs take the trick loop of :func:`tricks.play_plain_tricks` (random or
-    heuristic players, nothing watching); the arena's decision timing sends the same
-    deals through the general loop. Both play the same cards from the same draws: equal
-    records (but for the timing's own fields) and equal streams after each deal."""
+@pytest.mark.parametrize(("preset", "bid", "play"), [
+    ("classic", "random", "random"),
+    ("classic", "random", "heuristic"),
+    ("classic", "threshold", "heuristic"),
+    ("tout-atout", "random", "random"),
+    ("three-player", "threshold", "random"),
+])
+def test_the_plain_loops_play_as_the_general_ones(preset, bid, play):
+    """Mass runs make the calls in :func:`phases.bid_plain` (random or threshold
+    bidders) and play the tricks in :func:`tricks.play_random_tricks` (every seat random)
+    or :func:`tricks.play_plain_tricks` (random or heuristic players), nothing watching.
+    The arena's decision timing sends the same deals through the general trick loop, a
+    script of no opening call through the general bidding too. All play the same calls
+    and cards from the same draws: equal records (but for the timing's own fields) and
+    equal streams after each deal."""
     from belote_sim.game.deals import play_deal
-    from belote_sim.game.state import new_workspace, no_script
+    from belote_sim.game.state import new_workspace, no_script, opening_of
     from belote_sim.kernels import layout as L
     from belote_sim.kernels.deal import shuffle_pack
     from belote_sim.kernels.rng import seed_stream
     from belote_sim.players import bid_policy_id, play_policy_id
 
-    rules = Rules().to_array()
-    players = same_players(bid_policy_id("random"), 0.5, play_policy_id(play), 0.0,
-                           *lookup_for(), True, families_for(rules))
+    rules = Rules.from_preset(preset).to_array()
+    players = same_players(bid_policy_id(bid), 0.5 if bid == "random" else 45.0,
+                           play_policy_id(play), 0.0, *lookup_for(), True, families_for(rules))
     timing = np.zeros(L.REC_SIZE, dtype=bool)
     timing[L.DECISIONS:L.DECISIONS + 2] = timing[L.DECISION_CYCLES:L.DECISION_CYCLES + 2] = True
-    plain_ws, general_ws = (new_workspace(players, t, False, False) for t in (False, True))
+    tables = [(new_workspace(players, False, False, False), no_script()),
+              (new_workspace(players, True, False, False), no_script()),
+              (new_workspace(players, False, False, False),
+               opening_of(np.zeros(0, dtype=np.int64)))]
     played = 0
     for deal in range(300):
         streams = []
-        for ws in (plain_ws, general_ws):
+        for ws, script in tables:
             seed_stream(ws.rng, 7, deal, 0)
             shuffle_pack(ws.pack, ws.rng)
-            assert play_deal(rules, players, no_script(), ws, deal % 4, 0, 0) == 0
+            assert play_deal(rules, players, script, ws, deal % 4, 0, 0) == 0
             streams.append(int(ws.rng[0]))
-        assert streams[0] == streams[1]
-        np.testing.assert_array_equal(plain_ws.rec[~timing], general_ws.rec[~timing])
-        played += plain_ws.rec[L.N_PLAYS] > 0
+        assert streams[0] == streams[1] == streams[2]
+        plain = tables[0][0].rec[~timing]
+        for ws, _ in tables[1:]:
+            np.testing.assert_array_equal(plain, ws.rec[~timing])
+        played += tables[0][0].rec[L.N_PLAYS] > 0
     assert played > 100  # most deals were taken and played
 
 

@@ -38,7 +38,13 @@ from reference.rules_ref import (
 from belote_sim import Rules, replay
 from belote_sim.cards import format_card, parse_card
 from belote_sim.kernels.api import declarations, legal_cards, score_deal, trick_winner
-from belote_sim.kernels.declarations import may_declare
+from belote_sim.kernels.declarations import (
+    best_key,
+    hand_declarations,
+    list_declarations,
+    may_declare,
+    summarise_declarations,
+)
 from belote_sim.studies.simulate import play_match, simulated_deals
 
 IMPLEMENTED = ("classic", "sans-annonces", "litige")
@@ -219,6 +225,15 @@ def test_declarations_match_naive(hand, split):
     # The deal's shortcut past hands that hold nothing agrees with the full listing.
     mask = sum(1 << c for c in hand)
     assert bool(may_declare(np.int64(mask))) == bool(want), sorted(map(format_card, hand))
+    # The deal reads the same points, kinds and best key, under every trump, from the
+    # tables of its declarations (hand_declarations).
+    entries = np.zeros((16, 4), dtype=np.int64)
+    n = list_declarations(np.int64(mask), int(split), entries)
+    points, kinds = summarise_declarations(entries, n)
+    assert points == sum(d["points"] for d in want)
+    for trump in range(6):
+        got_deal = hand_declarations(np.int64(mask), int(split), trump)
+        assert tuple(got_deal) == (points, kinds, best_key(entries, n, trump)), trump
 
 
 def test_naive_declarations_examples():

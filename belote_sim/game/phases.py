@@ -11,11 +11,9 @@ from belote_sim.game.tricks import fail
 from belote_sim.kernels.calls import call_is_legal
 from belote_sim.kernels.declarations import (
     belote_pairs,
-    best_key,
     declaration_contest,
-    list_declarations,
+    hand_declarations,
     may_declare,
-    summarise_declarations,
 )
 from belote_sim.kernels.layout import (
     BELOTE,
@@ -47,9 +45,11 @@ from belote_sim.kernels.layout import (
     TRUMP,
 )
 from belote_sim.kernels.trick import seat_after
+from belote_sim.players import BID_RANDOM, BID_THRESHOLD
 from belote_sim.players.bidders import retourne_policy_call
-from belote_sim.players.bidding import forced_call
+from belote_sim.players.bidding import choose_call, forced_call
 from belote_sim.players.dd_bidder import BidView
+from belote_sim.players.seating import at_seat
 from belote_sim.rules import (
     R_BELOTE,
     R_DECLARATION_TIE,
@@ -71,7 +71,10 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
     its best suit, :func:`~belote_sim.players.bidding.forced_call`), checked and
     recorded; a scripted call the script checks (:func:`~belote_sim.game.state.is_checked`)
     must also be the policy's. Returns ``(status, taker, trump)``; ``taker = -1`` when everybody
-    passed."""
+    passed. Without script or an observer of the calls, for ``random`` and ``threshold``
+    bidders, the calls are made by :func:`bid_plain`."""
+    if not script.on and not ws.watch.know and plain_bidders(players.bid):
+        return bid_plain(rules, players, ws, n_rounds, forced_seat)
     rec, hands, rng = ws.rec, ws.hands, ws.rng  # once: each costs a reference count
     n = rules[R_PLAYERS]
     fh = rec[FIRST_HAND]
@@ -113,12 +116,61 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
                 return fail(rec, ST_DECIDED, n_calls - 1, seat, call, rnd, 0), -1, -1
             if call != CALL_PASS:
                 rec[BID_ROUND] = rnd
-                if rnd == 1:
-                    return ST_OK, seat, retourne >> 3
-                if rnd == 2:
-                    return ST_OK, seat, call - CALL_SUIT
-                return ST_OK, seat, ALL_TRUMPS if call == CALL_AT else NO_TRUMPS
+                return ST_OK, seat, contract_of(call, rnd, retourne)
     return ST_OK, -1, -1
+
+
+@jit(inline="always")
+def plain_bidders(bid):
+    """Whether every seat bids ``random`` or ``threshold``: bidders who need neither
+    the solver kit nor the table's lookups (:func:`bid_plain`)."""
+    plain = True
+    for policy in bid:
+        if policy != BID_RANDOM and policy != BID_THRESHOLD:
+            plain = False
+    return plain
+
+
+@jit
+def bid_plain(rules, players, ws, n_rounds, forced_seat):
+    """:func:`bid_retourne` when nothing but the players is at the table (no script,
+    no observer) and every seat bids ``random`` or ``threshold``: the same calls from
+    the same draws, each checked by the same rule, in a loop that carries nothing else."""
+    rec, hands, rng = ws.rec, ws.hands, ws.rng
+    n = rules[R_PLAYERS]
+    fh = rec[FIRST_HAND]
+    retourne = rec[RETOURNE]
+    any_suit = rules[R_SECOND_ROUND] == SECOND_ROUND_ANY
+    n_calls = 0
+    for rnd in range(1, n_rounds + 1):
+        for i in range(n):
+            seat = seat_after(fh, i, n)
+            call = choose_call(at_seat(players.bid, seat), at_seat(players.bid_param, seat),
+                               rnd, hands[seat], retourne, any_suit, rng)
+            if call == CALL_PASS and rnd == 2 and seat == forced_seat:
+                call = forced_call(hands[seat], retourne, any_suit)
+            ok = call_is_legal(call, rnd, retourne, any_suit)
+            if not ok or (call == CALL_PASS and rnd == 2 and seat == forced_seat):
+                return fail(rec, ST_BAD_CALL, n_calls, seat, call, rnd, 0), -1, -1
+            rec[CALLS + n_calls] = call
+            n_calls += 1
+            if call != CALL_PASS:
+                rec[N_CALLS] = n_calls
+                rec[BID_ROUND] = rnd
+                return ST_OK, seat, contract_of(call, rnd, retourne)
+    rec[N_CALLS] = n_calls
+    return ST_OK, -1, -1
+
+
+@jit(inline="always")
+def contract_of(call, rnd, retourne):
+    """The trump (``0..3`` a suit, ``ALL_TRUMPS``, ``NO_TRUMPS``) of the call that ends
+    the retourne bidding in round ``rnd``."""
+    if rnd == 1:
+        return retourne >> 3
+    if rnd == 2:
+        return call - CALL_SUIT
+    return ALL_TRUMPS if call == CALL_AT else NO_TRUMPS
 
 
 @jit(inline="always")
@@ -139,14 +191,13 @@ def read_declarations(rules, ws, per_seat, belote_at_start):
     """Declarations and belote held at the start of the first trick (RULES 5), by
     :func:`declarations_at_first_trick`; with ``ws.watch.know`` the cards of the winning
     side's declarations become known to every seat (they are shown)."""
-    declarations_at_first_trick(rules, ws.rec, ws.hands, ws.sides, ws.decl, per_seat,
-                                belote_at_start)
+    declarations_at_first_trick(rules, ws.rec, ws.hands, ws.sides, per_seat, belote_at_start)
     if ws.watch.know:
         see_declarations(rules, ws.kit, ws.rec, ws.hands, rules[R_PLAYERS], ws.sides, ws.decl)
 
 
 @jit_no_refcount
-def declarations_at_first_trick(rules, rec, hands, sides, decl, per_seat, belote_at_start):
+def declarations_at_first_trick(rules, rec, hands, sides, per_seat, belote_at_start):
     """Each seat's best declaration key, points and kinds; the contest; belote points.
     Scores are indexed by seat when ``per_seat`` (three players), else by side. Without
     ``belote_at_start`` (the stock game, where belote scores at play) belote is left to
@@ -159,9 +210,8 @@ def declarations_at_first_trick(rules, rec, hands, sides, decl, per_seat, belote
     for s in range(n):
         if may_declare(hands[s]):  # most hands hold nothing: their slots stay 0
             declared = True
-            nd = list_declarations(hands[s], rules[R_SPLIT_LONG_RUNS], decl)
-            pts, kinds = summarise_declarations(decl, nd)
-            rec[DECL_KEY + s] = best_key(decl, nd, trump)
+            pts, kinds, key = hand_declarations(hands[s], rules[R_SPLIT_LONG_RUNS], trump)
+            rec[DECL_KEY + s] = key
             rec[DECL_HELD + s] = pts
             rec[DECL_KINDS + s] = kinds
         pairs = belote_pairs(hands[s], trump) if belote_at_start else 0

@@ -10,9 +10,10 @@ its belote "at the first card played" are options of the same loop.
 Mass runs, where only ``random`` and ``heuristic`` players sit at the table and nothing
 watches, take :func:`play_plain_tricks`: the same steps (:func:`lay_card`,
 :func:`end_trick`, :func:`end_tricks`, the same rule functions, the same draws in the
-same order) in a loop that carries nothing else (``docs/performance.md`` has its
-measurements). ``tests/test_engine.py`` plays the same deals through both loops and
-compares the records.
+same order) in a loop that carries nothing else, and :func:`play_random_tricks` when
+every seat plays ``random`` (``docs/performance.md`` has their measurements).
+``tests/test_engine.py`` plays the same deals through these loops and the general one
+and compares the records.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.legal import legal_given_winner, rule_values
 from belote_sim.kernels.scoring import deal_total
-from belote_sim.kernels.trick import card_power, seat_after, trick_card_points
+from belote_sim.kernels.trick import POWER, card_power, seat_after, trick_card_points
 from belote_sim.players import PLAY_HEURISTIC, PLAY_RANDOM
 from belote_sim.players.pimc import deal_value
 from belote_sim.players.play import (
@@ -169,6 +170,16 @@ def plain_players(play):
     return plain
 
 
+@jit(inline="always")
+def random_players(play):
+    """Whether every seat plays ``random`` (:func:`play_random_tricks`)."""
+    every = True
+    for policy in play:
+        if policy != PLAY_RANDOM:
+            every = False
+    return every
+
+
 @jit
 def play_plain_tricks(rules, players, ws, n_tricks):
     """The tricks of a four-player deal as :func:`play_tricks` plays them when nothing
@@ -227,6 +238,49 @@ def play_plain_tricks(rules, players, ws, n_tricks):
     return ST_OK
 
 
+@jit
+def play_random_tricks(rules, ws, n_tricks):
+    """:func:`play_plain_tricks` when every seat plays ``random``: the same steps, the
+    same draws and the same check of each card, in a loop that carries no other
+    player. The winning card is found by the row of :data:`~belote_sim.kernels.trick.POWER`
+    of the suit led, a load where :func:`~belote_sim.kernels.trick.card_power` branches."""
+    rec, hands, trick, sides = ws.rec, ws.hands, ws.trick, ws.sides
+    z = ws.rng[0]  # the stream's state, in a register until the deal's last card
+    values = rule_values(rules)
+    leader = rec[FIRST_HAND]
+    trump = rec[TRUMP]
+    taker = rec[TAKER]
+    last_bonus = LAST_TRICK_BONUS[values[R_NT_VALUES], trump]
+    won = 0
+    for t in range(n_tricks):
+        legal = hands[leader]
+        card, z = random_card_from(legal, z)
+        lay_card(rec, hands, trick, 4 * t, leader, 0, card, legal)
+        power_of = POWER[trump, card >> 3]
+        w = 0
+        w_power = power_of[card]
+        for k in range(1, 4):
+            seat = seat_after(leader, k, 4)
+            legal, rule = legal_given_winner(values, hands[seat], trick, k, leader, trump,
+                                             taker, w)
+            card, z = random_card_from(legal, z)
+            if (legal >> card) & 1 == 0:  # legal is within the hand
+                ws.rng[0] = z
+                return fail(rec, ST_ILLEGAL_CARD, 4 * t + k, seat, card, legal, rule)
+            lay_card(rec, hands, trick, 4 * t + k, seat, k, card, legal)
+            power = power_of[card]
+            if power > w_power:
+                w = k
+                w_power = power
+        winner = seat_after(leader, w, 4)
+        won |= end_trick(values, rec, sides, Trick(t, trick, leader, winner), 4, trump,
+                         last_bonus if t == n_tricks - 1 else 0)
+        leader = winner
+    ws.rng[0] = z
+    end_tricks(rec, 4 * n_tricks, n_tricks, won)
+    return ST_OK
+
+
 @jit(inline="always")
 def play_tricks(rules, players, script, ws, plan):
     """Play the tricks of a deal (:class:`~belote_sim.game.state.TrickPlan` ``plan``)
@@ -238,7 +292,8 @@ def play_tricks(rules, players, script, ws, plan):
     knowledge of the solver players, each side's decision time (the arena), and the
     double-dummy value of every position of a scripted deal (``analyse``, see
     :func:`analyse_position`). Without script or observers, for random and heuristic
-    players, the tricks are played by :func:`play_plain_tricks`.
+    players, the tricks are played by :func:`play_plain_tricks`, or
+    :func:`play_random_tricks` when every seat plays ``random``.
     """
     # The solver kit is reached only under a flag or for a solver player: taking its
     # arrays out costs a reference count each, on the hot path of mass runs.
@@ -258,6 +313,8 @@ def play_tricks(rules, players, script, ws, plan):
     if (n == 4 and free_tricks == 0 and stock_pos < 0 and not plan.belote_at_play
             and not script.on and not (watch.know or watch.timing or analyse)
             and plain_players(players.play)):
+        if random_players(players.play):
+            return play_random_tricks(rules, ws, n_tricks)
         return play_plain_tricks(rules, players, ws, n_tricks)
     last_bonus = LAST_TRICK_BONUS[rules[R_NT_VALUES], trump]
     played = 0

@@ -20,6 +20,7 @@ from belote_sim.kernels.layout import (
     HOLD_QUARTE,
     HOLD_QUINTE,
     HOLD_TIERCE,
+    MAX_DECLS,
 )
 from belote_sim.kernels.trick import seat_after
 from belote_sim.rules import R_DECLARATIONS, R_SPLIT_LONG_RUNS
@@ -134,6 +135,63 @@ def best_key(entries, n, trump):
         if k > best:
             best = k
     return best
+
+
+def _declaration_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The tables of :func:`hand_declarations`, read from :func:`list_declarations`,
+    :func:`summarise_declarations` and :func:`best_key`:
+
+    * ``SUIT_RUNS[split_long_runs, byte]``: ``(points, HOLD_* flags, best key out of
+      trumps, best key in trumps)`` of the runs of a suit holding the ranks of the bits
+      of ``byte`` (its runs are those of a hand of that suit alone);
+    * ``CARRES[ranks]``: ``(points, HOLD_* flags, best key)`` of the carrés of the ranks
+      of the bits of ``ranks`` (:func:`list_declarations` lists them first).
+    """
+    def plain(f):
+        return getattr(f, "py_func", f)  # plain Python under DISABLE_JIT
+
+    entries = np.zeros((MAX_DECLS, 4), dtype=np.int64)
+    suit_runs = np.zeros((2, 256, 4), dtype=np.int64)
+    for split in range(2):
+        for byte in range(256):
+            n = plain(list_declarations)(byte, split, entries)  # runs of suit 0
+            points, kinds = plain(summarise_declarations)(entries, n)
+            suit_runs[split, byte] = (points, kinds, plain(best_key)(entries, n, NO_TRUMPS),
+                                      plain(best_key)(entries, n, 0))
+    carres = np.zeros((256, 3), dtype=np.int64)
+    for ranks in range(0, 256, 4):  # sevens and eights make no carré
+        n = plain(list_declarations)(ranks * 0x01010101, 0, entries)
+        n_carres = bin(ranks).count("1")
+        points, kinds = plain(summarise_declarations)(entries, n_carres)
+        carres[ranks] = points, kinds, plain(best_key)(entries, n_carres, NO_TRUMPS)
+    return suit_runs, carres
+
+
+SUIT_RUNS, CARRES = _declaration_tables()
+
+
+@jit(inline="always")
+def hand_declarations(hand, split_long_runs, trump):
+    """``(points, HOLD_* flags, best key)`` of every declaration ``hand`` holds under
+    ``trump``: what :func:`list_declarations`, :func:`summarise_declarations` and
+    :func:`best_key` give, read from their tables (:func:`_declaration_tables`) a suit
+    at a time, since a run lies within a suit, with no loop over the declarations.
+
+    >>> from belote_sim.cards import mask_of, parse_cards
+    >>> [int(x) for x in hand_declarations(mask_of(parse_cards("7H 8H 9H JC JD JH JS")), 0, 2)]
+    [220, 9, 10060]
+    """
+    carres = CARRES[hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 0xFC]
+    points = carres[0]
+    kinds = carres[1]
+    key = carres[2]
+    runs = SUIT_RUNS[split_long_runs]
+    for suit in range(4):
+        row = runs[(hand >> (8 * suit)) & 0xFF]
+        points += row[0]
+        kinds |= row[1]
+        key = max(key, row[3] if suit == trump else row[2])
+    return points, kinds, key
 
 
 @jit(inline="always")

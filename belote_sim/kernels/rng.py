@@ -70,11 +70,10 @@ def below_from(z, n):
     """:func:`rand_below` of a stream whose state ``z`` a loop holds in a local (the
     shuffle): ``(value, next state)``.
 
-    ``n = 1`` (a forced card) skips the scramble: the answer is 0 whatever the bits, and
-    stepping the counter consumes the draw exactly as drawing it would."""
+    ``n = 1`` (a forced card) takes no branch of its own: the value is 0 whatever the
+    bits, and the rejection loop cannot run (its threshold is 0); a branch on it would be
+    mispredicted whenever a seat's legal cards shrink to one."""
     z += _GOLDEN
-    if n == 1:
-        return np.int64(0), z
     value, low = draw_below(z, n)
     if low < n:
         t = ((1 << 32) - n) % n
