@@ -69,17 +69,17 @@ def _power_table() -> np.ndarray:
 POWER = _power_table()
 
 
-@jit
+@jit(inline="always")
 def trick_winner(trick, k, trump):
     """Position (0..k-1) of the card winning the first ``k`` cards of ``trick``.
 
     Wrapped for Python by :func:`belote_sim.kernels.api.trick_winner`.
     """
-    led = trick[0] >> 3
+    power = POWER[trump, trick[0] >> 3]
     best = 0
-    best_power = card_power(trick[0], led, trump)
+    best_power = power[trick[0]]
     for i in range(1, k):
-        p = card_power(trick[i], led, trump)
+        p = power[trick[i]]
         if p > best_power:
             best = i
             best_power = p

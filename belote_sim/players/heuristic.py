@@ -20,13 +20,17 @@ deal is young (:mod:`belote_sim.players.pimc`).
 
 from __future__ import annotations
 
+import numpy as np
+
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import (
     ALL_TRUMPS,
     CAPOT_BONUS,
     JACK,
     LAST_TRICK_BONUS,
+    N_CARDS,
     NINE,
+    NO_TRUMPS,
     PLAIN_ABOVE,
     POINTS,
     TRUMP_ABOVE,
@@ -34,6 +38,7 @@ from belote_sim.cards import (
 from belote_sim.kernels.bits import ctz
 from belote_sim.kernels.legal import legal_given_winner
 from belote_sim.kernels.trick import (
+    POWER,
     are_partners,
     card_power,
     seat_after,
@@ -59,17 +64,53 @@ def _is_master(card, unseen, trump):
     return unseen & (above << (8 * suit)) == 0
 
 
+@jit(inline="always")
+def _cheap_key(c, trump):
+    """The order of :func:`_cheapest` (lowest first): fewest points, then not a trump,
+    then lowest rank."""
+    key = POINTS[0, 0, trump, c] * 1000 + (500 if _is_trump(c, trump) else 0)
+    return key + card_power(c, c >> 3, trump)
+
+
+@jit(inline="always")
+def _rich_key(c, trump):
+    """The order of :func:`_richest` (highest first): most points, then lowest rank,
+    the jack and nine of trumps last."""
+    key = POINTS[0, 0, trump, c] * 100 - card_power(c, c >> 3, trump)
+    if _is_trump(c, trump) and ((c & 7) == JACK or (c & 7) == NINE):
+        key -= 100_000
+    return key
+
+
+def _key_tables() -> np.ndarray:
+    """``KEYS[0, trump, card]``: :func:`_cheap_key`; ``KEYS[1, trump, card]``:
+    :func:`_rich_key`. The choice loops read a key by one load instead of working it
+    out for every card they look at."""
+    def plain(f):
+        return getattr(f, "py_func", f)  # plain Python under DISABLE_JIT
+
+    keys = np.zeros((2, NO_TRUMPS + 1, N_CARDS), dtype=np.int64)
+    for trump in range(NO_TRUMPS + 1):
+        for c in range(N_CARDS):
+            keys[0, trump, c] = plain(_cheap_key)(c, trump)
+            keys[1, trump, c] = plain(_rich_key)(c, trump)
+    return keys
+
+
+KEYS = _key_tables()
+
+
 @jit
 def _cheapest(cards, trump):
     """Fewest points, then not a trump, then lowest rank; -1 for an empty set."""
+    keys = KEYS[0, trump]
     best = -1
     best_key = 1 << 30
     m = cards
     while m != 0:
         c = ctz(m)
         m &= m - 1
-        key = POINTS[0, 0, trump, c] * 1000 + (500 if _is_trump(c, trump) else 0)
-        key += card_power(c, c >> 3, trump)
+        key = keys[c]
         if key < best_key:
             best_key = key
             best = c
@@ -79,15 +120,14 @@ def _cheapest(cards, trump):
 @jit
 def _richest(cards, trump):
     """Most points, keeping the jack and nine of trumps when anything else is legal."""
+    keys = KEYS[1, trump]
     best = -1
     best_key = -(1 << 30)
     m = cards
     while m != 0:
         c = ctz(m)
         m &= m - 1
-        key = POINTS[0, 0, trump, c] * 100 - card_power(c, c >> 3, trump)
-        if _is_trump(c, trump) and ((c & 7) == JACK or (c & 7) == NINE):
-            key -= 100_000
+        key = keys[c]
         if key > best_key:
             best_key = key
             best = c
@@ -106,14 +146,15 @@ def heuristic_card(legal, hand, view):
         if trump < ALL_TRUMPS and side_of(seat, n, taker) == side_of(taker, n, taker):
             mine = legal & (0xFF << (8 * trump))
             if mine != 0 and unseen & (0xFF << (8 * trump)) != 0:
+                power = POWER[trump, trump]
                 top = -1
                 top_power = -1
                 m = mine
                 while m != 0:
                     c = ctz(m)
                     m &= m - 1
-                    if card_power(c, trump, trump) > top_power:
-                        top_power = card_power(c, trump, trump)
+                    if power[c] > top_power:
+                        top_power = power[c]
                         top = c
                 if _is_master(top, unseen, trump):
                     return top
@@ -129,7 +170,8 @@ def heuristic_card(legal, hand, view):
         return _cheapest(legal, trump)
     led = trick[0] >> 3
     w = trick_winner(trick, k, trump)
-    w_power = card_power(trick[w], led, trump)
+    power = POWER[trump, led]
+    w_power = power[trick[w]]
     if are_partners(seat, seat_after(leader, w, n), n, taker):
         if k == n - 1 or _is_master(trick[w], unseen, trump):
             return _richest(legal, trump)
@@ -139,7 +181,7 @@ def heuristic_card(legal, hand, view):
     while m != 0:
         c = ctz(m)
         m &= m - 1
-        if card_power(c, led, trump) > w_power:
+        if power[c] > w_power:
             winners |= 1 << c
     if winners != 0:
         best = -1
@@ -148,7 +190,7 @@ def heuristic_card(legal, hand, view):
         while m != 0:
             c = ctz(m)
             m &= m - 1
-            p = card_power(c, led, trump)
+            p = power[c]
             if p < best_power:
                 best_power = p
                 best = c
