@@ -47,7 +47,7 @@ from belote_sim.kernels.layout import (
 from belote_sim.kernels.trick import seat_after
 from belote_sim.players import BID_RANDOM, BID_THRESHOLD
 from belote_sim.players.bidders import retourne_policy_call
-from belote_sim.players.bidding import choose_call, forced_call
+from belote_sim.players.bidding import call_from, forced_call
 from belote_sim.players.dd_bidder import BidView
 from belote_sim.players.seating import at_seat
 from belote_sim.rules import (
@@ -136,7 +136,8 @@ def bid_plain(rules, players, ws, n_rounds, forced_seat):
     """:func:`bid_retourne` when nothing but the players is at the table (no script,
     no observer) and every seat bids ``random`` or ``threshold``: the same calls from
     the same draws, each checked by the same rule, in a loop that carries nothing else."""
-    rec, hands, rng = ws.rec, ws.hands, ws.rng
+    rec, hands = ws.rec, ws.hands
+    z = ws.rng[0]  # the stream's state, in a register until the last call
     n = rules[R_PLAYERS]
     fh = rec[FIRST_HAND]
     retourne = rec[RETOURNE]
@@ -145,19 +146,22 @@ def bid_plain(rules, players, ws, n_rounds, forced_seat):
     for rnd in range(1, n_rounds + 1):
         for i in range(n):
             seat = seat_after(fh, i, n)
-            call = choose_call(at_seat(players.bid, seat), at_seat(players.bid_param, seat),
-                               rnd, hands[seat], retourne, any_suit, rng)
+            call, z = call_from(at_seat(players.bid, seat), at_seat(players.bid_param, seat),
+                                rnd, hands[seat], retourne, any_suit, z)
             if call == CALL_PASS and rnd == 2 and seat == forced_seat:
                 call = forced_call(hands[seat], retourne, any_suit)
             ok = call_is_legal(call, rnd, retourne, any_suit)
             if not ok or (call == CALL_PASS and rnd == 2 and seat == forced_seat):
+                ws.rng[0] = z
                 return fail(rec, ST_BAD_CALL, n_calls, seat, call, rnd, 0), -1, -1
             rec[CALLS + n_calls] = call
             n_calls += 1
             if call != CALL_PASS:
+                ws.rng[0] = z
                 rec[N_CALLS] = n_calls
                 rec[BID_ROUND] = rnd
                 return ST_OK, seat, contract_of(call, rnd, retourne)
+    ws.rng[0] = z
     rec[N_CALLS] = n_calls
     return ST_OK, -1, -1
 

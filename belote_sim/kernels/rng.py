@@ -94,4 +94,14 @@ def draw_below(z, n):
 @jit(inline="always")
 def rand_float(state):
     """Uniform float in ``[0, 1)`` with 53 random bits."""
-    return np.float64(next_u64(state) >> _S11) * (1.0 / 9007199254740992.0)
+    value, z = float_from(state[0])
+    state[0] = z
+    return value
+
+
+@jit(inline="always")
+def float_from(z):
+    """:func:`rand_float` of a stream whose state ``z`` a loop holds in a local:
+    ``(value, next state)``."""
+    z += _GOLDEN
+    return np.float64(mix64(z) >> _S11) * (1.0 / 9007199254740992.0), z

@@ -35,7 +35,7 @@ from belote_sim.kernels.bits import nth_bit, popcount
 from belote_sim.kernels.calls import round_two_suits
 from belote_sim.kernels.declarations import belote_pairs
 from belote_sim.kernels.layout import CALL_AT, CALL_NT, CALL_PASS, CALL_SUIT, CALL_TAKE
-from belote_sim.kernels.rng import rand_below, rand_float
+from belote_sim.kernels.rng import below_from, float_from
 from belote_sim.players import BID_RANDOM, BID_THRESHOLD
 
 
@@ -114,26 +114,38 @@ def choose_call(policy, param, rnd, hand, retourne, any_suit, rng):
     bidding, by bidding policy ``policy`` with parameter ``param``; ``retourne`` is the
     turned card; ``any_suit`` lets round 2 name the turned card's suit too
     (``second_round = any``)."""
+    call, z = call_from(policy, param, rnd, hand, retourne, any_suit, rng[0])
+    rng[0] = z
+    return call
+
+
+@jit(inline="always")
+def call_from(policy, param, rnd, hand, retourne, any_suit, z):
+    """:func:`choose_call` from a stream whose state ``z`` a loop holds in a local:
+    ``(call, next state)``."""
     turned = retourne >> 3
     with_retourne = hand | (1 << retourne)
     if policy == BID_RANDOM:
-        if rand_float(rng) >= param:
-            return CALL_PASS
+        take, z = float_from(z)
+        if take >= param:
+            return CALL_PASS, z
         if rnd == 1:
-            return CALL_TAKE
+            return CALL_TAKE, z
         if rnd == 3:
-            return CALL_AT if rand_below(rng, 2) == 0 else CALL_NT
+            coin, z = below_from(z, 2)
+            return (CALL_AT if coin == 0 else CALL_NT), z
         allowed = round_two_suits(turned, any_suit)
-        return CALL_SUIT + nth_bit(allowed, rand_below(rng, popcount(allowed)))
+        i, z = below_from(z, popcount(allowed))
+        return CALL_SUIT + nth_bit(allowed, i), z
     if policy == BID_THRESHOLD:
         if rnd == 1:
-            return CALL_TAKE if hand_value(with_retourne, turned) >= param else CALL_PASS
+            return (CALL_TAKE if hand_value(with_retourne, turned) >= param else CALL_PASS), z
         if rnd == 3:
             at = all_trumps_value(with_retourne)
             nt = no_trumps_value(with_retourne)
             if max(at, nt) < param:
-                return CALL_PASS
-            return CALL_AT if at >= nt else CALL_NT
+                return CALL_PASS, z
+            return (CALL_AT if at >= nt else CALL_NT), z
         best_suit, best = _best_suit(with_retourne, turned, any_suit)
-        return CALL_SUIT + best_suit if best >= param else CALL_PASS
-    return CALL_PASS
+        return (CALL_SUIT + best_suit if best >= param else CALL_PASS), z
+    return CALL_PASS, z
