@@ -19,6 +19,7 @@ import hashlib
 import inspect
 import os
 import textwrap
+import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -135,6 +136,37 @@ def _kernel_decorator(**options: Any) -> Callable:
             return numba.njit(**options, **more)(fn)
 
     return decorate
+
+
+#: The plain-Python forms of kernels that compile to an LLVM intrinsic, which
+#: :func:`python_form` cannot take from their source (``kernels/bits.py`` adds them).
+PYTHON_FORMS: dict[Any, Callable] = {}
+
+
+def python_form(kernel: Any) -> Callable:
+    """``kernel`` as plain Python, every jitted callee it names plain Python too: what
+    ``NUMBA_DISABLE_JIT=1`` would run. For the tables a module derives at import from a
+    kernel's own code (read by other kernels as constants), without compiling or loading
+    the kernel and its callees from the cache, which would cost the import a tenth of a
+    second.
+
+    >>> from belote_sim.kernels.bits import popcount
+    >>> python_form(popcount)(0b1011)
+    3
+    """
+    if kernel in PYTHON_FORMS:
+        return PYTHON_FORMS[kernel]
+    func = getattr(kernel, "py_func", None)
+    if func is None:  # not a kernel, or NUMBA_DISABLE_JIT=1
+        return kernel
+    names = dict(func.__globals__)
+    for name in func.__code__.co_names:
+        if isinstance(names.get(name), numba.core.dispatcher.Dispatcher):
+            names[name] = python_form(names[name])
+    plain = types.FunctionType(func.__code__, names, func.__name__, func.__defaults__,
+                               func.__closure__)
+    PYTHON_FORMS[kernel] = plain
+    return plain
 
 
 #: ``BELOTE_SIM_COMPILE_ALL=1``: every kernel compiles the deal functions of every family

@@ -19,7 +19,7 @@ from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from belote_sim._jit import DISABLE_JIT, jit
+from belote_sim._jit import DISABLE_JIT, PYTHON_FORMS, jit
 
 
 @jit(inline="always")
@@ -92,16 +92,20 @@ def _fast_pdep() -> bool:
 FAST_PDEP = _fast_pdep()
 
 
+def _python_popcount(x):
+    """Number of set bits."""
+    return int(x).bit_count()
+
+
+def _python_ctz(x):
+    """Index of the lowest set bit (``x`` must be non-zero)."""
+    x = int(x)
+    return (x & -x).bit_length() - 1
+
+
 if DISABLE_JIT:
-
-    def popcount(x):
-        """Number of set bits."""
-        return int(x).bit_count()
-
-    def ctz(x):
-        """Index of the lowest set bit (``x`` must be non-zero)."""
-        x = int(x)
-        return (x & -x).bit_length() - 1
+    popcount = _python_popcount
+    ctz = _python_ctz
 
 else:
 
@@ -114,6 +118,9 @@ else:
     def ctz(x):
         """Index of the lowest set bit (``x`` must be non-zero)."""
         return _cttz(x)
+
+    PYTHON_FORMS[popcount] = _python_popcount
+    PYTHON_FORMS[ctz] = _python_ctz
 
 
 def _bits_of_bytes() -> np.ndarray:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from belote_sim._jit import jit
+from belote_sim._jit import jit, python_form
 from belote_sim.cards import ALL_TRUMPS, KING, NO_TRUMPS, QUEEN
 from belote_sim.kernels.bits import ctz, popcount
 from belote_sim.kernels.layout import (
@@ -147,23 +147,21 @@ def _declaration_tables() -> tuple[np.ndarray, np.ndarray]:
     * ``CARRES[ranks]``: ``(points, HOLD_* flags, best key)`` of the carrés of the ranks
       of the bits of ``ranks`` (:func:`list_declarations` lists them first).
     """
-    def plain(f):
-        return getattr(f, "py_func", f)  # plain Python under DISABLE_JIT
-
+    listed, summarised, best = (python_form(k) for k in
+                                (list_declarations, summarise_declarations, best_key))
     entries = np.zeros((MAX_DECLS, 4), dtype=np.int64)
     suit_runs = np.zeros((2, 256, 4), dtype=np.int64)
     for split in range(2):
         for byte in range(256):
-            n = plain(list_declarations)(byte, split, entries)  # runs of suit 0
-            points, kinds = plain(summarise_declarations)(entries, n)
-            suit_runs[split, byte] = (points, kinds, plain(best_key)(entries, n, NO_TRUMPS),
-                                      plain(best_key)(entries, n, 0))
+            n = listed(byte, split, entries)  # the runs of a hand of suit 0 alone
+            points, kinds = summarised(entries, n)
+            suit_runs[split, byte] = points, kinds, best(entries, n, NO_TRUMPS), best(entries, n, 0)
     carres = np.zeros((256, 3), dtype=np.int64)
     for ranks in range(0, 256, 4):  # sevens and eights make no carré
-        n = plain(list_declarations)(ranks * 0x01010101, 0, entries)
-        n_carres = bin(ranks).count("1")
-        points, kinds = plain(summarise_declarations)(entries, n_carres)
-        carres[ranks] = points, kinds, plain(best_key)(entries, n_carres, NO_TRUMPS)
+        listed(ranks * 0x01010101, 0, entries)  # its carrés first
+        n_carres = ranks.bit_count()
+        points, kinds = summarised(entries, n_carres)
+        carres[ranks] = points, kinds, best(entries, n_carres, NO_TRUMPS)
     return suit_runs, carres
 
 

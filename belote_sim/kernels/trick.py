@@ -18,24 +18,44 @@ from belote_sim.kernels.bits import nonneg
 from belote_sim.rules import R_KING_VALUE, R_NT_VALUES
 
 
-@jit(inline="always")
-def card_power(card, led_suit, trump):
+def _power(card: int, led_suit: int, trump: int) -> int:
     """How strongly ``card`` contends for a trick led in ``led_suit``; -1 cannot win.
 
     Trumps of a suit contract rank above every card of the suit led; in all-trumps
     and no-trumps only the suit led can win, in trump order and plain order.
-
-    Written as selects, not branches: in a trick of random cards whether a card is a
-    trump or follows is a coin toss, which a branch predictor loses.
     """
     suit = card >> 3
     rank = card & 7
     trumped = suit == trump  # never in all-trumps (4) or no-trumps (5)
+    if not (trumped or suit == led_suit):
+        return -1
     in_trump_order = trumped or trump == ALL_TRUMPS
-    strength = TRUMP_STRENGTH[rank] if in_trump_order else PLAIN_STRENGTH[rank]
-    if trumped:
-        strength += 16
-    return strength if (trumped or suit == led_suit) else -1
+    strength = int(TRUMP_STRENGTH[rank] if in_trump_order else PLAIN_STRENGTH[rank])
+    return strength + 16 if trumped else strength
+
+
+#: ``POWER[trump, led_suit, card]``: how strongly each card contends for a trick (see
+#: :func:`card_power`), as a table: a card's power is one load, with no branch to
+#: mispredict (in a trick of random cards whether a card is a trump or follows is a
+#: coin toss), and a loop that knows the suit led holds its row.
+POWER = np.array([[[_power(card, led, trump) for card in range(N_CARDS)]
+                   for led in range(len(SUITS))] for trump in range(NO_TRUMPS + 1)],
+                 dtype=np.int64)
+
+
+@jit(inline="always")
+def card_power(card, led_suit, trump):
+    """How strongly ``card`` contends for a trick led in ``led_suit`` under ``trump``; -1
+    cannot win (:data:`POWER`).
+
+    Hearts trumps, a club led: the jack of hearts beats the ace of clubs, which beats
+    the seven of clubs; the ace of spades cannot win.
+
+    >>> from belote_sim.cards import parse_card
+    >>> [int(card_power(parse_card(c), 0, 2)) for c in ("JH", "AC", "7C", "AS")]
+    [23, 7, 0, -1]
+    """
+    return POWER[trump, led_suit, card]
 
 
 @jit(inline="always")
@@ -51,22 +71,6 @@ def trick_card_points(rules, trick, n, trump):
     for j in range(n):
         pts += points[trick[j]]
     return pts
-
-
-def _power_table() -> np.ndarray:
-    """``POWER[trump, led_suit, card]``: :func:`card_power` of every card."""
-    power = getattr(card_power, "py_func", card_power)  # plain Python under DISABLE_JIT
-    table = np.zeros((NO_TRUMPS + 1, len(SUITS), N_CARDS), dtype=np.int64)
-    for trump in range(NO_TRUMPS + 1):
-        for led in range(len(SUITS)):
-            for card in range(N_CARDS):
-                table[trump, led, card] = power(card, led, trump)
-    return table
-
-
-#: :func:`card_power` as a table: a loop that knows the suit led holds its row and
-#: finds a card's power by one load, with no branch to mispredict.
-POWER = _power_table()
 
 
 @jit(inline="always")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from belote_sim._jit import jit, jit_no_refcount
+from belote_sim._jit import jit, jit_no_refcount, python_form
 from belote_sim.cards import (
     ALL_TRUMPS,
     CAPOT_BONUS,
@@ -86,14 +86,12 @@ def _key_tables() -> np.ndarray:
     """``KEYS[0, trump, card]``: :func:`_cheap_key`; ``KEYS[1, trump, card]``:
     :func:`_rich_key`. The choice loops read a key by one load instead of working it
     out for every card they look at."""
-    def plain(f):
-        return getattr(f, "py_func", f)  # plain Python under DISABLE_JIT
-
+    cheap, rich = python_form(_cheap_key), python_form(_rich_key)
     keys = np.zeros((2, NO_TRUMPS + 1, N_CARDS), dtype=np.int64)
     for trump in range(NO_TRUMPS + 1):
         for c in range(N_CARDS):
-            keys[0, trump, c] = plain(_cheap_key)(c, trump)
-            keys[1, trump, c] = plain(_rich_key)(c, trump)
+            keys[0, trump, c] = cheap(c, trump)
+            keys[1, trump, c] = rich(c, trump)
     return keys
 
 
