@@ -242,8 +242,9 @@ def play_plain_tricks(rules, players, ws, n_tricks):
 def play_random_tricks(rules, ws, n_tricks):
     """:func:`play_plain_tricks` when every seat plays ``random``: the same steps, the
     same draws and the same check of each card, in a loop that carries no other
-    player. The winning card is found by the row of :data:`~belote_sim.kernels.trick.POWER`
-    of the suit led, a load where :func:`~belote_sim.kernels.trick.card_power` branches."""
+    player: without the heuristic's call and view, the loop's state stays in registers.
+    The power of each card is read from the row of
+    :data:`~belote_sim.kernels.trick.POWER` of the suit led."""
     rec, hands, trick, sides = ws.rec, ws.hands, ws.trick, ws.sides
     z = ws.rng[0]  # the stream's state, in a register until the deal's last card
     values = rule_values(rules)
