@@ -362,7 +362,7 @@ def pilot_draws(rules, players, draw, dealer, seed, packs):
 # -- The bid atlas: every decision met in simulated deals, as call / pass pairs ----------
 
 #: Fields of an atlas row: one per (deal, decision, candidate call, play model).
-AF_DEAL = 0  # deal index; -1 marks an unused row
+AF_DEAL = 0  # deal index
 AF_CALL_INDEX = 1  # the decision is the auction's call number ...
 AF_SEAT = 2
 AF_POSITION = 3  # 0 = first hand
@@ -446,9 +446,9 @@ def call_strain(call, retourne):
 
 
 def atlas_chunk(rules, models, seed, start, n, n_blocks, solve_dd):
-    """Atlas rows (``int64[n * ROWS_PER_DEAL * M, N_AF]``, unused rows with
-    ``AF_DEAL = -1``) of deals ``start .. start+n-1``, and the deals refused (0 unless a
-    policy is broken).
+    """Atlas rows (``int64[rows, N_AF]``, in the order the blocks wrote them: their sums
+    do not depend on it) of deals ``start .. start+n-1``, and the deals refused (0 unless
+    a policy is broken).
 
     Deal ``i`` is shuffled from the stream ``(seed, i, 0)`` and dealt by seat
     ``i mod players``, like a simulated deal; its auction is played by the bidding
@@ -463,24 +463,26 @@ def atlas_chunk(rules, models, seed, start, n, n_blocks, solve_dd):
     Kernel of :func:`belote_sim.studies.bid_strength.bid_table`.
     """
     per_deal = ROWS_PER_DEAL * models.players_table.shape[0]
-    rows = np.full((n * per_deal, N_AF), -1, dtype=np.int64)
-    claims = np.full(1, start, dtype=np.int64)
+    # Room for the most rows the deals can have, of which they use a few: the blocks
+    # take the rows one at a time from the front, and the memory of the rest, left
+    # uninitialised, is never touched (filling it cost the atlas as much as its deals).
+    rows = np.empty((n * per_deal, N_AF), dtype=np.int64)
+    claims = np.array([start, 0], dtype=np.int64)  # the next deal, the next row
     refused = run_blocks(
         lambda b, lo, hi: _atlas_block(rules, models, seed, claims, start, start + n, rows,
                                        solve_dd),
         start, n, n_blocks)
-    return rows, sum(refused)
+    return rows[: claims[1]], sum(refused)
 
 
 @jit
 def _atlas_block(rules, models, seed, claims, start, end, rows, solve_dd):
     """One block of :func:`atlas_chunk`: the deals it takes from ``claims[0]``
-    (:func:`~belote_sim.kernels.claims.take`) below ``end``, and their rows of ``rows``
-    (those of deal ``start`` first)."""
+    (:func:`~belote_sim.kernels.claims.take`) below ``end``, their rows in the rows of
+    ``rows`` it takes from ``claims[1]``."""
     players_table, table_keys, table_gains = models
     n = rules[R_PLAYERS]
     n_models = players_table.shape[0]
-    per_deal = ROWS_PER_DEAL * n_models
     workspaces = []
     players_of = []
     for m in range(n_models):
@@ -500,8 +502,6 @@ def _atlas_block(rules, models, seed, claims, start, end, rows, solve_dd):
         i = take(claims, 0)
         if i >= end:
             break
-        base = (i - start) * per_deal
-        used = 0
         ws0 = workspaces[0]
         seed_stream(ws0.rng, seed, i, KEY_PACK)
         shuffle_pack(ws0.pack, ws0.rng)
@@ -546,8 +546,7 @@ def _atlas_block(rules, models, seed, claims, start, end, rows, solve_dd):
                     strain = call_strain(call, retourne)
                     hold, trumps, aces, tens, voids = hand_features(auction[DEALT + seat],
                                                                     strain)
-                    r = rows[base + used]
-                    used += 1
+                    r = rows[take(claims, 1)]
                     r[AF_DEAL] = i
                     r[AF_CALL_INDEX] = j
                     r[AF_SEAT] = seat

@@ -98,9 +98,8 @@ _KEY_SLOTS = (K.AF_MODEL, K.AF_ROUND, K.AF_POSITION, K.AF_STRAIN, K.AF_VALUE, K.
 
 
 def _class_sums(rows: np.ndarray) -> np.ndarray:
-    """The used atlas rows of a chunk summed per coded class and model: an ``int64``
-    table of :data:`KEYS` then :data:`SUMS`, sorted by its keys."""
-    rows = rows[rows[:, K.AF_DEAL] >= 0]
+    """The atlas rows of a chunk summed per coded class and model: an ``int64`` table of
+    :data:`KEYS` then :data:`SUMS`, sorted by its keys."""
     gain2 = rows[:, K.AF_DIFF2] - rows[:, K.AF_DIFF2_PASS]
     frame = pd.DataFrame(rows[:, list(_KEY_SLOTS)], columns=list(KEYS))
     sums = {"n": 1, "policy_calls": rows[:, K.AF_POLICY_CALLED], "takers": rows[:, K.AF_TAKERS],
