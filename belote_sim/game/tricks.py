@@ -256,6 +256,9 @@ def play_random_tricks(rules, ws, n_tricks):
     for t in range(n_tricks):
         legal = hands[leader]
         card, z = random_card_from(legal, z)
+        if (legal >> card) & 1 == 0:  # the hand: any card leads
+            ws.rng[0] = z
+            return fail(rec, ST_ILLEGAL_CARD, 4 * t, leader, card, legal, RULE_FREE)
         lay_card(rec, hands, trick, 4 * t, leader, 0, card, legal)
         power_of = POWER[trump, card >> 3]
         w = 0

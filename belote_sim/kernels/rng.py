@@ -2,8 +2,10 @@
 
 A stream is a ``uint64[1]`` state array. :func:`seed_stream` sets it from
 ``(seed, a, b)`` (for a simulation: seed and global deal index; for a match: seed,
-match index and deal number), then :func:`next_u64` walks a SplitMix64 sequence from
-there. Nothing depends on threads, chunking or the machine, so a run is reproducible.
+match index and deal number), then every draw steps the state by SplitMix64's gamma and
+scrambles it (:func:`rand_below`, :func:`rand_float`; :func:`below_from` and
+:func:`float_from` for a loop that holds the state in a local). Nothing depends on
+threads, chunking or the machine, so a run is reproducible.
 
 >>> import numpy as np
 >>> from belote_sim.kernels.rng import seed_stream, rand_below
@@ -48,13 +50,6 @@ def seed_stream(state, seed, a, b):
     z = mix64(z ^ (np.uint64(a) * _K_A))
     z = mix64(z ^ (np.uint64(b) * _K_B))
     state[0] = z
-
-
-@jit(inline="always")
-def next_u64(state):
-    """Next 64 random bits of the stream."""
-    state[0] += _GOLDEN
-    return mix64(state[0])
 
 
 @jit(inline="always")
