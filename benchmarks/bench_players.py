@@ -116,7 +116,7 @@ def solve_all(positions: list[tuple[np.ndarray, int, int, int]], query: int | No
               every_card: bool = False, opts: int = dd.OPT_ALL) -> dict:
     rules = Rules().to_array()
     cx = dd.new_context()
-    solver = dd.Solver(rules, cx, dd.new_table(20), dd.new_workspace())
+    solver = dd.Solver(rules, cx, dd.new_table(dd.DEAL_TABLE_BITS), dd.new_workspace())
     trick = np.zeros(4, dtype=np.int64)
     out = np.zeros(32, dtype=np.int64)
     times = []
@@ -204,7 +204,7 @@ def compare_colver(deals: list[np.ndarray]) -> dict:
     # colver plays the contrée rule that a player unable to overtrump may play any card.
     rules = Rules.from_preset("coinche", undertrump="free").to_array()
     cx = dd.new_context()
-    solver = dd.Solver(rules, cx, dd.new_table(20), dd.new_workspace())
+    solver = dd.Solver(rules, cx, dd.new_table(dd.DEAL_TABLE_BITS), dd.new_workspace())
     trick = np.zeros(4, dtype=np.int64)
     out = np.zeros(32, dtype=np.int64)
     ours, theirs, equal = [], [], 0

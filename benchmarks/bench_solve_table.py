@@ -12,7 +12,11 @@ bench``: it answers design questions, the figures go to docs/performance.md):
   search at the capot value) then the card points without the capot bonus, and MTD(f),
   null-window searches from the fail-soft bound each returns, against ``dd_value``'s
   null window at 81 followed by one principal variation search. Every way's values are
-  checked equal.
+  checked equal;
+- the table's size for every card's value at the first lead (``dd_move_values``, one
+  full-window search per card, a new generation per position): random deals under each
+  suit trump and the coinche preset's play rules with ``undertrump=free``, the positions
+  ``bench_players.py`` compares with colver's solver (``--every-card-deals``; 0 skips).
 
 One core. Writes nothing.
 """
@@ -29,7 +33,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
-from bench_players import bid_deals  # noqa: E402
+from bench_players import bid_deals, every_trump, random_deals  # noqa: E402
 
 from belote_sim import Rules  # noqa: E402
 from belote_sim.cards import CAPOT_BONUS  # noqa: E402
@@ -80,10 +84,32 @@ def solve(deals: list, bits: int, way: str) -> tuple[float, int, list[int]]:
     return seconds, nodes, values
 
 
+def solve_every_card(positions: list, bits: int) -> tuple[float, int, list[int]]:
+    """Seconds, nodes and values of every card's value at the first lead of each of
+    ``positions`` (seat 0 leads), with a table of ``2**bits`` entries."""
+    rules = Rules.from_preset("coinche", undertrump="free").to_array()
+    cx = dd.new_context()
+    solver = dd.Solver(rules, cx, dd.new_table(bits), dd.new_workspace())
+    trick = np.zeros(4, dtype=np.int64)
+    out = np.zeros(32, dtype=np.int64)
+    seconds, nodes, values = 0.0, 0, []
+    for hands, trump, taker, leader in positions:
+        dd.set_context(cx, rules, trump, taker, dd.OPT_ALL)
+        cx[dd.CX_NODES] = 0
+        t0 = time.perf_counter()
+        dd.dd_move_values(solver, dd.Position(hands.copy(), trick, 0, leader, 1),
+                          hands[leader], out)
+        seconds += time.perf_counter() - t0
+        nodes += int(cx[dd.CX_NODES])
+        values += [int(out[c]) for c in range(32) if int(hands[leader]) >> c & 1]
+    return seconds, nodes, values
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--every-card-deals", type=int, default=100)
     args = parser.parse_args()
     deals = bid_deals(args.deals, args.seed)
     solve(deals[:2], SOLVE_TABLE_BITS, WAYS[0])  # compile or load
@@ -100,6 +126,20 @@ def main() -> None:
             assert values == reference, f"{way}: values differ"
             print(f"  {way:<24} {seconds:7.2f} s  {nodes / 1e6:8.1f} M nodes"
                   f"  (table 2^{SOLVE_TABLE_BITS})")
+    if args.every_card_deals <= 0:
+        return
+    positions = every_trump(random_deals(args.every_card_deals, 1))
+    solve_every_card(positions[:2], dd.DEAL_TABLE_BITS)  # compile or load
+    print(f"every card's value at the first lead of {len(positions)} (deal, trump), "
+          "coinche play rules with undertrump=free")
+    reference = None
+    for _ in range(2):  # twice: the machine's speed drifts
+        for bits in SIZES:
+            seconds, nodes, values = solve_every_card(positions, bits)
+            reference = reference or values
+            assert values == reference, f"every card: values differ with 2^{bits} entries"
+            print(f"  table 2^{bits:<2} {seconds / len(positions) * 1e3:7.2f} ms a position"
+                  f"  {nodes / 1e6:8.1f} M nodes")
 
 
 if __name__ == "__main__":

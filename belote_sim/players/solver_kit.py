@@ -50,10 +50,8 @@ TABLE_BITS = 20  # 2**20 entries, 16 MB per workspace of a solver player
 FASTPIMC_TABLE_BITS = 16
 ANALYSE_TABLE_BITS = 20
 #: The solved outcomes of :class:`~belote_sim.game.state.Watch` ``solve`` (bid-strength
-#: and the atlas under the ``dd`` model) solve whole deals, each in a new generation:
-#: the small table, which stays in the processor's caches, serves them faster than the
-#: large one (docs/performance.md).
-SOLVE_TABLE_BITS = 16
+#: and the atlas under the ``dd`` model) solve whole deals, each in a new generation.
+SOLVE_TABLE_BITS = dd.DEAL_TABLE_BITS
 
 
 #: The kit, by name: the solver ``context``, its transposition ``table`` and the search's

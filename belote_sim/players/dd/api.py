@@ -30,7 +30,7 @@ def _solver(rules: Rules) -> dd.Solver:
     and kept for later calls."""
     if not _STATE:
         _STATE["cx"] = dd.new_context()
-        _STATE["tt"] = dd.new_table(20)
+        _STATE["tt"] = dd.new_table(dd.DEAL_TABLE_BITS)
         _STATE["ws"] = dd.new_workspace()
     return dd.Solver(rules.to_array(), _STATE["cx"], _STATE["tt"], _STATE["ws"])
 

@@ -85,6 +85,14 @@ def new_generation(cx):
     cx[CX_GEN] += 1
 
 
+#: The size of a table for queries that each solve one deal in a new generation (the
+#: Python API's, the solved outcomes of bid strength and the atlas, the benchmarks'):
+#: 2^16 entries (1 MB), which the processor's caches hold, serve them faster than larger
+#: tables, for a few more nodes (``benchmarks/bench_solve_table.py``). Players that
+#: share a table across the worlds of a decision take a larger one.
+DEAL_TABLE_BITS = 16
+
+
 @jit
 def new_table(bits):
     """A transposition table of ``2**bits`` entries (``bits = 0``: a 1-entry dummy)."""
