@@ -12,10 +12,10 @@ then one principal variation search on the side of the guess it found, in the wi
 fail-soft result leaves. A bisection by null-window searches takes more nodes: several
 of its searches fall close to the value, where they are expensive
 (``benchmarks/bench_players.py`` times both and compares their nodes on bid deals). The
-exact value of each card of a hand (:func:`dd_move_values`, the ``pimc`` player) comes
-from one principal variation search per card, the first in a full window, the next ones
-in a window around the previous card's value (searched again only when the value lies
-outside), which also takes fewer nodes than bisection on the same deals.
+exact value of each card of a hand (:func:`dd_move_values`, for the analysis of a deal
+log) comes from one principal variation search per card, the first in a full window,
+the next ones in a window around the previous card's value (searched again only when
+the value lies outside), which also takes fewer nodes than bisection on the same deals.
 
 The search kernels (here and the helpers they call in the other modules) allocate
 nothing and are compiled without Numba's reference counting
