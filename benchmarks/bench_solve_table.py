@@ -13,8 +13,8 @@ bench``: it answers design questions, the figures go to docs/performance.md):
   null-window searches from the fail-soft bound each returns, against ``dd_value``'s
   null window at 81 followed by one principal variation search. Every way's values are
   checked equal;
-- the table's size for every card's value at the first lead (``dd_move_values``, one
-  full-window search per card, a new generation per position): random deals under each
+- the table's size for every card's value at the first lead (``dd_move_values``, a new
+  generation per position): random deals under each
   suit trump and the coinche preset's play rules with ``undertrump=free``, the positions
   ``bench_players.py`` compares with colver's solver (``--every-card-deals``; 0 skips).
 

@@ -649,7 +649,7 @@ def dd_move_values(solver, position, legal, out):
     ``ASPIRATION`` points either side of the previous card's value (the cards of a hand
     are often worth a few points apart), and searched again on the side it failed, from
     the bound its fail-soft result gives, only when its value lies outside. On random
-    and bid deals that takes about 5% fewer nodes than a full window for every card
+    and bid deals that takes fewer nodes than a full window for every card
     (``docs/performance.md``); a null window at the previous value first would confirm
     what a search finds anyway, and cost more."""
     cx = solver.context
