@@ -9,8 +9,12 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from belote_sim.batch import counterfactuals as K
+from belote_sim.batch.class_sums import SUMS, atlas_class_sums, group_sums, merge_sums
 from belote_sim.cards import format_card, format_cards
 from belote_sim.errors import BeloteError
 from belote_sim.kernels.deal import shuffle_pack
@@ -18,8 +22,9 @@ from belote_sim.kernels.rng import seed_stream
 from belote_sim.players import table_bidder as T
 from belote_sim.rules import Rules
 from belote_sim.runner.rundir import read_provenance
-from belote_sim.studies.atlas import bid_table, holding_text, model_gap
+from belote_sim.studies.atlas import _KEY_SLOTS, KEYS, bid_table, holding_text, model_gap
 from belote_sim.studies.bid_strength import bid_strength
+from belote_sim.studies.playouts import playout_setup
 from belote_sim.studies.simulate import simulated_deals
 
 DEALS = 600
@@ -53,6 +58,70 @@ def test_a_take_always_makes_its_side_takers(classic_atlas):
 def test_the_atlas_does_not_depend_on_threads(classic_atlas):
     again = bid_table("classic", DEALS, seed=4, threads=1)
     pd.testing.assert_frame_equal(again, classic_atlas)
+
+
+def test_the_atlas_does_not_depend_on_its_chunks(classic_atlas):
+    """Seven chunks' class sums, merged in whatever order they finish, give the table of
+    the default single chunk."""
+    again = bid_table("classic", DEALS, seed=4, chunk_size=90)
+    pd.testing.assert_frame_equal(again, classic_atlas)
+
+
+def naive_group_sums(table: np.ndarray, n_keys: int) -> np.ndarray:
+    """The reference of :func:`group_sums`: a pandas group-by."""
+    if len(table) == 0:
+        return np.zeros((0, table.shape[1]), dtype=np.int64)
+    frame = pd.DataFrame(table)
+    keys, values = list(range(n_keys)), list(range(n_keys, table.shape[1]))
+    return (frame.groupby(keys, sort=True)[values].sum().reset_index()
+            .to_numpy(dtype=np.int64))
+
+
+def test_class_sums_of_atlas_rows_match_a_pandas_group_by():
+    setup = playout_setup("classic", seed=2, bid_policy="threshold",
+                          models=("heuristic", "random"))
+    models = K.PlayModels(setup.players_table(), *setup.lookup())
+    rows, refused = K.atlas_chunk(setup.rules.to_array(), models, 2, 0, 300, 2, True)
+    assert refused == 0 and len(rows) > 300
+    gain2 = rows[:, K.AF_DIFF2] - rows[:, K.AF_DIFF2_PASS]
+    terms = [np.ones(len(rows), dtype=np.int64), rows[:, K.AF_POLICY_CALLED],
+             rows[:, K.AF_TAKERS], rows[:, K.AF_MADE], rows[:, K.AF_DEDANS],
+             rows[:, K.AF_CAPOT], gain2, gain2 * gain2]
+    assert len(terms) == len(SUMS)
+    expected = naive_group_sums(np.column_stack([rows[:, list(_KEY_SLOTS)], *terms]),
+                                len(KEYS))
+    np.testing.assert_array_equal(atlas_class_sums(rows, _KEY_SLOTS), expected)
+    half = len(rows) // 2
+    first, second = (atlas_class_sums(part, _KEY_SLOTS) for part in (rows[:half], rows[half:]))
+    np.testing.assert_array_equal(merge_sums(first, second, len(KEYS)), expected)
+    np.testing.assert_array_equal(merge_sums(second, first, len(KEYS)), expected)
+
+
+tables = st.integers(1, 3).flatmap(lambda n_keys: st.tuples(
+    st.just(n_keys),
+    arrays(np.int64, st.tuples(st.integers(0, 40), st.integers(n_keys, n_keys + 3)),
+           elements=st.integers(-4, 4)),
+    st.integers(-10**12, 10**12)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(tables, st.data())
+def test_group_sums_match_a_pandas_group_by(case, data):
+    """Keys of any sign and offset, sums of any sign, and the merge of two tables."""
+    n_keys, table, offset = case
+    table = table.copy()
+    table[:, 0] += offset  # a key far from zero: the codes are offsets from the smallest
+    expected = naive_group_sums(table, n_keys)
+    np.testing.assert_array_equal(group_sums(table, n_keys), expected)
+    cut = data.draw(st.integers(0, len(table)))
+    a, b = group_sums(table[:cut], n_keys), group_sums(table[cut:], n_keys)
+    np.testing.assert_array_equal(merge_sums(a, b, n_keys), expected)
+
+
+def test_group_sums_refuse_keys_that_do_not_fit_one_code():
+    table = np.array([[0, -2**40, 1], [2**40, 2**40, 1]])
+    with pytest.raises(ValueError, match="do not fit one code"):
+        group_sums(table, 2)
 
 
 def test_stronger_trumps_make_more_often(classic_atlas):

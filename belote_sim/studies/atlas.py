@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from belote_sim.batch import counterfactuals as K
+from belote_sim.batch.class_sums import SUMS, atlas_class_sums, merge_sums
 from belote_sim.cards import RANKS, TRUMP_NAMES
 from belote_sim.errors import BeloteError
 from belote_sim.players import table_bidder as T
@@ -65,14 +66,11 @@ CLASS_COLUMNS = ("round", "position", "strain", "value", "retourne", "holding", 
 #: Deals per chunk (one progress step, one committed file) for the fast models, the
 #: solver models, and ``dd`` as the only searching model (one exact solve per contract:
 #: longer chunks, which the threads' blocks share more evenly). A fast chunk also pays
-#: for summing its rows by class (pandas), a cost per chunk: small chunks would spend
-#: much of the run there (docs/performance.md).
+#: for merging its class sums into the table of every class met so far, a cost per
+#: chunk that grows with that table (docs/performance.md).
 CHUNK_FAST = 20_000
 CHUNK_SOLVER = 8
 CHUNK_DD = 64
-#: The integer sums of an atlas class, from which :func:`with_rates` derives its rates
-#: (pooling classes is summing these).
-SUMS = ("n", "policy_calls", "takers", "made", "dedans", "capot", "gain2", "gain2_sq")
 
 
 def holding_text(bits: int) -> str:
@@ -97,27 +95,9 @@ _KEY_SLOTS = (K.AF_MODEL, K.AF_ROUND, K.AF_POSITION, K.AF_STRAIN, K.AF_VALUE, K.
               K.AF_HOLDING, K.AF_TRUMPS, K.AF_SIDE_ACES, K.AF_SIDE_TENS, K.AF_VOIDS)
 
 
-def _class_sums(rows: np.ndarray) -> np.ndarray:
-    """The atlas rows of a chunk summed per coded class and model: an ``int64`` table of
-    :data:`KEYS` then :data:`SUMS`, sorted by its keys."""
-    gain2 = rows[:, K.AF_DIFF2] - rows[:, K.AF_DIFF2_PASS]
-    frame = pd.DataFrame(rows[:, list(_KEY_SLOTS)], columns=list(KEYS))
-    sums = {"n": 1, "policy_calls": rows[:, K.AF_POLICY_CALLED], "takers": rows[:, K.AF_TAKERS],
-            "made": rows[:, K.AF_MADE], "dedans": rows[:, K.AF_DEDANS],
-            "capot": rows[:, K.AF_CAPOT], "gain2": gain2, "gain2_sq": gain2 * gain2}
-    frame = frame.assign(**sums)
-    return _fold(frame)
-
-
-def _fold(frame: pd.DataFrame) -> np.ndarray:
-    """``frame``'s :data:`SUMS` summed per :data:`KEYS`, as a sorted ``int64`` table."""
-    totals = frame.groupby(list(KEYS), sort=True)[list(SUMS)].sum()
-    return totals.reset_index().to_numpy(dtype=np.int64)
-
-
 def merge_class_sums(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Two chunks' class sums as one table (the same whatever the order)."""
-    return _fold(pd.DataFrame(np.concatenate([a, b]), columns=[*KEYS, *SUMS]))
+    return merge_sums(a, b, len(KEYS))
 
 
 @dataclass(frozen=True)
@@ -134,7 +114,7 @@ class AtlasTask:
         rows, refused = K.atlas_chunk(s.rules.to_array(), models, s.seed, c.start, c.count,
                                       blocks, s.rules.players == 4)
         check_refused(int(refused))
-        return ChunkResult(c.index, _class_sums(rows))
+        return ChunkResult(c.index, atlas_class_sums(rows, _KEY_SLOTS))
 
 
 @dataclass(frozen=True)
@@ -201,9 +181,11 @@ def _rates(sums: pd.DataFrame, specs: Sequence[PolicySpec], coinche: bool) -> pd
                         np.where(df["round"].to_numpy() == 1, "retourne suit", "other suit"))
     df["strain"] = kind
     df = df.groupby(list(KEYS), sort=True)[list(SUMS)].sum().reset_index()
-    df["model"] = [str(specs[m]) for m in df.model]
-    df["holding"] = [holding_text(h) for h in df.holding]
-    df["retourne"] = ["-" if r < 0 else RANKS[r] for r in df.retourne]
+    # Each column holds few distinct codes: name those, not every row.
+    df["model"] = df.model.map({m: str(specs[m]) for m in df.model.unique()})
+    df["holding"] = df.holding.map({h: holding_text(h) for h in df.holding.unique()})
+    df["retourne"] = df.retourne.map({r: "-" if r < 0 else RANKS[r]
+                                      for r in df.retourne.unique()})
     df = df.drop(columns=["round", "retourne"] if coinche else ["value"])
     return with_rates(df.reset_index(drop=True))
 
