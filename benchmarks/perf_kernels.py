@@ -14,7 +14,7 @@ The kernels must be compiled in this process (Numba keeps no symbol names for ke
 loaded from its cache): hence the empty cache directory above. Workloads: ``random``
 and ``heuristic`` (classic deals on one thread), ``solver`` (exact values and every
 card's value at the first lead), ``fastpimc`` (an arena of ``fastpimc:20`` against the
-heuristic).
+heuristic), ``atlas`` (the bid atlas of classic deals, heuristic model, on one thread).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from numba.core.dispatcher import Dispatcher  # noqa: E402
 from numba.core.registry import cpu_target  # noqa: E402
 
 DUMP_DIR = Path("/tmp/belote-jit")
-WORKLOADS = ("random", "heuristic", "solver", "fastpimc")
+WORKLOADS = ("random", "heuristic", "solver", "fastpimc", "atlas")
 
 
 def write_perf_map(dump: str) -> int:
@@ -96,6 +96,10 @@ def workload(kind: str, scale: int) -> None:
         from belote_sim.studies.arena import arena
 
         arena("fastpimc:20", "heuristic", deals=20 * scale, matches=0, seed=2)
+    elif kind == "atlas":
+        from belote_sim.studies.atlas import bid_table
+
+        bid_table("classic", 10_000 * scale, seed=1, threads=1)
 
 
 def main() -> None:
