@@ -8,10 +8,11 @@ bench``: it answers design questions, the figures go to docs/performance.md):
   :func:`belote_sim.players.pimc.deal_value` does, with tables of 2^20 down to 2^12
   entries: total time and nodes per size (``solver_kit.SOLVE_TABLE_BITS`` is the
   size the solved outcomes use);
-- at that size, two other ways to the same exact value: a capot test (a null-window
+- at that size, other ways to the same exact value, against the one full-window
+  search ``deal_value`` makes: ``dd_value``'s null window at 81 followed by one
+  principal variation search on the side it found, a capot test (a null-window
   search at the capot value) then the card points without the capot bonus, and MTD(f),
-  null-window searches from the fail-soft bound each returns, against ``dd_value``'s
-  null window at 81 followed by one principal variation search. Every way's values are
+  null-window searches from the fail-soft bound each returns. Every way's values are
   checked equal;
 - the table's size for every card's value at the first lead (``dd_move_values``, a new
   generation per position): random deals under each
@@ -42,15 +43,17 @@ from belote_sim.players.dd.table import CX_LAST_BONUS, CX_PTS  # noqa: E402
 from belote_sim.players.solver_kit import SOLVE_TABLE_BITS  # noqa: E402
 
 SIZES = (20, 18, 17, 16, 15, 14, 12)
-WAYS = ("null window at 81 + PVS", "capot test + points", "MTD(f)")
+WAYS = ("full window", "null window at 81 + PVS", "capot test + points", "MTD(f)")
 
 
 def _exact(solver, position, way: str, top: int) -> int:
     """The takers' exact value of ``position`` (a whole deal, capot still possible) by
     ``way``; ``top``: all the card points and the last trick's bonus."""
     if way == WAYS[0]:
-        return int(dd.dd_value(solver, position, 81))
+        return int(dd.dd_search(solver, position, -1, dd.INF))
     if way == WAYS[1]:
+        return int(dd.dd_value(solver, position, 81))
+    if way == WAYS[2]:
         if dd.dd_reaches(solver, position, top + CAPOT_BONUS):
             return top + CAPOT_BONUS
         return int(dd.dd_value(solver, position._replace(cap=0), 81))
