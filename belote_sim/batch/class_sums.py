@@ -6,11 +6,12 @@ their integer sums per class and model (:data:`SUMS`). :func:`atlas_class_sums` 
 a chunk's rows into such a table, sorted by its keys, and :func:`merge_sums` adds two
 such tables: the result does not depend on the order of the rows or of the chunks.
 
-Grouping with pandas took as long as a third of the atlas's deals: each chunk's rows
-crossed into a DataFrame column by column, then a hashed group-by. Here the class of a
-row is coded as one integer (each key's offset from its smallest value, in a mixed
-radix, so the codes sort as the keys do), one compiled pass adds each row into its
-class, found in a hash table of the codes, and numpy sorts the classes by their codes.
+A chunk has several rows a deal, so a pandas group-by of them (a DataFrame built column
+by column, then hashed) costs a fair share of what the deals do (docs/performance.md).
+Here the class of a row is coded as one integer (each key's offset from its smallest
+value, in a mixed radix, so the codes sort as the keys do), one compiled pass adds each
+row into its class, found in a hash table of the codes, and numpy sorts the classes by
+their codes.
 
 >>> table = np.array([[1, 0, 5], [0, 2, 1], [1, 0, 2]])
 >>> group_sums(table, n_keys=2).tolist()
