@@ -62,7 +62,7 @@ from belote_sim.kernels.layout import (
     TRICK_WINNER,
     TRUMP,
 )
-from belote_sim.kernels.legal import legal_given_winner, rule_values
+from belote_sim.kernels.legal import legal_given_partner, legal_given_winner, rule_values
 from belote_sim.kernels.scoring import deal_total
 from belote_sim.kernels.trick import POWER, card_power, seat_after, trick_card_points
 from belote_sim.players import PLAY_HEURISTIC, PLAY_RANDOM
@@ -206,10 +206,9 @@ def play_plain_tricks(rules, players, ws, n_tricks):
             seat = seat_after(leader, k, 4)
             if k == 0:
                 legal, rule = hands[seat], RULE_FREE
-            else:
-                legal, rule = legal_given_winner(
-                    values, hands[seat], trick, k, leader, trump, taker, w
-                )
+            else:  # partners' cards lie an even number of positions apart (four players)
+                legal, rule = legal_given_partner(values, hands[seat], trick[0] >> 3,
+                                                  trick[w], (k - w) & 1 == 0, trump)
             if at_seat(players.play, seat) == PLAY_RANDOM:
                 card, z = random_card_from(legal, z)
             else:
@@ -250,7 +249,6 @@ def play_random_tricks(rules, ws, n_tricks):
     values = rule_values(rules)
     leader = rec[FIRST_HAND]
     trump = rec[TRUMP]
-    taker = rec[TAKER]
     last_bonus = LAST_TRICK_BONUS[values[R_NT_VALUES], trump]
     won = 0
     for t in range(n_tricks):
@@ -260,13 +258,17 @@ def play_random_tricks(rules, ws, n_tricks):
             ws.rng[0] = z
             return fail(rec, ST_ILLEGAL_CARD, 4 * t, leader, card, legal, RULE_FREE)
         lay_card(rec, hands, trick, 4 * t, leader, 0, card, legal)
-        power_of = POWER[trump, card >> 3]
+        led = card >> 3
+        power_of = POWER[trump, led]
         w = 0
+        top = card
         w_power = power_of[card]
         for k in range(1, 4):
             seat = seat_after(leader, k, 4)
-            legal, rule = legal_given_winner(values, hands[seat], trick, k, leader, trump,
-                                             taker, w)
+            # The cards at positions k and w of a four-player trick are partners' when
+            # k - w is even: no seat to compute.
+            legal, rule = legal_given_partner(values, hands[seat], led, top,
+                                              (k - w) & 1 == 0, trump)
             card, z = random_card_from(legal, z)
             if (legal >> card) & 1 == 0:  # legal is within the hand
                 ws.rng[0] = z
@@ -275,6 +277,7 @@ def play_random_tricks(rules, ws, n_tricks):
             power = power_of[card]
             if power > w_power:
                 w = k
+                top = card
                 w_power = power
         winner = seat_after(leader, w, 4)
         won |= end_trick(values, rec, sides, Trick(t, trick, leader, winner), 4, trump,
