@@ -62,7 +62,7 @@ from belote_sim.kernels.layout import (
     TRICK_WINNER,
     TRUMP,
 )
-from belote_sim.kernels.legal import legal_given_partner, legal_given_winner, rule_values
+from belote_sim.kernels.legal import legal_given_top, legal_given_winner, rule_values
 from belote_sim.kernels.scoring import deal_total
 from belote_sim.kernels.trick import POWER, card_power, seat_after, trick_card_points
 from belote_sim.players import PLAY_HEURISTIC, PLAY_RANDOM
@@ -206,9 +206,9 @@ def play_plain_tricks(rules, players, ws, n_tricks):
             seat = seat_after(leader, k, 4)
             if k == 0:
                 legal, rule = hands[seat], RULE_FREE
-            else:  # partners' cards lie an even number of positions apart (four players)
-                legal, rule = legal_given_partner(values, hands[seat], trick[0] >> 3,
-                                                  trick[w], (k - w) & 1 == 0, trump)
+            else:  # positions k and w stand for the seats, as in play_random_tricks
+                legal, rule = legal_given_top(values, hands[seat], trick[0] >> 3, trick[w],
+                                              k, w, trump, taker)
             if at_seat(players.play, seat) == PLAY_RANDOM:
                 card, z = random_card_from(legal, z)
             else:
@@ -249,6 +249,7 @@ def play_random_tricks(rules, ws, n_tricks):
     values = rule_values(rules)
     leader = rec[FIRST_HAND]
     trump = rec[TRUMP]
+    taker = rec[TAKER]
     last_bonus = LAST_TRICK_BONUS[values[R_NT_VALUES], trump]
     won = 0
     for t in range(n_tricks):
@@ -265,10 +266,9 @@ def play_random_tricks(rules, ws, n_tricks):
         w_power = power_of[card]
         for k in range(1, 4):
             seat = seat_after(leader, k, 4)
-            # The cards at positions k and w of a four-player trick are partners' when
-            # k - w is even: no seat to compute.
-            legal, rule = legal_given_partner(values, hands[seat], led, top,
-                                              (k - w) & 1 == 0, trump)
+            # The positions k and w in the trick stand for the two seats: with four
+            # players, two positions are partners' as the seats are (the same parity).
+            legal, rule = legal_given_top(values, hands[seat], led, top, k, w, trump, taker)
             card, z = random_card_from(legal, z)
             if (legal >> card) & 1 == 0:  # legal is within the hand
                 ws.rng[0] = z

@@ -81,16 +81,9 @@ def legal_given_top(rules, hand, led, top, seat, holder, trump, taker):
     """:func:`legal_given_winner` from what matters of the trick: the suit ``led``, the
     card ``top`` winning so far and the seat ``holder`` who played it, for ``seat``
     holding ``hand``."""
-    return legal_given_partner(rules, hand, led, top,
-                               are_partners(seat, holder, rules[R_PLAYERS], taker), trump)
-
-
-@jit(inline="always")
-def legal_given_partner(rules, hand, led, top, partner_winning, trump):
-    """:func:`legal_given_top` once it is known whether the card winning the trick so far
-    is the seat's partner's: four players' trick loops know it from the positions of the
-    two cards in the trick, without the seats."""
+    n = rules[R_PLAYERS]
     follow = hand & (0xFF << (8 * led))
+    partner_winning = are_partners(seat, holder, n, taker)
     if follow != 0:
         if trump == ALL_TRUMPS or led == trump:
             if partner_winning and rules[R_OVERTRUMP_PARTNER] == 0:
