@@ -13,7 +13,8 @@ bench``: it answers design questions, the figures go to docs/performance.md):
   principal variation search on the side it found, a capot test (a null-window
   search at the capot value) then the card points without the capot bonus, and MTD(f),
   null-window searches from the fail-soft bound each returns. Every way's values are
-  checked equal;
+  checked equal; then the nodes of ``dd_value``'s test at other guesses (:data:`GUESSES`:
+  fixed points, the exact value, 10 points either side of it);
 - the table's size for every card's value at the first lead (``dd_move_values``, a new
   generation per position): random deals under each
   suit trump and the coinche preset's play rules with ``undertrump=free``, the positions
@@ -87,6 +88,32 @@ def solve(deals: list, bits: int, way: str) -> tuple[float, int, list[int]]:
     return seconds, nodes, values
 
 
+#: Null-window tests before the principal variation search (``dd_value``'s guess): at
+#: fixed points, and at the exact value and 10 points either side of it.
+GUESSES = ("81", "120", "160", "200", "exact", "exact + 10", "exact - 10")
+
+
+def guess_nodes(deals: list, values: list[int], guess: str) -> int:
+    """Nodes of ``dd_value`` over ``deals`` (a new table, as :func:`solve`) with the
+    null-window test at ``guess`` (:data:`GUESSES`; ``values``: the exact values)."""
+    rules = Rules().to_array()
+    cx = dd.new_context()
+    solver = dd.Solver(rules, cx, dd.new_table(SOLVE_TABLE_BITS), dd.new_workspace())
+    trick = np.zeros(4, dtype=np.int64)
+    nodes = 0
+    for (hands, trump, taker, leader), value in zip(deals, values, strict=True):
+        dd.set_context(cx, rules, trump, taker, dd.OPT_ALL)
+        cx[dd.CX_NODES] = 0
+        if guess.startswith("exact"):  # "exact", "exact + 10", "exact - 10"
+            at = value + int(guess[len("exact"):].replace(" ", "") or 0)
+        else:
+            at = int(guess)
+        got = int(dd.dd_value(solver, dd.Position(hands.copy(), trick, 0, leader, 1), at))
+        assert got == value, f"guess {guess}: values differ"
+        nodes += int(cx[dd.CX_NODES])
+    return nodes
+
+
 def solve_every_card(positions: list, bits: int) -> tuple[float, int, list[int]]:
     """Seconds, nodes and values of every card's value at the first lead of each of
     ``positions`` (seat 0 leads), with a table of ``2**bits`` entries."""
@@ -129,6 +156,10 @@ def main() -> None:
             assert values == reference, f"{way}: values differ"
             print(f"  {way:<24} {seconds:7.2f} s  {nodes / 1e6:8.1f} M nodes"
                   f"  (table 2^{SOLVE_TABLE_BITS})")
+    for guess in GUESSES:
+        print(f"  null window at {guess:<12} + PVS        "
+              f"{guess_nodes(deals, reference, guess) / 1e6:8.1f} M nodes"
+              f"  (table 2^{SOLVE_TABLE_BITS})")
     if args.every_card_deals <= 0:
         return
     positions = every_trump(random_deals(args.every_card_deals, 1))
