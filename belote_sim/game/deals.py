@@ -102,74 +102,73 @@ def play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
     """Play one deal (see :func:`_play_deal`), the integers passed on as plain int64 so
     that the deal is compiled once for the simulator and replay alike, not once per
     literal argument."""
-    return _play_deal(rules, players, script, ws, np.int64(dealer), np.int64(pot_before),
-                      np.int64(redeals_before))
+    return _play_deal(players.families, rules, players, script, ws, np.int64(dealer),
+                      np.int64(pot_before), np.int64(redeals_before))
 
 
-@jit_no_refcount
-def _play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
+def _deal_of_families(retourne, coinche, stock, two_player):
+    """:func:`_play_deal` with the deal functions of the families whose flag is false
+    left out: a deal of such a family ends with ``ST_NOT_COMPILED``."""
+
+    def play(families, rules, players, script, ws, dealer, pot_before, redeals_before):
+        rec = ws.rec
+        n = rules[R_PLAYERS]
+        _start(rec, ws.hands, ws.pack, dealer, pot_before, redeals_before, n)
+        if ws.watch.know or ws.watch.timing:
+            start_watch(ws.kit, ws.watch)
+        status = ST_NOT_COMPILED
+        family = _family_of(rules)
+        if family == FAMILY_RETOURNE:
+            if retourne:
+                status = _deal_retourne(rules, players, script, ws)
+        elif family == FAMILY_COINCHE:
+            if coinche:
+                status = deal_coinche(rules, players, script, ws)
+        elif family == FAMILY_STOCK:
+            if stock:
+                status = deal_stock(rules, players, script, ws)
+        elif two_player:
+            status = deal_no_contract_2p(rules, players, script, ws)
+        if ws.watch.timing:
+            record_decisions(ws.kit, rec)
+        return status
+
+    return play
+
+
+def _play_deal(families, rules, players, script, ws, dealer, pot_before, redeals_before):
     """Play the deal of the pack ``ws.pack`` (int64[32], top first) dealt by ``dealer``
-    into the record ``ws.rec``; return its ``ST_*`` status.
+    into the record ``ws.rec`` with the deal function of the rules' family, if the
+    players' ``families`` seat them there; return its ``ST_*`` status (kernels run as
+    plain Python).
 
     The :class:`~belote_sim.players.seating.Players` choose the calls and cards, drawing
     randomness from ``ws.rng``, unless the :class:`~belote_sim.game.state.Script` is on
     (replay): then they come from the deal log, checked by the same code.
     ``pot_before`` is the litige pot waiting, ``redeals_before`` the stock game's
     redeals in a row.
+    """
+    return _deal_of_families(*map(seated, families))(
+        families, rules, players, script, ws, dealer, pot_before, redeals_before)
+
+
+@overload(_play_deal, jit_options=NO_REFCOUNT)
+def _play_deal_compiled(families, rules, players, script, ws, dealer, pot_before,
+                        redeals_before):
+    """:func:`_play_deal` compiled for the type of the players' ``families``: the flags
+    are constants of the implementation, so Numba drops the branches of the families the
+    players do not sit at before it compiles (a classic run compiles no coinche or
+    two-player code).
 
     Compiled without reference counting (so are the family functions it calls): a deal
     hands its named tuples through many functions, and counting the references of every
     array in them cost a quarter of the deal rate. Nothing here allocates; the solver
-    players' entry points, which do, keep the runtime (``jit_refcounted``).
+    players' entry points, which do, keep the runtime (``jit_refcounted``). The start of
+    the deal is part of it, not a function of its own that calls it: each call between
+    compiled functions copies the named tuples' every field (the workspace, the players,
+    the script: over a hundred words).
     """
-    rec = ws.rec
-    n = rules[R_PLAYERS]
-    _start(rec, ws.hands, ws.pack, dealer, pot_before, redeals_before, n)
-    if ws.watch.know or ws.watch.timing:
-        start_watch(ws.kit, ws.watch)
-    status = _deal_family(players.families, rules, players, script, ws)
-    if ws.watch.timing:
-        record_decisions(ws.kit, rec)
-    return status
-
-
-def _family_dispatch(retourne, coinche, stock, two_player):
-    """The deal's dispatch to the deal function of the rules' family
-    (:func:`belote_sim.rules.family_of`), with those of the families whose flag is false
-    left out: a deal of such a family ends with ``ST_NOT_COMPILED``."""
-
-    def deal_family(families, rules, players, script, ws):
-        family = _family_of(rules)
-        if family == FAMILY_RETOURNE:
-            if retourne:
-                return _deal_retourne(rules, players, script, ws)
-        elif family == FAMILY_COINCHE:
-            if coinche:
-                return deal_coinche(rules, players, script, ws)
-        elif family == FAMILY_STOCK:
-            if stock:
-                return deal_stock(rules, players, script, ws)
-        elif two_player:
-            return deal_no_contract_2p(rules, players, script, ws)
-        return ST_NOT_COMPILED
-
-    return deal_family
-
-
-def _deal_family(families, rules, players, script, ws):
-    """Play the deal with the deal function of the rules' family, if the players'
-    ``families`` seat them there (kernels run as plain Python)."""
-    return _family_dispatch(*map(seated, families))(families, rules, players, script, ws)
-
-
-@overload(_deal_family, jit_options=NO_REFCOUNT)
-def _deal_family_compiled(families, rules, players, script, ws):
-    """:func:`_deal_family` compiled for the type of the players' ``families``: the
-    flags are constants of the implementation, so Numba drops the branches of the
-    families the players do not sit at before it compiles (a classic run compiles no
-    coinche or two-player code). A function of its own, not inlined: Numba types an
-    inlined overload twice, which cost more compilation than the pruning saved."""
-    return _family_dispatch(*map(seated, families))
+    return _deal_of_families(*map(seated, families))
 
 
 @jit(inline="always")

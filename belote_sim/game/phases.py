@@ -74,7 +74,8 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
     passed. Without script or an observer of the calls, for ``random`` and ``threshold``
     bidders, the calls are made by :func:`bid_plain`."""
     if not script.on and not ws.watch.know and plain_bidders(players.bid):
-        return bid_plain(rules, players, ws, n_rounds, forced_seat)
+        return bid_plain(rules, players.bid, players.bid_param, ws.rec, ws.hands, ws.rng,
+                         n_rounds, forced_seat)
     rec, hands, rng = ws.rec, ws.hands, ws.rng  # once: each costs a reference count
     n = rules[R_PLAYERS]
     fh = rec[FIRST_HAND]
@@ -132,12 +133,13 @@ def plain_bidders(bid):
 
 
 @jit
-def bid_plain(rules, players, ws, n_rounds, forced_seat):
+def bid_plain(rules, bid, bid_param, rec, hands, rng, n_rounds, forced_seat):
     """:func:`bid_retourne` when nothing but the players is at the table (no script,
-    no observer) and every seat bids ``random`` or ``threshold``: the same calls from
-    the same draws, each checked by the same rule, in a loop that carries nothing else."""
-    rec, hands = ws.rec, ws.hands
-    z = ws.rng[0]  # the stream's state, in a register until the last call
+    no observer) and every seat bids ``random`` or ``threshold`` (the players' ``bid``
+    and ``bid_param``): the same calls from the same draws, each checked by the same
+    rule, in a loop that carries nothing else. Only what it uses crosses the call: a
+    call copies every field of the named tuples it is handed."""
+    z = rng[0]  # the stream's state, in a register until the last call
     n = rules[R_PLAYERS]
     fh = rec[FIRST_HAND]
     retourne = rec[RETOURNE]
@@ -146,22 +148,22 @@ def bid_plain(rules, players, ws, n_rounds, forced_seat):
     for rnd in range(1, n_rounds + 1):
         for i in range(n):
             seat = seat_after(fh, i, n)
-            call, z = call_from(at_seat(players.bid, seat), at_seat(players.bid_param, seat),
+            call, z = call_from(at_seat(bid, seat), at_seat(bid_param, seat),
                                 rnd, hands[seat], retourne, any_suit, z)
             if call == CALL_PASS and rnd == 2 and seat == forced_seat:
                 call = forced_call(hands[seat], retourne, any_suit)
             ok = call_is_legal(call, rnd, retourne, any_suit)
             if not ok or (call == CALL_PASS and rnd == 2 and seat == forced_seat):
-                ws.rng[0] = z
+                rng[0] = z
                 return fail(rec, ST_BAD_CALL, n_calls, seat, call, rnd, 0), -1, -1
             rec[CALLS + n_calls] = call
             n_calls += 1
             if call != CALL_PASS:
-                ws.rng[0] = z
+                rng[0] = z
                 rec[N_CALLS] = n_calls
                 rec[BID_ROUND] = rnd
                 return ST_OK, seat, contract_of(call, rnd, retourne)
-    ws.rng[0] = z
+    rng[0] = z
     rec[N_CALLS] = n_calls
     return ST_OK, -1, -1
 

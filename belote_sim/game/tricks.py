@@ -137,7 +137,12 @@ def lay_card(rec, hands, trick, n_plays, seat, k, card, legal):
 @jit(inline="always")
 def end_trick(rules, rec, sides, done, n, trump, bonus):
     """Score the :class:`Trick` ``done`` (``bonus``: the last trick's ten) and record
-    its leader and winner; return the winner's side as a bit."""
+    its leader and winner; return the winner's side as a bit.
+
+    The lean loops name the bonus in a statement before the call: with the conditional
+    expression among the call's arguments, Numba 0.68 compiled the loops that take their
+    arrays as arguments without this function's stores into the record (the golden
+    tests and the plain loops' test caught it)."""
     pts = trick_card_points(rules, done.cards, n, trump) + bonus
     side = sides[done.winner]
     rec[SEAT_POINTS + done.winner] += pts
@@ -181,16 +186,16 @@ def random_players(play):
 
 
 @jit
-def play_plain_tricks(rules, players, ws, n_tricks):
+def play_plain_tricks(rules, play, rec, hands, trick, sides, rng, n_tricks):
     """The tricks of a four-player deal as :func:`play_tricks` plays them when nothing
     but the players is at the table: no script, no observer, no free trick or stock,
     every seat ``random`` or ``heuristic``. The same steps with the same rule functions
     and the same draws, in a loop whose registers hold only what these players use: the
     stream's state and the rules' values are locals, not array cells reloaded after
     every store to the record or the hands. The check of the card is the legal set's
-    alone: it lies within the hand."""
-    rec, hands, trick, sides = ws.rec, ws.hands, ws.trick, ws.sides
-    z = ws.rng[0]  # the stream's state, in a register until the deal's last card
+    alone: it lies within the hand. Only the players' policies and the workspace's arrays
+    that the loop uses cross the call (:func:`play_tricks`)."""
+    z = rng[0]  # the stream's state, in a register until the deal's last card
     values = rule_values(rules)
     leader = rec[FIRST_HAND]
     trump = rec[TRUMP]
@@ -209,7 +214,7 @@ def play_plain_tricks(rules, players, ws, n_tricks):
             else:  # positions k and w stand for the seats, as in play_random_tricks
                 legal, rule = legal_given_top(values, hands[seat], trick[0] >> 3, trick[w],
                                               k, w, trump, taker)
-            if at_seat(players.play, seat) == PLAY_RANDOM:
+            if at_seat(play, seat) == PLAY_RANDOM:
                 card, z = random_card_from(legal, z)
             else:
                 cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
@@ -220,7 +225,7 @@ def play_plain_tricks(rules, players, ws, n_tricks):
                 card = heuristic_choice(legal, hands, view)
             n_plays = 4 * t + k
             if (legal >> card) & 1 == 0:  # legal is within the hand
-                ws.rng[0] = z
+                rng[0] = z
                 return fail(rec, ST_ILLEGAL_CARD, n_plays, seat, card, legal, rule)
             lay_card(rec, hands, trick, n_plays, seat, k, card, legal)
             played |= 1 << card
@@ -229,23 +234,22 @@ def play_plain_tricks(rules, players, ws, n_tricks):
                 w = k
                 w_power = power
         winner = seat_after(leader, w, 4)
-        won |= end_trick(values, rec, sides, Trick(t, trick, leader, winner), 4, trump,
-                         last_bonus if t == n_tricks - 1 else 0)
+        bonus = last_bonus if t == n_tricks - 1 else 0
+        won |= end_trick(values, rec, sides, Trick(t, trick, leader, winner), 4, trump, bonus)
         leader = winner
-    ws.rng[0] = z
+    rng[0] = z
     end_tricks(rec, 4 * n_tricks, n_tricks, won)
     return ST_OK
 
 
 @jit
-def play_random_tricks(rules, ws, n_tricks):
+def play_random_tricks(rules, rec, hands, trick, sides, rng, n_tricks):
     """:func:`play_plain_tricks` when every seat plays ``random``: the same steps, the
     same draws and the same check of each card, in a loop that carries no other
     player: without the heuristic's call and view, the loop's state stays in registers.
     The power of each card is read from the row of
     :data:`~belote_sim.kernels.trick.POWER` of the suit led."""
-    rec, hands, trick, sides = ws.rec, ws.hands, ws.trick, ws.sides
-    z = ws.rng[0]  # the stream's state, in a register until the deal's last card
+    z = rng[0]  # the stream's state, in a register until the deal's last card
     values = rule_values(rules)
     leader = rec[FIRST_HAND]
     trump = rec[TRUMP]
@@ -256,7 +260,7 @@ def play_random_tricks(rules, ws, n_tricks):
         legal = hands[leader]
         card, z = random_card_from(legal, z)
         if (legal >> card) & 1 == 0:  # the hand: any card leads
-            ws.rng[0] = z
+            rng[0] = z
             return fail(rec, ST_ILLEGAL_CARD, 4 * t, leader, card, legal, RULE_FREE)
         lay_card(rec, hands, trick, 4 * t, leader, 0, card, legal)
         led = card >> 3
@@ -271,7 +275,7 @@ def play_random_tricks(rules, ws, n_tricks):
             legal, rule = legal_given_top(values, hands[seat], led, top, k, w, trump, taker)
             card, z = random_card_from(legal, z)
             if (legal >> card) & 1 == 0:  # legal is within the hand
-                ws.rng[0] = z
+                rng[0] = z
                 return fail(rec, ST_ILLEGAL_CARD, 4 * t + k, seat, card, legal, rule)
             lay_card(rec, hands, trick, 4 * t + k, seat, k, card, legal)
             power = power_of[card]
@@ -280,10 +284,10 @@ def play_random_tricks(rules, ws, n_tricks):
                 top = card
                 w_power = power
         winner = seat_after(leader, w, 4)
-        won |= end_trick(values, rec, sides, Trick(t, trick, leader, winner), 4, trump,
-                         last_bonus if t == n_tricks - 1 else 0)
+        bonus = last_bonus if t == n_tricks - 1 else 0
+        won |= end_trick(values, rec, sides, Trick(t, trick, leader, winner), 4, trump, bonus)
         leader = winner
-    ws.rng[0] = z
+    rng[0] = z
     end_tricks(rec, 4 * n_tricks, n_tricks, won)
     return ST_OK
 
@@ -320,9 +324,11 @@ def play_tricks(rules, players, script, ws, plan):
     if (n == 4 and free_tricks == 0 and stock_pos < 0 and not plan.belote_at_play
             and not script.on and not (watch.know or watch.timing or analyse)
             and plain_players(players.play)):
+        # The lean loops take only the arrays they use: a call copies every field of the
+        # named tuples it is handed.
         if random_players(players.play):
-            return play_random_tricks(rules, ws, n_tricks)
-        return play_plain_tricks(rules, players, ws, n_tricks)
+            return play_random_tricks(rules, rec, hands, trick, sides, rng, n_tricks)
+        return play_plain_tricks(rules, players.play, rec, hands, trick, sides, rng, n_tricks)
     last_bonus = LAST_TRICK_BONUS[rules[R_NT_VALUES], trump]
     played = 0
     n_plays = 0
