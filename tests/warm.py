@@ -19,13 +19,18 @@ os.environ["BELOTE_SIM_COMPILE_ALL"] = "1"
 
 
 def warm() -> None:
-    """Play a few deals through each kind of kernel: the chunk, the logged deal, the match."""
+    """Play a few deals through each kind of kernel: the chunk, the logged deal, the match,
+    the replay of a deal log (most rule tests replay one). Each kernel compiles the deal
+    into its own code (the deal is an overload, not a kernel cached on its own), so a
+    kernel left to the workers is compiled by each of them."""
     from belote_sim import Rules
+    from belote_sim.deallog.replay import replay
     from belote_sim.studies.simulate import play_match, simulate, simulated_deals
 
     simulate(Rules(), deals=64, seed=0)
-    simulated_deals(Rules(), 2, seed=0)
+    logged = simulated_deals(Rules(), 2, seed=0)
     play_match(Rules(), seed=0)
+    replay(logged[0])
 
 
 if __name__ == "__main__":

@@ -163,10 +163,12 @@ def _play_deal_compiled(families, rules, players, script, ws, dealer, pot_before
     Compiled without reference counting (so are the family functions it calls): a deal
     hands its named tuples through many functions, and counting the references of every
     array in them cost a quarter of the deal rate. Nothing here allocates; the solver
-    players' entry points, which do, keep the runtime (``jit_refcounted``). The start of
-    the deal is part of it, not a function of its own that calls it: each call between
-    compiled functions copies the named tuples' every field (the workspace, the players,
-    the script: over a hundred words).
+    players' entry points, which do, keep the runtime (``jit_refcounted``). A function
+    of its own, not inlined: Numba types an inlined overload twice, which cost more
+    compilation than the pruning saved. The start of the deal is part of it, not a
+    function of its own that calls it: each call between compiled functions copies every
+    field of the named tuples it is handed (the workspace, the players, the script: over
+    a hundred words).
     """
     return _deal_of_families(*map(seated, families))
 
