@@ -132,7 +132,7 @@ def solve_all(positions: list[tuple[np.ndarray, int, int, int]], query: int | No
         if every_card:
             v = dd.dd_move_values(solver, position, hands[leader], out)
         elif query is None and opts & dd.OPT_PVS:  # one full window, as deal_value
-            v = dd.dd_search(solver, position, -1, dd.INF)
+            v = dd.dd_exact(solver, position)
         elif query is None:  # by bisection from 81
             v = dd.dd_value(solver, position, 81)
         else:

@@ -51,7 +51,7 @@ def _exact(solver, position, way: str, top: int) -> int:
     """The takers' exact value of ``position`` (a whole deal, capot still possible) by
     ``way``; ``top``: all the card points and the last trick's bonus."""
     if way == WAYS[0]:
-        return int(dd.dd_search(solver, position, -1, dd.INF))
+        return int(dd.dd_exact(solver, position))
     if way == WAYS[1]:
         return int(dd.dd_value(solver, position, 81))
     if way == WAYS[2]:
@@ -88,14 +88,19 @@ def solve(deals: list, bits: int, way: str) -> tuple[float, int, list[int]]:
     return seconds, nodes, values
 
 
-#: Null-window tests before the principal variation search (``dd_value``'s guess): at
-#: fixed points, and at the exact value and 10 points either side of it.
-GUESSES = ("81", "120", "160", "200", "exact", "exact + 10", "exact - 10")
+#: Null-window tests before the principal variation search (``dd_value``'s guess), each
+#: ``(label, at, offset)``: at the fixed point ``at``, or, where ``at`` is None, at the
+#: exact value plus ``offset``.
+GUESSES = (
+    ("81", 81, 0), ("120", 120, 0), ("160", 160, 0), ("200", 200, 0),
+    ("exact", None, 0), ("exact + 10", None, 10), ("exact - 10", None, -10),
+)
 
 
-def guess_nodes(deals: list, values: list[int], guess: str) -> int:
+def guess_nodes(deals: list, values: list[int], at: int | None, offset: int) -> int:
     """Nodes of ``dd_value`` over ``deals`` (a new table, as :func:`solve`) with the
-    null-window test at ``guess`` (:data:`GUESSES`; ``values``: the exact values)."""
+    null-window test at ``at``, or at the exact value (``values``) plus ``offset`` where
+    ``at`` is None (:data:`GUESSES`)."""
     rules = Rules().to_array()
     cx = dd.new_context()
     solver = dd.Solver(rules, cx, dd.new_table(SOLVE_TABLE_BITS), dd.new_workspace())
@@ -104,11 +109,8 @@ def guess_nodes(deals: list, values: list[int], guess: str) -> int:
     for (hands, trump, taker, leader), value in zip(deals, values, strict=True):
         dd.set_context(cx, rules, trump, taker, dd.OPT_ALL)
         cx[dd.CX_NODES] = 0
-        if guess.startswith("exact"):  # "exact", "exact + 10", "exact - 10"
-            at = value + int(guess[len("exact"):].replace(" ", "") or 0)
-        else:
-            at = int(guess)
-        got = int(dd.dd_value(solver, dd.Position(hands.copy(), trick, 0, leader, 1), at))
+        guess = value + offset if at is None else at
+        got = int(dd.dd_value(solver, dd.Position(hands.copy(), trick, 0, leader, 1), guess))
         assert got == value, f"guess {guess}: values differ"
         nodes += int(cx[dd.CX_NODES])
     return nodes
@@ -156,9 +158,9 @@ def main() -> None:
             assert values == reference, f"{way}: values differ"
             print(f"  {way:<24} {seconds:7.2f} s  {nodes / 1e6:8.1f} M nodes"
                   f"  (table 2^{SOLVE_TABLE_BITS})")
-    for guess in GUESSES:
-        print(f"  null window at {guess:<12} + PVS        "
-              f"{guess_nodes(deals, reference, guess) / 1e6:8.1f} M nodes"
+    for label, at, offset in GUESSES:
+        print(f"  null window at {label:<12} + PVS        "
+              f"{guess_nodes(deals, reference, at, offset) / 1e6:8.1f} M nodes"
               f"  (table 2^{SOLVE_TABLE_BITS})")
     if args.every_card_deals <= 0:
         return

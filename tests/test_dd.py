@@ -90,11 +90,11 @@ def describe(game: Game, name: str, pos: Position) -> str:
 def check_positions(
     solver: Solver, game: Game, name: str, values: dict, rng: random.Random, *, full: bool = True
 ) -> list[str]:
-    """Every position of ``values`` through ``dd_value``, and every start of trick and
-    one mid-trick position in two (at random) through the other entry points too:
-    ``dd_reaches`` at three targets, ``dd_search`` in a random window, ``dd_move_values``
-    and ``dd_best_card`` (a best card and its value; ``full = False``: ``dd_value``
-    only). Returns the list of disagreements."""
+    """Every position of ``values`` through ``dd_value`` and ``dd_exact``, and every
+    start of trick and one mid-trick position in two (at random) through the other entry
+    points too: ``dd_reaches`` at three targets, ``dd_search`` in a random window,
+    ``dd_move_values`` and ``dd_best_card`` (a best card and its value; ``full = False``:
+    ``dd_value`` and ``dd_exact`` only). Returns the list of disagreements."""
     dd, s, out = solver.dd, solver.solver, solver.out
     errors: list[str] = []
     order = positions(values)
@@ -107,6 +107,9 @@ def check_positions(
         got = int(dd.dd_value(s, p, rng.randrange(-10, v + 40)))
         if got != v:
             errors.append(f"dd_value {describe(game, name, pos)}: expected {v}, got {got}")
+        got = int(dd.dd_exact(s, p))
+        if got != v:
+            errors.append(f"dd_exact {describe(game, name, pos)}: expected {v}, got {got}")
         if not full or (pos.trick and rng.random() < 0.5):
             if not np.array_equal(hands, before):
                 errors.append(f"hands not restored {describe(game, name, pos)}")

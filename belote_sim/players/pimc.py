@@ -337,10 +337,7 @@ def deal_value(rules, kit, hands, leader, trump, taker):
     if memo[trump, taker] < 0:
         use_context(kit.context, rules, trump, taker)
         position = dd.Position(hands.copy(), np.zeros(4, dtype=np.int64), 0, leader, 1)
-        # One full-window search: a taken deal's value lies anywhere from a few points to
-        # a capot, and a null-window test at a fixed guess first costs more nodes than it
-        # saves (docs/performance.md).
-        memo[trump, taker] = dd.dd_search(kit_solver(rules, kit), position, -1, dd.INF)
+        memo[trump, taker] = dd.dd_exact(kit_solver(rules, kit), position)
     return memo[trump, taker]
 
 

@@ -18,7 +18,7 @@ configuration of the tests (``OPT_*``); each module describes its own:
 - :mod:`.bounds`: sure-point bounds at trick boundaries;
 - :mod:`.endgame`: the last trick played out, the last two searched without frames;
 - :mod:`.search`: the alpha-beta search (principal variation search, over an explicit
-  stack of frames) and the queries: :func:`dd_search`, :func:`dd_value`,
+  stack of frames) and the queries: :func:`dd_search`, :func:`dd_exact`, :func:`dd_value`,
   :func:`dd_reaches`, :func:`dd_move_values`, :func:`dd_card_value`,
   :func:`dd_best_card`.
 
@@ -38,6 +38,7 @@ from belote_sim.players.dd.search import (
     SolverScratch,
     dd_best_card,
     dd_card_value,
+    dd_exact,
     dd_move_values,
     dd_reaches,
     dd_search,
@@ -100,6 +101,7 @@ __all__ = [
     "candidates",
     "dd_best_card",
     "dd_card_value",
+    "dd_exact",
     "dd_move_values",
     "dd_reaches",
     "dd_search",

@@ -603,6 +603,15 @@ def dd_search(solver, position, alpha, beta):
 
 
 @jit
+def dd_exact(solver, position):
+    """Exact value of a position (see :func:`dd_search`) by one search in the full
+    window. The way to a whole deal's value, which lies anywhere from a few points to a
+    capot: a null-window test at a guess first (:func:`dd_value`) pays only when the
+    guess is within a few points (docs/performance.md)."""
+    return dd_search(solver, position, -1, INF)
+
+
+@jit
 def dd_value(solver, position, guess):
     """Exact value of a position (see :func:`dd_search`): a null-window search at
     ``guess``, then a principal variation search on the side it found."""
