@@ -28,17 +28,22 @@ run: $(STAMP)
 	$(BIN)/belote-sim simulate --rules classic --deals 1000000 --seed 1 --out results/classic --report
 
 ## The whole test suite: ruff and the import layers first (either failing fails the build);
-## then the kernels compiled once in one process (tests/warm.py) while the kernels'
-## plain-Python tests run beside it at a lower priority; then pytest, one worker a core
+## then the kernels compiled once in one process (tests/warm.py) while, at a lower
+## priority, the kernels' plain-Python tests and the tests that need none of those kernels
+## (marked beside_warm: the wheel's commands as plain Python, a first run in a cache of
+## its own; their output follows) run beside it; then the other tests, one worker a core
 ## (pytest-xdist: the suite waits on subprocesses and installs as much as on kernels),
-## printing its 15 slowest tests.
+## printing the 15 slowest.
 test: $(STAMP)
 	$(BIN)/ruff check belote_sim tests benchmarks docs
 	$(BIN)/lint-imports
 	$(BIN)/python tests/warm.py & warm=$$!; \
+		nice $(BIN)/python -m pytest -q -p no:cacheprovider -m beside_warm tests \
+			> $(VENV)/beside-warm.log 2>&1 & beside=$$!; \
 		nice $(MAKE) --no-print-directory test-plain; plain=$$?; \
-		wait $$warm && test $$plain -eq 0
-	$(BIN)/python -m pytest -q -n auto --durations=15
+		wait $$beside; early=$$?; cat $(VENV)/beside-warm.log; \
+		wait $$warm && test $$plain -eq 0 && test $$early -eq 0
+	$(BIN)/python -m pytest -q -n auto -m "not beside_warm" --durations=15
 
 ## The rule, game and player tests again with NUMBA_DISABLE_JIT=1: the kernels run as plain
 ## Python (what a debugger or coverage sees), with their line coverage reported, one worker a

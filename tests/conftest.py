@@ -9,8 +9,21 @@ from warm import warm  # first: it sets BELOTE_SIM_COMPILE_ALL before belote_sim
 from belote_sim import Rules
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "beside_warm: uses none of the suite's kernels (its commands run as plain Python "
+        "or compile into a cache of their own): `make test` runs it while tests/warm.py "
+        "compiles them",
+    )
+
+
 @pytest.fixture(scope="session", autouse=True)
-def warm_kernels() -> None:
+def warm_kernels(request: pytest.FixtureRequest) -> None:
+    """The kernels compiled or loaded, unless every test of the session is
+    ``beside_warm``."""
+    if all(item.get_closest_marker("beside_warm") for item in request.session.items):
+        return
     warm()
 
 

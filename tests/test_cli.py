@@ -282,6 +282,7 @@ print(refused)
 """
 
 
+@pytest.mark.beside_warm
 def test_a_first_run_compiles_only_what_it_plays_and_says_so_even_when_quiet(tmp_path):
     """In an empty kernel cache ``simulate --quiet`` says once, on standard error, that
     it compiles; the next run, from the cache, says nothing. Random bidding and

@@ -687,9 +687,9 @@ def test_threshold_bidder_bids_its_strong_suit_at_its_estimate():
 
 
 def _policy_calls(pack, dealer, policy):
-    """Play ``pack`` with a bidding policy (the kernel entry point of the simulator)."""
+    """Play ``pack`` with a bidding policy (the deal's own kernel, as replay plays it)."""
     from belote_sim.deallog.format import record_to_deal
-    from belote_sim.game.deals import play_deal
+    from belote_sim.game.deals import play_deal_cached
     from belote_sim.game.state import new_workspace, no_script
     from belote_sim.players import bid_policy_id
     from belote_sim.players.seating import families_for, same_players, solver_need
@@ -701,7 +701,7 @@ def _policy_calls(pack, dealer, policy):
                            families_for(COINCHE.to_array()))
     ws = new_workspace(players, False, False, False)
     ws.pack[:] = [parse_card(c) for c in pack]
-    status = play_deal(COINCHE.to_array(), players, no_script(), ws, dealer, 0, 0)
+    status = play_deal_cached(COINCHE.to_array(), players, no_script(), ws, dealer, 0, 0)
     assert status == 0
     return record_to_deal(ws.rec, COINCHE)
 

@@ -292,7 +292,7 @@ def test_the_plain_loops_play_as_the_general_ones(preset, bid, play):
     script of no opening call through the general bidding too. All play the same calls
     and cards from the same draws: equal records (but for the timing's own fields) and
     equal streams after each deal."""
-    from belote_sim.game.deals import play_deal
+    from belote_sim.game.deals import play_deal_cached
     from belote_sim.game.state import new_workspace, no_script, opening_of
     from belote_sim.kernels import layout as L
     from belote_sim.kernels.deal import shuffle_pack
@@ -314,7 +314,7 @@ def test_the_plain_loops_play_as_the_general_ones(preset, bid, play):
         for ws, script in tables:
             seed_stream(ws.rng, 7, deal, 0)
             shuffle_pack(ws.pack, ws.rng)
-            assert play_deal(rules, players, script, ws, deal % 4, 0, 0) == 0
+            assert play_deal_cached(rules, players, script, ws, deal % 4, 0, 0) == 0
             streams.append(int(ws.rng[0]))
         assert streams[0] == streams[1] == streams[2]
         plain = tables[0][0].rec[~timing]

@@ -34,7 +34,7 @@ import numpy as np
 
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS
-from belote_sim.game.deals import play_deal
+from belote_sim.game.deals import play_deal, play_deal_apart
 from belote_sim.game.state import given_calls, new_workspace, no_script, opening_of
 from belote_sim.kernels.bits import nth_bit, popcount
 from belote_sim.kernels.blocks import run_blocks
@@ -211,7 +211,7 @@ def draw_world(rules, players, ws, draw, dealer, draws):
         if draw.checked == 0:
             draws[DW_WORLDS] += 1
             return True
-        if play_deal(rules, players, check, ws, dealer, 0, 0) == ST_MISSING_CALLS:
+        if play_deal_apart(rules, players, check, ws, dealer, 0, 0) == ST_MISSING_CALLS:
             draws[DW_WORLDS] += 1
             return True
         draws[DW_REJECTED + ws.rec[ERR_STEP]] += 1
@@ -290,7 +290,7 @@ def _strength_block(rules, inputs, claims, end, flat, reach_flat, draws):
             ws.kit.outcomes[:] = -1  # a new pack: no contract solved yet
             for o in range(n_open):
                 seed_stream(ws.rng, seed, w, KEY_PLAY)
-                if play_deal(rules, players, scripts[o], ws, dealer, 0, 0) != 0:
+                if play_deal_apart(rules, players, scripts[o], ws, dealer, 0, 0) != 0:
                     c[m, o, SC_REFUSED] += 1
                     diff2[o] = 0
                     continue
@@ -650,7 +650,7 @@ def _card_values_block(rules, players_table, table_keys, table_gains, seed, clai
         shuffle_pack(ws0.pack, ws0.rng)
         pack[:] = ws0.pack
         seed_stream(ws0.rng, seed, i, KEY_PLAY)
-        if play_deal(rules, players_of[0], no_script(), ws0, i % n, 0, 0) != 0:
+        if play_deal_apart(rules, players_of[0], no_script(), ws0, i % n, 0, 0) != 0:
             refused += 1
             continue
         rec = ws0.rec
@@ -682,7 +682,7 @@ def _card_values_block(rules, players_table, table_keys, table_gains, seed, clai
             ws = workspaces[m]
             ws.pack[:] = pack
             seed_stream(ws.rng, seed, i, KEY_PLAY)
-            if play_deal(rules, players_of[m], script, ws, i % n, 0, 0) != 0:
+            if play_deal_apart(rules, players_of[m], script, ws, i % n, 0, 0) != 0:
                 refused += 1
                 continue
             _, made, _, _, _, _, d2 = side_scores(ws.rec, taker, n)
@@ -692,7 +692,7 @@ def _card_values_block(rules, players_table, table_keys, table_gains, seed, clai
                 ws.pack[where[card]] = other
                 ws.pack[where[other]] = card
                 seed_stream(ws.rng, seed, i, KEY_PLAY)
-                if play_deal(rules, players_of[m], script, ws, i % n, 0, 0) != 0:
+                if play_deal_apart(rules, players_of[m], script, ws, i % n, 0, 0) != 0:
                     refused += 1
                     continue
                 _, made_sw, _, _, _, _, d2_sw = side_scores(ws.rec, taker, n)

@@ -15,7 +15,7 @@ from collections import namedtuple
 import numpy as np
 
 from belote_sim._jit import jit, jit_no_refcount
-from belote_sim.game.deals import play_deal
+from belote_sim.game.deals import play_deal, play_deal_apart
 from belote_sim.game.state import new_workspace, no_script
 from belote_sim.kernels.blocks import run_blocks
 from belote_sim.kernels.counting import accumulate, accumulate_match, fill_row
@@ -80,17 +80,33 @@ Comparison = namedtuple("Comparison", ["cells", "cell_seeds", "slots"])
 
 
 @jit(inline="always")
+def _shuffled(rules, seed, i, ws):
+    """Shuffle the pack of deal ``i`` of the run ``seed`` into ``ws``; return its
+    dealer."""
+    seed_stream(ws.rng, seed, i, 0)
+    shuffle_pack(ws.pack, ws.rng)
+    n = rules[R_PLAYERS]
+    return i & 3 if n == 4 else i % n  # a division costs more than the dealing
+
+
+@jit(inline="always")
 def simulate_deal(rules, players, script, seed, i, ws):
     """Shuffle and play deal ``i`` of the run ``seed`` into ``ws``; return its status.
 
     Independent deals start with no litige pot and no redeals (``redeals_before = 0``):
     the stock game's redeals, and the dealer forced to bid after two of them, arise only
-    in matches (:func:`match_loop`)."""
-    seed_stream(ws.rng, seed, i, 0)
-    shuffle_pack(ws.pack, ws.rng)
-    n = rules[R_PLAYERS]
-    dealer = i & 3 if n == 4 else i % n  # a division costs more than the dealing
-    return play_deal(rules, players, script, ws, dealer, 0, 0)
+    in matches (:func:`match_loop`). The deal is compiled into the caller's code
+    (:func:`~belote_sim.game.deals.play_deal`): for the loops whose rate is the deal's.
+    """
+    return play_deal(rules, players, script, ws, _shuffled(rules, seed, i, ws), 0, 0)
+
+
+@jit(inline="always")
+def simulate_deal_apart(rules, players, script, seed, i, ws):
+    """:func:`simulate_deal` with the deal a call to its own cached kernel
+    (:func:`~belote_sim.game.deals.play_deal_apart`): for the loops that do more per
+    deal than the deal itself, or run few deals."""
+    return play_deal_apart(rules, players, script, ws, _shuffled(rules, seed, i, ws), 0, 0)
 
 
 def simulate_chunk(rules, players, seed, start, n, n_blocks, want_rows):
@@ -233,7 +249,7 @@ def _record_deals(rules, players, seed, start, lo, hi, out):
     ws = new_workspace(players, False, False, False)
     script = no_script()
     for j in range(lo, hi):
-        simulate_deal(rules, players, script, seed, start + j, ws)
+        simulate_deal_apart(rules, players, script, seed, start + j, ws)
         out[j, :] = ws.rec
 
 
@@ -292,7 +308,7 @@ def match_loop(rules, players, script, seed, match, max_deals, ws, sink):
         else:  # the pack of the deal before, rebuilt from its tricks, then cut
             rebuild_pack(ws.rec, n, ws.pack)
             cut_pack(ws.pack, ws.rng)
-        play_deal(rules, players, script, ws, dealer, pot, redeals if stock else 0)
+        play_deal_apart(rules, players, script, ws, dealer, pot, redeals if stock else 0)
         rec = ws.rec
         if record:
             out[d, :] = rec
@@ -423,7 +439,7 @@ def _arena_block(rules, ab, ba, seed, lo, hi, matches, c):
         c[AR_DEALS] += 1
         diff = 0
         for a_side in range(2):
-            simulate_deal(rules, ba if a_side else ab, script, seed, i, ws)
+            simulate_deal_apart(rules, ba if a_side else ab, script, seed, i, ws)
             rec = ws.rec
             if a_side == 0 and rec[THROWN_IN] != 0:
                 c[AR_THROWN_IN] += 1

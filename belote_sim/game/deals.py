@@ -106,6 +106,28 @@ def play_deal(rules, players, script, ws, dealer, pot_before, redeals_before):
                       np.int64(pot_before), np.int64(redeals_before))
 
 
+@jit(inline="always")
+def play_deal_apart(rules, players, script, ws, dealer, pot_before, redeals_before):
+    """:func:`play_deal` as a call to :func:`play_deal_cached`, the integers passed on
+    as plain int64 (as :func:`play_deal` does)."""
+    return play_deal_cached(rules, players, script, ws, np.int64(dealer),
+                            np.int64(pot_before), np.int64(redeals_before))
+
+
+@jit_no_refcount
+def play_deal_cached(rules, players, script, ws, dealer, pot_before, redeals_before):
+    """:func:`play_deal` as a kernel of its own: compiled once per type of its
+    arguments and cached on disk on its own, where each kernel that calls
+    :func:`play_deal` compiles the whole deal into its own code. For the loops in which
+    a call costs little beside the rest of their work (replay, logged deals, matches,
+    the arena, bid strength, card values; through :func:`play_deal_apart`) and for
+    Python callers. The loops whose rate is the deal's own (the simulator's and the
+    comparison's counting, the atlas) inline :func:`play_deal`: a call copies every
+    field of the named tuples it hands on."""
+    return _play_deal(players.families, rules, players, script, ws, dealer, pot_before,
+                      redeals_before)
+
+
 def _deal_of_families(retourne, coinche, stock, two_player):
     """:func:`_play_deal` with the deal functions of the families whose flag is false
     left out: a deal of such a family ends with ``ST_NOT_COMPILED``."""
@@ -253,5 +275,5 @@ def _replay_deal(rules, players, pack, dealer, pot_before, redeals_before, scrip
     deal log's script."""
     ws = new_workspace(players, False, analyse, False)
     ws.pack[:] = pack
-    status = play_deal(rules, players, script, ws, dealer, pot_before, redeals_before)
+    status = play_deal_apart(rules, players, script, ws, dealer, pot_before, redeals_before)
     return ws.rec.copy(), status, ws.kit.analysis[:2].copy()
