@@ -43,19 +43,20 @@ test: $(STAMP)
 		nice $(MAKE) --no-print-directory test-plain; plain=$$?; \
 		wait $$beside; early=$$?; cat $(VENV)/beside-warm.log; \
 		wait $$warm && test $$plain -eq 0 && test $$early -eq 0
-	$(BIN)/python -m pytest -q -n auto -m "not beside_warm" --durations=15
+	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not beside_warm" --durations=15
 
 ## The rule, game and player tests again with NUMBA_DISABLE_JIT=1: the kernels run as plain
 ## Python (what a debugger or coverage sees), with their line coverage reported, one worker a
 ## core (pytest-cov gathers the workers' coverage). The solver's and the odds' tests are left
-## out: too slow without the compiler. (Without the compiler numpy warns where uint64
+## out: too slow without the compiler, and so are the tests marked many_deals (a statistic
+## of thousands of deals). (Without the compiler numpy warns where uint64
 ## arithmetic wraps, as it does in the kernels.)
 PLAIN_TESTS := tests/test_classic_rules.py tests/test_two_player.py tests/test_three_player.py \
 	tests/test_tout_atout.py tests/test_no_contract_4p.py tests/test_coinche.py \
 	tests/test_heuristic_play.py tests/test_shuffle_cut.py
 test-plain: $(STAMP)
 	NUMBA_DISABLE_JIT=1 COVERAGE_FILE=$(VENV)/.coverage-plain $(BIN)/python -m pytest -q \
-		-n auto -p no:cacheprovider -W ignore::RuntimeWarning \
+		-n auto -p no:cacheprovider -W ignore::RuntimeWarning -m "not many_deals" \
 		--cov=belote_sim/kernels --cov=belote_sim/game --cov=belote_sim/players \
 		--cov-report=term $(PLAIN_TESTS)
 

@@ -16,6 +16,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "or compile into a cache of their own): `make test` runs it while tests/warm.py "
         "compiles them",
     )
+    config.addinivalue_line(
+        "markers",
+        "many_deals: plays thousands of deals for a statistic; left out of the "
+        "plain-Python pass (make test-plain), where the kernels run a hundred times slower",
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)

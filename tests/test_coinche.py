@@ -711,6 +711,7 @@ def _policy_calls(pack, dealer, policy):
 # --------------------------------------------------------------------------------------
 
 
+@pytest.mark.many_deals
 def test_simulate_coinche_counts_contracts_by_strain_value_and_coinche():
     res = simulate(COINCHE, deals=20_000, seed=1, bid_policy="random", play_policy="random")
     t = res.table()
