@@ -32,8 +32,9 @@ run: $(STAMP)
 ## priority, the kernels' plain-Python tests and the tests that need none of those kernels
 ## (marked beside_warm: the wheel's commands as plain Python, a first run in a cache of
 ## its own; their output follows) run beside it; then the other tests, one worker a core
-## (pytest-xdist: the suite waits on subprocesses and installs as much as on kernels),
-## printing the 15 slowest.
+## (pytest-xdist: the suite waits on subprocesses and installs as much as on kernels), each
+## file's tests in one worker (a kernel they need beyond the warm-up's is compiled once,
+## not by every worker), printing the 15 slowest.
 test: $(STAMP)
 	$(BIN)/ruff check belote_sim tests benchmarks docs
 	$(BIN)/lint-imports
