@@ -98,15 +98,17 @@ def simulate_deal(rules, players, script, seed, i, ws):
     in matches (:func:`match_loop`). The deal is compiled into the caller's code
     (:func:`~belote_sim.game.deals.play_deal`): for the loops whose rate is the deal's.
     """
-    return play_deal(rules, players, script, ws, _shuffled(rules, seed, i, ws), 0, 0)
+    dealer = _shuffled(rules, seed, i, ws)
+    return play_deal(rules, players, script, ws, dealer, 0, 0)
 
 
 @jit(inline="always")
 def simulate_deal_apart(rules, players, script, seed, i, ws):
     """:func:`simulate_deal` with the deal a call to its own cached kernel
-    (:func:`~belote_sim.game.deals.play_deal_apart`): for the loops that do more per
-    deal than the deal itself, or run few deals."""
-    return play_deal_apart(rules, players, script, ws, _shuffled(rules, seed, i, ws), 0, 0)
+    (:func:`~belote_sim.game.deals.play_deal_apart`): for the loops whose rate is not
+    the deal's own (:func:`~belote_sim.game.deals.play_deal_cached`)."""
+    dealer = _shuffled(rules, seed, i, ws)
+    return play_deal_apart(rules, players, script, ws, dealer, 0, 0)
 
 
 def simulate_chunk(rules, players, seed, start, n, n_blocks, want_rows):
