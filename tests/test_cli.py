@@ -234,7 +234,7 @@ def test_help_pages_read_cleanly():
 
 
 def test_every_command_has_an_example_and_fits_a_laptop_terminal():
-    """Every help page fits 80 columns. In process, through Click's test runner: a
+    """Every help page fits 80 columns. In process, through Typer's test runner: a
     subprocess per command would start Python fifteen times, and the pages are the same
     code (test_help_pages_read_cleanly reads them from subprocesses)."""
     from typer.testing import CliRunner
