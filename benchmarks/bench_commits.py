@@ -9,6 +9,10 @@ on all threads (``--threads 1``: on one), through the public ``simulate``, in
 each tree's figure the median of its rounds. It prints each tree's rates and this
 tree's ratio to each commit. The machine is shared and its speed drifts within
 minutes: only trees measured in the same rounds are compared.
+
+``--probe loops`` times instead the loops that call the deal's cached kernel
+(``belote_sim.game.deals.play_deal_cached``) rather than inline it: bid strength,
+card values, matches and an arena of cheap players, each the best of 2 runs, in seconds.
 """
 
 from __future__ import annotations
@@ -25,6 +29,34 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DEALS = 300_000
 REPEATS = 5
+
+#: ``--probe loops``: the loops that call the deal's cached kernel
+#: (``deals.play_deal_cached``) rather than inline it, each the best of 2 runs, seconds.
+LOOPS_PROBE = """
+import json, time
+from belote_sim import Rules, simulate
+from belote_sim.studies.arena import arena
+from belote_sim.studies.bid_strength import bid_strength
+from belote_sim.studies.card_values import card_values
+jobs = {
+    "bid strength 300,000 worlds": lambda w=300_000: bid_strength(
+        "classic", "JH 9H AH 7D 8C", retourne="TH", worlds=w, models="heuristic", seed=1),
+    "card values 40,000 deals": lambda w=40_000: card_values("classic", w, seed=1),
+    "100,000 matches": lambda w=100_000: simulate(Rules(), matches=w, seed=1),
+    "arena 500,000 deals": lambda w=500_000: arena("heuristic", "random", deals=w,
+                                                     matches=0, seed=2),
+}
+out = {}
+for name, job in jobs.items():
+    job(200)  # compile or load
+    times = []
+    for _ in range(2):
+        t0 = time.perf_counter()
+        job()
+        times.append(time.perf_counter() - t0)
+    out[name] = min(times)
+print(json.dumps(out))
+"""
 
 PROBE = f"""
 import json, statistics, time
@@ -45,12 +77,13 @@ print(json.dumps(out))
 """
 
 
-def rates(tree: Path, threads: int) -> dict[str, float]:
-    """The probe's rates for the package in ``tree`` on ``threads`` threads (0: all)."""
+def rates(tree: Path, threads: int, probe: str = PROBE) -> dict[str, float]:
+    """The ``probe``'s figures for the package in ``tree`` on ``threads`` threads (0:
+    all)."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     if threads:
         env["NUMBA_NUM_THREADS"] = str(threads)
-    proc = subprocess.run([sys.executable, "-c", PROBE], cwd=tree, env=env,
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=tree, env=env,
                           capture_output=True, text=True, check=True)
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -62,7 +95,12 @@ def main() -> None:
                         help="threads of each probe (default: all the machine's)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="rounds, each measuring every tree once (default 3)")
+    parser.add_argument("--probe", choices=("engine", "loops"), default="engine",
+                        help="engine: deals/s of simulate (default); loops: seconds of "
+                             "the loops that call the deal's cached kernel")
     args = parser.parse_args()
+    probe, unit, fmt = ((PROBE, "deals/s", ",.0f") if args.probe == "engine"
+                        else (LOOPS_PROBE, "s", ".3f"))
     with tempfile.TemporaryDirectory() as tmp:
         trees = {}
         for commit in args.commits:
@@ -76,14 +114,14 @@ def main() -> None:
             order = list(trees)
             for r in range(args.rounds):
                 for name in order if r % 2 == 0 else order[::-1]:
-                    rounds[name].append(rates(trees[name], args.threads))
-                    shown = ", ".join(f"{k} {v:,.0f}" for k, v in rounds[name][-1].items())
-                    print(f"round {r + 1}, {name:<12} deals/s: {shown}", flush=True)
+                    rounds[name].append(rates(trees[name], args.threads, probe))
+                    shown = ", ".join(f"{k} {v:{fmt}}" for k, v in rounds[name][-1].items())
+                    print(f"round {r + 1}, {name:<12} {unit}: {shown}", flush=True)
             results = {name: {k: statistics.median(x[k] for x in got) for k in got[0]}
                        for name, got in rounds.items()}
             for name, got in results.items():
-                shown = ", ".join(f"{k} {v:,.0f}" for k, v in got.items())
-                print(f"median, {name:<12} deals/s: {shown}")
+                shown = ", ".join(f"{k} {v:{fmt}}" for k, v in got.items())
+                print(f"median, {name:<12} {unit}: {shown}")
         finally:
             for commit in args.commits:
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
@@ -91,7 +129,7 @@ def main() -> None:
     mine = results["this tree"]
     for name in args.commits:
         ratios = ", ".join(f"{k} {mine[k] / v:.2f}x" for k, v in results[name].items())
-        print(f"this tree / {name}: {ratios}")
+        print(f"this tree / {name} ({'rates' if unit == 'deals/s' else 'times'}): {ratios}")
 
 
 if __name__ == "__main__":

@@ -20,9 +20,10 @@ os.environ["BELOTE_SIM_COMPILE_ALL"] = "1"
 
 def warm() -> None:
     """Play a few deals through each kind of kernel: the chunk, the logged deal, the match,
-    the replay of a deal log (most rule tests replay one). Each kernel compiles the deal
-    into its own code (the deal is an overload, not a kernel cached on its own), so a
-    kernel left to the workers is compiled by each of them."""
+    the replay of a deal log (most rule tests replay one). The chunk compiles the deal
+    into its own code; the others call the deal's cached kernel
+    (``deals.play_deal_cached``), compiled here once with them. A kernel left to the
+    workers would be compiled by each worker whose tests need it."""
     from belote_sim import Rules
     from belote_sim.deallog.replay import replay
     from belote_sim.studies.simulate import play_match, simulate, simulated_deals
