@@ -226,14 +226,17 @@ def _exact_choice(rules, kit, sampled, legal, moves, view, maximize):
     exact solves.
 
     Every candidate is solved exactly in the first world, and the best there (the
-    reference) in every world. Each other candidate, in order of its first-world value,
-    is first tested against the reference world by world with a null window (does it do
-    at least as well here?); where it does, it is solved exactly. Then the other worlds
-    are solved exactly one at a time, each in the window its test left, until the bounds
-    and values show that its total cannot beat the reference's (it is dropped); solved
-    everywhere, it becomes the reference if its total is better. An equivalent card that
-    :func:`dd.candidates` merged shares the total of the card kept for it, so each
-    candidate stands for the lowest card of its group, and ties go to the lower group."""
+    reference) in every other world. There, right after the reference, each other
+    candidate is tested with a null window (does it do at least as well here?) and,
+    where it does, solved exactly in the window its test left. Each world's searches
+    follow one another, so that they share its entries in the table (its own
+    generation: the other worlds' entries are stale to it, free to replace). Then each
+    candidate, in order of its first-world value, has its other worlds solved exactly
+    one at a time, until the bounds and values show that its total cannot beat the
+    reference's (it is dropped); solved everywhere, it becomes the reference if its
+    total is better. An equivalent card that :func:`dd.candidates` merged shares the
+    total of the card kept for it, so each candidate stands for the lowest card of its
+    group, and ties go to the lower group."""
     cx = kit.context
     worlds = sampled.shape[0]
     gen = cx[dd.CX_GEN] + 1  # world w's entries in the table: generation gen + w
@@ -265,56 +268,58 @@ def _exact_choice(rules, kit, sampled, legal, moves, view, maximize):
             j -= 1
         order[j] = c
         n_moves += 1
-    best = order[0]
-    best_values = np.zeros(worlds, dtype=np.int64)
-    best_values[0] = first[best]
-    best_total = first[best]
+    # values[i, w]: order[i]'s value in world w where solved[i, w], else a bound on the
+    # side where it does worse than the reference; bound[i], their sum: its total at best
+    # (an upper bound for the takers, else a lower one).
+    values = np.zeros((n_moves, worlds), dtype=np.int64)
+    solved = np.zeros((n_moves, worlds), dtype=np.bool_)
+    bound = np.zeros(n_moves, dtype=np.int64)
+    for i in range(n_moves):
+        values[i, 0] = first[order[i]]
+        solved[i, 0] = True
+        bound[i] = first[order[i]]
+    ref = order[0]
     for w in range(1, worlds):
-        best_values[w] = _world_value(rules, kit, sampled[w], gen + w, view, best, 0, 0)
-        best_total += best_values[w]
-    values = np.zeros(worlds, dtype=np.int64)
-    solved = np.zeros(worlds, dtype=np.bool_)
-    for i in range(1, n_moves):
-        c = order[i]
-        loses_ties = low[c] > low[best]
-        values[0] = first[c]
-        solved[0] = True
-        bound = first[c]  # the total at best (an upper bound for the takers, else lower)
-        for w in range(1, worlds):
+        v = _world_value(rules, kit, sampled[w], gen + w, view, ref, 0, 0)
+        values[0, w] = v
+        solved[0, w] = True
+        bound[0] += v
+        for i in range(1, n_moves):
+            c = order[i]
+            loses_ties = low[c] > low[ref]
             # c matters in this world when its value reaches t (takers: v >= t;
-            # defenders: v < t), where it would beat or tie the reference's
-            if maximize:
-                t = best_values[w] + (1 if loses_ties else 0)
-            else:
-                t = best_values[w] + (0 if loses_ties else 1)
+            # defenders: v < t), where it would beat or tie the reference
+            t = v + (1 if loses_ties else 0) if maximize else v + (0 if loses_ties else 1)
             g = _world_value(rules, kit, sampled[w], gen + w, view, c, t - 1, t)
             if (g >= t) == maximize:
                 # solved exactly in the window the test leaves (narrower: fewer nodes)
                 lo, hi = (g - 1, dd.INF) if maximize else (-1, g + 1)
                 g = _world_value(rules, kit, sampled[w], gen + w, view, c, lo, hi)
-                solved[w] = True
-            else:
-                solved[w] = False  # g bounds the value on the side where c does worse
-            values[w] = g
-            bound += g
+                solved[i, w] = True
+            values[i, w] = g
+            bound[i] += g
+    best = 0
+    best_total = bound[0]
+    for i in range(1, n_moves):
+        c = order[i]
+        loses_ties = low[c] > low[order[best]]
         # The other worlds solved exactly one at a time, until c cannot beat the reference.
         w = 0
-        while w < worlds and not _beaten(bound, best_total, sign, loses_ties):
-            if not solved[w]:
-                g = values[w]
+        while w < worlds and not _beaten(bound[i], best_total, sign, loses_ties):
+            if not solved[i, w]:
+                g = values[i, w]
                 lo, hi = (-1, g + 1) if maximize else (g - 1, dd.INF)
-                values[w] = _world_value(rules, kit, sampled[w], gen + w, view, c, lo, hi)
-                bound += values[w] - g
+                values[i, w] = _world_value(rules, kit, sampled[w], gen + w, view, c, lo, hi)
+                bound[i] += values[i, w] - g
             w += 1
-        if w < worlds or _beaten(bound, best_total, sign, loses_ties):
+        if w < worlds or _beaten(bound[i], best_total, sign, loses_ties):
             continue  # it cannot beat the reference
-        total = bound  # every world solved
-        if sign * total > sign * best_total or (total == best_total and low[c] < low[best]):
-            best = c
+        total = bound[i]  # every world solved
+        if sign * total > sign * best_total or (total == best_total and low[c] < low[order[best]]):
+            best = i
             best_total = total
-            best_values[:] = values
     cx[dd.CX_GEN] = gen + worlds  # the next decision's first generation is new
-    return low[best]
+    return low[order[best]]
 
 
 @jit

@@ -71,6 +71,7 @@ from belote_sim.players.dd.table import (
     _hash,
     _tt_pack,
     _tt_victim,
+    prefetch_bucket,
 )
 
 # ---------------------------------------------------------------------------------------
@@ -108,11 +109,12 @@ F_SCOUT = 22  # 1: the move being tried got a scout window; 2: re-search it
 F_RW = 23  # the re-search's narrowed bound
 # The current trick before this node's card, carried from frame to frame rather than
 # recomputed from its cards at every node: the place in the trick of the card winning
-# it, that card's power (:func:`card_power`) and the trick's points.
+# it, that card's power (:func:`card_power`), the trick's points and its cards (a mask).
 F_W = 24
 F_WP = 25
 F_TP = 26
-F_SIZE = 27
+F_TM = 27
+F_SIZE = 28
 
 M_ENTER = 0
 M_NEXT = 1
@@ -190,10 +192,12 @@ def _alphabeta(solver, hands, k, leader, cap, alpha, beta):
         pts += cx[CX_PTS + ctz(m)]
         m &= m - 1
     tp0 = 0
+    tm0 = 0
     for i in range(k):
-        in_play |= 1 << tb[left0, i]
+        tm0 |= 1 << tb[left0, i]
         pts += cx[CX_PTS + tb[left0, i]]
         tp0 += cx[CX_PTS + tb[left0, i]]
+    in_play |= tm0
     w0 = 0
     wp0 = -1  # (read only inside a trick)
     if k > 0:
@@ -203,6 +207,7 @@ def _alphabeta(solver, hands, k, leader, cap, alpha, beta):
     fr[d, F_W] = w0
     fr[d, F_WP] = wp0
     fr[d, F_TP] = tp0
+    fr[d, F_TM] = tm0
     fr[d, F_K] = k
     fr[d, F_LEADER] = leader
     fr[d, F_CAP] = cap
@@ -241,7 +246,21 @@ def _alphabeta(solver, hands, k, leader, cap, alpha, beta):
                 continue
             lo_bound = 0
             hi_bound = fr[d, F_PTS] + last_bonus + (CAPOT_BONUS if cp else 0)
-            if kk == 0 and (opts & OPT_BOUNDS) != 0:
+            # The table's key first, and its bucket asked of memory, where it mostly
+            # misses the cache: the bounds are computed meanwhile.
+            use_tt = kk == 0 and left > 1 and (opts & OPT_TT) != 0
+            k1 = 0
+            k2 = 0
+            base = 0
+            cp_key = cp
+            if use_tt:
+                ip = fr[d, F_INPLAY]
+                k1 = _canonical(cx, hands[0], ip) | (_canonical(cx, hands[1], ip) << 32)
+                k2 = _canonical(cx, hands[2], ip) | (_canonical(cx, hands[3], ip) << 32)
+                base = _hash(k1, k2, ld | (cp << 2) | (cx[CX_GEN] << 3), tt.shape[0]) & ~(
+                    TT_BUCKET - 1)
+                prefetch_bucket(tt, base)
+            if kk == 0 and left > 2 and (opts & OPT_BOUNDS) != 0:
                 sure_d = False
                 def_pts = 0
                 if trump < ALL_TRUMPS:
@@ -274,19 +293,12 @@ def _alphabeta(solver, hands, k, leader, cap, alpha, beta):
             fr[d, F_OLO] = -INF
             fr[d, F_OHI] = INF
             hint = -1
-            use_tt = kk == 0 and left > 1 and (opts & OPT_TT) != 0
             fr[d, F_TT] = use_tt
             if use_tt:
                 cx[CX_PROBES] += 1
-                ip = fr[d, F_INPLAY]
-                h0 = _canonical(cx, hands[0], ip)
-                h1 = _canonical(cx, hands[1], ip)
-                h2 = _canonical(cx, hands[2], ip)
-                h3 = _canonical(cx, hands[3], ip)
-                k1 = h0 | (h1 << 32)
-                k2 = h2 | (h3 << 32)
                 meta = ld | (cp << 2) | (cx[CX_GEN] << 3)
-                base = _hash(k1, k2, meta, tt.shape[0]) & ~(TT_BUCKET - 1)
+                if cp != cp_key:  # the bounds cleared the capot flag: another bucket
+                    base = _hash(k1, k2, meta, tt.shape[0]) & ~(TT_BUCKET - 1)
                 check = _check(k1, k2, meta)
                 slot = -1
                 for j in range(base, min(base + TT_BUCKET, tt.shape[0])):
@@ -455,6 +467,7 @@ def _alphabeta(solver, hands, k, leader, cap, alpha, beta):
                 fr[d + 1, F_W] = wi
                 fr[d + 1, F_WP] = wp
                 fr[d + 1, F_TP] = tp
+                fr[d + 1, F_TM] = fr[d, F_TM] | (1 << c)
                 fr[d + 1, F_K] = kk + 1
                 fr[d + 1, F_LEADER] = ld
                 fr[d + 1, F_CAP] = fr[d, F_CAP]
@@ -466,9 +479,7 @@ def _alphabeta(solver, hands, k, leader, cap, alpha, beta):
                 mode = M_ENTER
                 continue
             # The trick is complete.
-            played = 0
-            for q in range(n):
-                played |= 1 << tb[left, q]
+            played = fr[d, F_TM] | (1 << c)
             winner = seat_after(ld, wi, n)
             takers = cx[CX_TAKERS + winner] == 1
             if left == 1:
@@ -487,6 +498,7 @@ def _alphabeta(solver, hands, k, leader, cap, alpha, beta):
             fr[d + 1, F_W] = 0
             fr[d + 1, F_WP] = -1
             fr[d + 1, F_TP] = 0
+            fr[d + 1, F_TM] = 0
             d += 1
             mode = M_ENTER
         elif mode == M_RETURN:

@@ -25,8 +25,12 @@ the same points are interchangeable (see the tables below).
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
-from belote_sim._jit import jit
+from belote_sim._jit import DISABLE_JIT, PYTHON_FORMS, jit
 from belote_sim.cards import ALL_TRUMPS, LAST_TRICK_BONUS, POINTS
 from belote_sim.kernels.bits import nonneg
 from belote_sim.rules import R_KING_VALUE, R_NT_VALUES, R_PLAYERS
@@ -287,6 +291,49 @@ def _tt_pack(lo, hi, best, left, gen):
     of the generation (for :func:`_tt_victim`)."""
     return ((max(lo, -1) + 1) | ((min(hi, 4094) + 1) << 16) | (best << 32) | (left << 40)
             | ((gen & 0xFFFF) << 48))
+
+
+@intrinsic
+def _prefetch(typingctx, table, entry):
+    """Ask the processor to fetch the cache line of ``table``'s row ``entry`` (LLVM's
+    ``prefetch``, for a read), without waiting for it."""
+    if not (isinstance(table, types.Array) and isinstance(entry, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        table_type = signature.args[0]
+        data = context.make_array(table_type)(context, builder, args[0]).data
+        offset = builder.mul(args[1], context.get_constant(types.int64, TT_FIELDS))
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+            "llvm.prefetch.p0",
+        )
+        # a read (0), kept in every level of cache (3), of data (1)
+        builder.call(fn, [builder.bitcast(builder.gep(data, [offset]), i8p), i32(0), i32(3),
+                          i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(table, types.int64), codegen
+
+
+def _python_prefetch_bucket(tt, base):
+    """Plain Python has no cache to warm."""
+
+
+if DISABLE_JIT:
+    prefetch_bucket = _python_prefetch_bucket
+else:
+
+    @jit(inline="always")
+    def prefetch_bucket(tt, base):
+        """Start loading the bucket at entry ``base`` of the table ``tt`` into the cache:
+        a probe's load misses the cache most of the time, and the work done between
+        this call and the probe hides part of its wait."""
+        _prefetch(tt, np.int64(base))
+
+    PYTHON_FORMS[prefetch_bucket] = _python_prefetch_bucket
 
 
 @jit(inline="always")
