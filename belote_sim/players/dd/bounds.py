@@ -1,4 +1,6 @@
-"""Quick bounds at trick boundaries, which cut the search short (``OPT_BOUNDS``).
+"""Quick bounds at trick boundaries with more than two tricks left, which cut the search
+short (``OPT_BOUNDS``). With two left, the two-trick search
+(:func:`.endgame._two_tricks`) costs less than they do: the search skips them there.
 
 The takers cannot get less than 0 nor more than the points left; in a suit contract a
 side surely takes the points of its trumps that beat every trump of the other side, and
