@@ -15,7 +15,10 @@ in one cache line; a new position replaces a stale entry first, otherwise the on
 the fewest tricks to play: more positions stay in the table than with two entries of
 32 bytes in a bucket, and the solves take fewer nodes. Every bit of the key reaches the
 low bits of the index (:func:`_hash`): a hash that left most bits of the key out of them
-would send many positions to the same buckets, where they evict each other.
+would send many positions to the same buckets, where they evict each other. The
+search asks for a position's bucket as soon as it has the key (:func:`prefetch_bucket`)
+and computes the bounds while the line comes: the table mostly misses the processor's
+caches, and the probe's wait was the search's hottest spot.
 ``python benchmarks/bench_solver_commits.py COMMIT`` prints the node counts of this
 tree's solves beside another commit's. The hands of
 the key are canonical: cards adjacent in rank among the cards still in play and worth
