@@ -6,11 +6,12 @@ solver queries of ``bench_players.py`` on positions of that tree's own benchmark
 the exact value of 10 random deals under each suit trump, the make/fail query (>= 82)
 on the same positions, and every card's value at the first lead of 20 bid deals (mean
 time a solve, the min of 3 passes; nodes; a hash of the values); and, with
-``--fastpimc``, the time per decision of ``fastpimc:20:uniform`` in an arena of 60 deals
-against the heuristic (the min of 3 passes; its decisions; a hash of its scores, the
-same when the two trees play the same cards). The two trees run at
-the same time, one per core (``taskset``), and swap cores every round: the machine is
-shared and its speed drifts within minutes, and what drifts then weighs on both alike.
+``--fastpimc``, the time per decision of ``fastpimc:20:uniform`` in an arena of
+:data:`FASTPIMC_DEALS` deals against the heuristic (the min of 3 passes; its
+decisions; a hash of its scores, the same when the two trees play the same cards). The
+two trees run at the same time, one per core (``taskset``), and swap cores every round:
+the machine is shared and its speed drifts within minutes, and what drifts then weighs
+on both alike.
 It prints each round's times, the ratio of the minima (this tree over the commit) and
 whether the values are the same.
 """
@@ -26,6 +27,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+#: ``--fastpimc``: the deals of the arena whose decisions are timed.
+FASTPIMC_DEALS = 60
 
 PROBE = """
 import hashlib, json, os, sys
@@ -46,8 +49,9 @@ for name, args in (("exact", (positions, None)), ("make/fail", (positions, 82)),
     runs = [bp.solve_all(*args) for _ in range(3)]
     values = hashlib.md5(str(runs[0]["values"]).encode()).hexdigest()
     out[name] = [min(r["mean_ms"] for r in runs), runs[0]["nodes"], values]
-if sys.argv[2] == "1":
-    runs = [arena("fastpimc:20:uniform", "heuristic", deals=60, matches=0, seed=2)
+if int(sys.argv[2]) > 0:  # the arena's deals (0: no arena)
+    runs = [arena("fastpimc:20:uniform", "heuristic", deals=int(sys.argv[2]), matches=0,
+                  seed=2)
             for _ in range(3)]
     scores = hashlib.md5(str([runs[0].a_mean, runs[0].b_mean]).encode()).hexdigest()
     out["fastpimc:20 decision"] = [min(r.seconds_per_decision[0] for r in runs) * 1e3,
@@ -56,9 +60,9 @@ print(json.dumps(out))
 """
 
 
-def _start(tree: Path, core: int, fastpimc: bool) -> subprocess.Popen:
+def _start(tree: Path, core: int, arena_deals: int) -> subprocess.Popen:
     return subprocess.Popen(["taskset", "-c", str(core), sys.executable, "-c", PROBE,
-                             str(tree), str(int(fastpimc))], cwd=tree,
+                             str(tree), str(arena_deals)], cwd=tree,
                             stdout=subprocess.PIPE, text=True)
 
 
@@ -67,8 +71,10 @@ def main() -> None:
     parser.add_argument("commit", help="the commit to measure beside this tree")
     parser.add_argument("--rounds", type=int, default=4, help="rounds (cores swapped)")
     parser.add_argument("--fastpimc", action="store_true",
-                        help="time fastpimc:20 decisions too (an arena of 60 deals)")
+                        help="time fastpimc:20 decisions too (an arena of "
+                             f"{FASTPIMC_DEALS} deals)")
     args = parser.parse_args()
+    arena_deals = FASTPIMC_DEALS if args.fastpimc else 0
     with tempfile.TemporaryDirectory() as tmp:
         other = Path(tmp) / "other"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q",
@@ -77,12 +83,12 @@ def main() -> None:
         try:
             for tree in trees.values():  # compile or load each tree's kernels first
                 subprocess.run([sys.executable, "-c", PROBE, str(tree),
-                                str(int(args.fastpimc))], cwd=tree, check=True,
+                                str(arena_deals)], cwd=tree, check=True,
                                capture_output=True)
             results: dict[str, list[dict]] = {name: [] for name in trees}
             for r in range(args.rounds):
                 order = list(trees) if r % 2 == 0 else list(trees)[::-1]
-                procs = {name: _start(trees[name], core, args.fastpimc)
+                procs = {name: _start(trees[name], core, arena_deals)
                          for core, name in enumerate(order)}
                 for name, proc in procs.items():
                     out, _ = proc.communicate()
