@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from numba.extending import overload
-from numba.np.unsafe.ndarray import to_fixed_tuple
 
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS, TRUMP_ABOVE
@@ -44,12 +43,22 @@ def rule_values(rules):
     return tuple(int(x) for x in rules)
 
 
+def _read_every_slot():
+    """``impl(rules) -> (rules[0], ..., rules[N_RULE_SLOTS - 1])``, the reads written out.
+
+    Numba's ``to_fixed_tuple`` builds the tuple in a loop that LLVM does not see
+    through: the lean trick loop copied every slot through the stack at each deal
+    (``docs/performance.md``). Written out, each read is a load of its own, and the
+    loads of the slots a kernel never uses are dropped."""
+    reads = ", ".join(f"rules[{i}]" for i in range(N_RULE_SLOTS))
+    namespace: dict = {}
+    exec(f"def impl(rules):\n    return ({reads},)\n", namespace)
+    return namespace["impl"]
+
+
 @overload(rule_values, inline="always")
 def _rule_values_jit(rules):
-    def impl(rules):
-        return to_fixed_tuple(rules, N_RULE_SLOTS)
-
-    return impl
+    return _read_every_slot()
 
 
 @jit
