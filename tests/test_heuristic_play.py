@@ -9,10 +9,12 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from belote_sim import PRESETS, Rules, replay
-from belote_sim.cards import format_card, mask_of, parse_cards
-from belote_sim.players.heuristic import heuristic_card
+from belote_sim.cards import NO_TRUMPS, format_card, mask_of, parse_cards
+from belote_sim.players.heuristic import KEYS, _cheapest, _richest, heuristic_card
 from belote_sim.players.seating import SeatView
 from belote_sim.studies.simulate import PolicySpec, simulated_deals
 
@@ -30,6 +32,32 @@ def play(hand, trick, leader, played=(), trump=HEARTS, taker=0, legal=None):
     k = len(cards)
     view = SeatView((leader + k) % 4, t, k, leader, np.int64(seen), trump, taker, 4, 1, False)
     return format_card(heuristic_card(np.int64(lg), np.int64(h), view))
+
+
+def first_by_keys(cards, keys, better):
+    """The naive form of ``_cheapest`` and ``_richest``: the cards in index order, the
+    first one whose key is ``better`` than every key before it kept; -1 for none."""
+    best = -1
+    for c in range(32):
+        if (cards >> c) & 1 and (best < 0 or better(keys[c], keys[best])):
+            best = c
+    return best
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cards=st.one_of(
+        st.integers(0, 2**32 - 1),  # about half the pack
+        st.sets(st.integers(0, 31), max_size=8).map(lambda cs: sum(1 << c for c in cs)),
+    ),
+    trump=st.integers(0, NO_TRUMPS),
+)
+def test_cheapest_and_richest_follow_their_keys(cards, trump):
+    # the compiled choices read an order table; the keys are the order's definition
+    assert _cheapest(np.int64(cards), trump) == first_by_keys(
+        cards, KEYS[0, trump], lambda a, b: a < b)
+    assert _richest(np.int64(cards), trump) == first_by_keys(
+        cards, KEYS[1, trump], lambda a, b: a > b)
 
 
 def test_gives_points_to_a_partner_whose_card_is_master():
