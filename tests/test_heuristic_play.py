@@ -121,8 +121,8 @@ def test_an_illegal_card_from_a_policy_is_refused_not_played():
     code = (
         "import belote_sim.game.tricks as T\n"
         "from belote_sim import Rules, simulate\n"
-        "T.heuristic_choice = lambda legal, *rest: min(c for c in range(32)"
-        " if not legal >> c & 1)\n"
+        "broken = lambda legal, *rest: min(c for c in range(32) if not legal >> c & 1)\n"
+        "T.heuristic_choice = T.heuristic_card_inlined = broken\n"
         "try:\n"
         "    simulate(Rules(), deals=20, seed=1, play_policy='heuristic', threads=1)\n"
         "except RuntimeError as e:\n"

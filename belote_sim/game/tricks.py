@@ -66,6 +66,7 @@ from belote_sim.kernels.legal import legal_given_top, legal_given_winner, rule_v
 from belote_sim.kernels.scoring import deal_total
 from belote_sim.kernels.trick import POWER, card_power, seat_after, trick_card_points
 from belote_sim.players import PLAY_HEURISTIC, PLAY_RANDOM
+from belote_sim.players.heuristic import heuristic_card_inlined
 from belote_sim.players.pimc import deal_value
 from belote_sim.players.play import (
     choose_card,
@@ -222,7 +223,8 @@ def play_plain_tricks(rules, play, rec, hands, trick, sides, rng, n_tricks):
                     np.int64(seat), trick, np.int64(k), np.int64(leader), np.int64(played),
                     np.int64(trump), np.int64(taker), np.int64(4), np.int64(cap), False,
                 )
-                card = heuristic_choice(legal, hands, view)
+                # Compiled into this loop: a call would copy the view's fields.
+                card = heuristic_card_inlined(np.int64(legal), np.int64(hands[seat]), view)
             n_plays = 4 * t + k
             if (legal >> card) & 1 == 0:  # legal is within the hand
                 rng[0] = z

@@ -211,6 +211,13 @@ def heuristic_card(legal, hand, view):
     return _cheapest(legal, trump)
 
 
+#: :func:`heuristic_card` compiled into its caller (Numba inlines it), for the trick loop
+#: of mass runs, which asks it every card: a call copies every field of the view it is
+#: handed. The same function, compiled twice: once in that loop, once on its own for the
+#: other callers, which would grow by its size to no gain.
+heuristic_card_inlined = jit(inline="always")(getattr(heuristic_card, "py_func", heuristic_card))
+
+
 @jit(inline="always")
 def view_after(view, trick, card):
     """The view of the seat after ``view``'s once it has played ``card``: ``trick`` holds
