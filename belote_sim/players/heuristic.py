@@ -107,16 +107,15 @@ def _order_tables() -> tuple[np.ndarray, np.ndarray]:
     and a ``ctz``: no loop, whose exit after a varying count of cards is mispredicted."""
     by_place = np.zeros((2, NO_TRUMPS + 1, N_CARDS), dtype=np.int64)
     places = np.zeros((2, NO_TRUMPS + 1, 4, 256), dtype=np.int64)
+    bits = (np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1  # bits[v, j]
     for q, sign in ((0, 1), (1, -1)):
         for trump in range(NO_TRUMPS + 1):
             order = sorted(range(N_CARDS), key=lambda c: (sign * KEYS[q, trump, c], c))
-            place = {c: r for r, c in enumerate(order)}
+            place = np.empty(N_CARDS, dtype=np.int64)
+            place[order] = np.arange(N_CARDS)
             by_place[q, trump] = order
             for b in range(4):
-                for v in range(256):
-                    places[q, trump, b, v] = sum(
-                        1 << place[8 * b + j] for j in range(8) if (v >> j) & 1
-                    )
+                places[q, trump, b] = bits @ (np.int64(1) << place[8 * b : 8 * b + 8])
     return by_place, places
 
 

@@ -169,19 +169,18 @@ def _groups(desc: np.ndarray, signature: int) -> list[list[int]]:
 def _canon_table(desc: np.ndarray, signature: int) -> np.ndarray:
     """``table[R, bits]``: the canonical form of the suit's cards ``bits`` (rank mask)
     among the cards still in play ``R``."""
-    table = np.zeros((256, 256), dtype=np.uint8)
-    values = np.arange(256)
+    groups = _groups(desc, signature)
+    target = np.tile(np.arange(8), (256, 1))  # target[R, r]: where rank r goes
     for remaining in range(256):
-        target = list(range(8))
-        for group in _groups(desc, signature):
+        for group in groups:
             present = [r for r in group if remaining >> r & 1]
             for r, t in zip(present, group, strict=False):
-                target[r] = t
-        out = np.zeros(256, dtype=np.int64)
-        for r in range(8):
-            out |= ((values >> r) & 1) << target[r]
-        table[remaining] = out
-    return table
+                target[remaining, r] = t
+    bits = np.arange(256)[None, :]
+    table = np.zeros((256, 256), dtype=np.int64)
+    for r in range(8):
+        table |= ((bits >> r) & 1) << target[:, r : r + 1]
+    return table.astype(np.uint8)
 
 
 def _keep_table(desc: np.ndarray, signature: int) -> np.ndarray:
