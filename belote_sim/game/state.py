@@ -151,6 +151,13 @@ def opening_of(calls):
     return Script(True, calls, np.int64(len(calls)), none, np.int64(0), True, np.int64(0), False)
 
 
+@jit(inline="always")
+def leaves_every_card(script):
+    """Whether the players choose every card of the deal: no script, or a script of
+    calls only that leaves the cards to them (:func:`opening_of`)."""
+    return not script.on or (script.n_plays == 0 and script.open_end and not script.decide)
+
+
 @jit
 def given_calls(calls, checked):
     """A script of the auction's first ``calls`` that checks those of the mask

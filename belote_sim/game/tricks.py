@@ -31,7 +31,7 @@ from belote_sim.game.observers import (
     value_end,
     value_position,
 )
-from belote_sim.game.state import MISSING, scripted_card
+from belote_sim.game.state import MISSING, leaves_every_card, scripted_card
 from belote_sim.kernels.clock import cycles
 from belote_sim.kernels.layout import (
     BELOTE,
@@ -189,7 +189,7 @@ def random_players(play):
 @jit
 def play_plain_tricks(rules, play, rec, hands, trick, sides, rng, n_tricks):
     """The tricks of a four-player deal as :func:`play_tricks` plays them when nothing
-    but the players is at the table: no script, no observer, no free trick or stock,
+    but the players is at the table: no card scripted, no observer, no free trick or stock,
     every seat ``random`` or ``heuristic``. The same steps with the same rule functions
     and the same draws, in a loop whose registers hold only what these players use: the
     stream's state and the rules' values are locals, not array cells reloaded after
@@ -304,7 +304,8 @@ def play_tricks(rules, players, script, ws, plan):
     seat's side. The workspace's observers (``ws.watch``) see every position: the
     knowledge of the solver players, each side's decision time (the arena), and the
     double-dummy value of every position of a scripted deal (``analyse``, see
-    :func:`analyse_position`). Without script or observers, for random and heuristic
+    :func:`analyse_position`). Without observers, when the players choose every card (no
+    script, or one of calls only: the atlas's openings), for random and heuristic
     players, the tricks are played by :func:`play_plain_tricks`, or
     :func:`play_random_tricks` when every seat plays ``random``.
     """
@@ -324,7 +325,7 @@ def play_tricks(rules, players, script, ws, plan):
     if watch.solve and n == 4 and free_tricks == 0:
         return solve_tricks(rules, ws, ws.kit, leader, trump, taker, t_side, n_tricks)
     if (n == 4 and free_tricks == 0 and stock_pos < 0 and not plan.belote_at_play
-            and not script.on and not (watch.know or watch.timing or analyse)
+            and leaves_every_card(script) and not (watch.know or watch.timing or analyse)
             and plain_players(players.play)):
         # The lean loops take only the arrays they use: a call copies every field of the
         # named tuples it is handed.
