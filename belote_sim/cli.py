@@ -1069,10 +1069,15 @@ def _fmt(v) -> str:
 
 def main() -> None:
     """Console entry point."""
+    import gc
     import signal
 
     if hasattr(signal, "SIGPIPE"):  # `belote-sim replay log | head` ends quietly
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    # The imports leave a heap of objects that live as long as the command (numba's,
+    # pandas's: some 175,000): out of the collector's passes, which would otherwise walk
+    # them all at every full collection and again at exit (docs/performance.md).
+    gc.freeze()
     app(prog_name=PROG)
 
 
