@@ -35,9 +35,14 @@ REPEATS = 5
 LOOPS_PROBE = """
 import json, time
 from belote_sim import Rules, simulate
-from belote_sim.studies.arena import arena
-from belote_sim.studies.bid_strength import bid_strength
-from belote_sim.studies.card_values import card_values
+try:
+    from belote_sim.studies.arena import arena
+    from belote_sim.studies.bid_strength import bid_strength
+    from belote_sim.studies.card_values import card_values
+except ImportError:  # trees before the studies had a package of their own
+    from belote_sim.runs.arena import arena
+    from belote_sim.runs.card_values import card_values
+    from belote_sim.runs.strength import bid_strength
 jobs = {
     "bid strength 300,000 worlds": lambda w=300_000: bid_strength(
         "classic", "JH 9H AH 7D 8C", retourne="TH", worlds=w, models="heuristic", seed=1),
