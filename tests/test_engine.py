@@ -291,7 +291,9 @@ def test_the_plain_loops_play_as_the_general_ones(preset, bid, play):
     The arena's decision timing sends the same deals through the general trick loop, a
     script of no opening call through the general bidding too. All play the same calls
     and cards from the same draws: equal records (but for the timing's own fields) and
-    equal streams after each deal."""
+    equal streams after each deal. A script of calls only (the atlas's openings, here a
+    first pass) leaves the tricks to the plain loops too: the same deals under it play
+    alike with and without the timing."""
     from belote_sim.game.deals import play_deal_cached
     from belote_sim.game.state import new_workspace, no_script, opening_of
     from belote_sim.kernels import layout as L
@@ -304,11 +306,14 @@ def test_the_plain_loops_play_as_the_general_ones(preset, bid, play):
                            play_policy_id(play), 0.0, *lookup_for(), True, families_for(rules))
     timing = np.zeros(L.REC_SIZE, dtype=bool)
     timing[L.DECISIONS:L.DECISIONS + 2] = timing[L.DECISION_CYCLES:L.DECISION_CYCLES + 2] = True
+    first_pass = opening_of(np.array([L.CALL_PASS], dtype=np.int64))
     tables = [(new_workspace(players, False, False, False), no_script()),
               (new_workspace(players, True, False, False), no_script()),
               (new_workspace(players, False, False, False),
-               opening_of(np.zeros(0, dtype=np.int64)))]
-    played = 0
+               opening_of(np.zeros(0, dtype=np.int64))),
+              (new_workspace(players, False, False, False), first_pass),
+              (new_workspace(players, True, False, False), first_pass)]
+    played = played_after_pass = 0
     for deal in range(300):
         streams = []
         for ws, script in tables:
@@ -316,12 +321,14 @@ def test_the_plain_loops_play_as_the_general_ones(preset, bid, play):
             shuffle_pack(ws.pack, ws.rng)
             assert play_deal_cached(rules, players, script, ws, deal % 4, 0, 0) == 0
             streams.append(int(ws.rng[0]))
-        assert streams[0] == streams[1] == streams[2]
+        assert streams[0] == streams[1] == streams[2] and streams[3] == streams[4]
         plain = tables[0][0].rec[~timing]
-        for ws, _ in tables[1:]:
+        for ws, _ in tables[1:3]:
             np.testing.assert_array_equal(plain, ws.rec[~timing])
+        np.testing.assert_array_equal(tables[3][0].rec[~timing], tables[4][0].rec[~timing])
         played += tables[0][0].rec[L.N_PLAYS] > 0
-    assert played > 100  # most deals were taken and played
+        played_after_pass += tables[3][0].rec[L.N_PLAYS] > 0
+    assert played > 100 and played_after_pass > 100  # most deals were taken and played
 
 
 def test_numbas_inliner_copies_each_callee_once():
