@@ -214,21 +214,26 @@ def test_coinche_reach_falls_with_the_value():
     assert (reach.loc[("heuristic", "C")] <= hearts + 1e-12).all()
 
 
-def test_the_dd_model_solves_what_dd_play_plays():
+@pytest.mark.parametrize(("hand", "where", "worlds"), [
+    (HAND, {"seat": 1, "round": 2}, 12),
+    # the decision of bench_strength's `--models dd` figure, near the take threshold
+    ("JH 9H 7D 8C KS", {"seat": 1, "dealer": 0}, 240),
+])
+def test_the_dd_model_solves_what_dd_play_plays(hand, where, worlds):
     """One double-dummy solve per contract and world gives the deal that playing every
     card by the dd policy gives (perfect play keeps the value): same outcomes, same
     scores, world by world."""
-    dec = decision("classic", HAND, retourne="TH", seat=1, round=2)
+    dec = decision("classic", hand, retourne="TH", **where)
     openings, strains = _openings(dec)
     table = np.array([[BID_THRESHOLD, 50.0, PLAY_DD, 0.0]])
     world = K.World(dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen)
     draw = K.Draw(world, np.zeros(0, dtype=np.int64), np.int64(0), np.int64(1))  # uniform
     inputs = K.StrengthInputs(table, *lookup_for(BID_THRESHOLD), draw, openings, strains,
                               dec.seat, dec.dealer, 7, True)
-    solved, _, _ = K.strength_chunk(dec.rules.to_array(), inputs, 0, 12, 2)
+    solved, _, _ = K.strength_chunk(dec.rules.to_array(), inputs, 0, worlds, 2)
     played, _, _ = K.strength_chunk(dec.rules.to_array(), inputs._replace(solve_dd=False), 0,
-                                    12, 2)
-    assert solved[0, :, K.SC_TAKERS].sum() > 12  # contracts were played
+                                    worlds, 2)
+    assert solved[0, :, K.SC_TAKERS].sum() > worlds  # contracts were played
     np.testing.assert_array_equal(solved, played)
 
 
