@@ -10,9 +10,11 @@ each tree's figure the median of its rounds. It prints each tree's rates and thi
 tree's ratio to each commit. The machine is shared and its speed drifts within
 minutes: only trees measured in the same rounds are compared.
 
-``--probe loops`` times instead the loops that call the deal's cached kernel
-(``belote_sim.game.deals.play_deal_cached``) rather than inline it: bid strength,
-card values, matches and an arena of cheap players, each the best of 2 runs, in seconds.
+``--probe loops`` times instead the loops outside ``simulate``: those that call the
+deal's cached kernel (``belote_sim.game.deals.play_deal_cached``) rather than inline
+it (bid strength, card values, matches and an arena of cheap players) and the bid
+atlas, whose scripted openings play in the lean trick loop, each the best of 2 runs,
+in seconds.
 """
 
 from __future__ import annotations
@@ -30,17 +32,19 @@ ROOT = Path(__file__).resolve().parents[1]
 DEALS = 300_000
 REPEATS = 5
 
-#: ``--probe loops``: the loops that call the deal's cached kernel
-#: (``deals.play_deal_cached``) rather than inline it, each the best of 2 runs, seconds.
+#: ``--probe loops``: the loops outside ``simulate`` (see the module docstring), each the
+#: best of 2 runs, seconds.
 LOOPS_PROBE = """
 import json, time
 from belote_sim import Rules, simulate
 try:
     from belote_sim.studies.arena import arena
+    from belote_sim.studies.atlas import bid_table
     from belote_sim.studies.bid_strength import bid_strength
     from belote_sim.studies.card_values import card_values
 except ImportError:  # trees before the studies had a package of their own
     from belote_sim.runs.arena import arena
+    from belote_sim.runs.atlas import bid_table
     from belote_sim.runs.card_values import card_values
     from belote_sim.runs.strength import bid_strength
 jobs = {
@@ -50,6 +54,7 @@ jobs = {
     "100,000 matches": lambda w=100_000: simulate(Rules(), matches=w, seed=1),
     "arena 500,000 deals": lambda w=500_000: arena("heuristic", "random", deals=w,
                                                      matches=0, seed=2),
+    "atlas 100,000 deals": lambda w=100_000: bid_table("classic", w, seed=1),
 }
 out = {}
 for name, job in jobs.items():
@@ -102,7 +107,7 @@ def main() -> None:
                         help="rounds, each measuring every tree once (default 3)")
     parser.add_argument("--probe", choices=("engine", "loops"), default="engine",
                         help="engine: deals/s of simulate (default); loops: seconds of "
-                             "the loops that call the deal's cached kernel")
+                             "the loops outside simulate and of the bid atlas")
     args = parser.parse_args()
     probe, unit, fmt = ((PROBE, "deals/s", ",.0f") if args.probe == "engine"
                         else (LOOPS_PROBE, "s", ".3f"))

@@ -26,6 +26,10 @@ table and writes ``results/bench_engine.json``. Every figure is measured in this
   the Parquet write included), against the wall time of colver's
   ``Env.rollout(400000)`` in the same run (best of 3).
 
+``--scaling N`` measures only the one-thread and all-thread rates, N times in a row in
+one process with nothing changed between, and prints each pair: how much of the
+all-threads figure's spread is the machine's.
+
 Targets: at least 1,000,000 complete classic deals per second on
 2 cores, one thread at least 1.5 x colver's rollouts per second (the goal is 2 x), all
 threads at least 1.8 x one thread, heuristic play at least 0.6 x random
@@ -180,12 +184,23 @@ def main() -> None:
     parser.add_argument(
         "--memory-deals", type=int, nargs="+", default=[1_000_000, 10_000_000, 100_000_000]
     )
+    parser.add_argument("--scaling", type=int, default=0, metavar="N",
+                        help="only time one thread and all threads, N times in a row")
     args = parser.parse_args()
 
     _simulate(1000)  # compile or load from cache
     _simulate_realistic(1000)
     _shuffle_only(1, 10)
     all_threads = numba.config.NUMBA_NUM_THREADS
+    if args.scaling:
+        for k in range(args.scaling):
+            numba.set_num_threads(1)
+            one = _best_rate(_simulate, args.deals)
+            numba.set_num_threads(all_threads)
+            many = _best_rate(_simulate, args.deals)
+            print(f"{k + 1}: 1 thread {one:,.0f} deals/s, {all_threads} threads {many:,.0f}"
+                  f" ({many / one:.2f} x)", flush=True)
+        return
     numba.set_num_threads(1)
     shuffle = _best_rate(lambda n: _shuffle_only(1, n), args.deals)
     one = _best_rate(_simulate, args.deals)
