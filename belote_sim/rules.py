@@ -36,7 +36,7 @@ class Rules:
     """A complete rule set: one field per option of RULES.md section 9.
 
     The fields are the option table: each one's default, allowed values, help text and
-    the seed texts it comes from (in ``shared/seeds``: 000 classic belote and its
+    the seed texts it comes from (in ``docs/spec/seeds``: 000 classic belote and its
     variants, 002 two players with a stock, 003 no contract failure, 004 all-trumps).
     Everything else about options (:data:`CHOICES`, :data:`OPTION_HELP`,
     :data:`OPTION_SEEDS`, the kernels' array slots ``R_*``) is derived from them.
@@ -194,7 +194,7 @@ CHOICES: dict[str, tuple] = {f.name: f.metadata["choices"] for f in _OPTION_FIEL
 #: The on/off options.
 BOOL_OPTIONS: tuple[str, ...] = tuple(f.name for f in _OPTION_FIELDS if f.type == "bool")
 OPTION_HELP: dict[str, str] = {f.name: f.metadata["help"] for f in _OPTION_FIELDS}
-#: Where each option comes from (seed texts in shared/seeds).
+#: Where each option comes from (seed texts in docs/spec/seeds).
 OPTION_SEEDS: dict[str, str] = {f.name: f.metadata["seeds"] for f in _OPTION_FIELDS}
 
 #: Slot of each option in :meth:`Rules.to_array`, the only form the kernels ever read.

@@ -30,6 +30,7 @@ from belote_sim.rules import (
     CHOICES,
     OPTION_HELP,
     OPTION_SEEDS,
+    PRESET_SEEDS,
     PRESETS,
     SLOTS,
     Rules,
@@ -410,7 +411,8 @@ def test_combinations_with_a_deal_procedure_are_accepted(preset, overrides, expe
     assert {k: getattr(r, k) for k in expected} == expected
 
 
-RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
+SPEC = Path(__file__).resolve().parents[1] / "docs" / "spec"
+RULES_MD = SPEC / "RULES.md"
 
 
 def _section_9_options() -> dict[str, str]:
@@ -421,7 +423,6 @@ def _section_9_options() -> dict[str, str]:
     return {name.strip(): values.strip() for name, values in rows}
 
 
-@pytest.mark.skipif(not RULES_MD.exists(), reason=f"{RULES_MD} not found")
 def test_option_table_is_section_9s_in_order_with_its_values():
     spec = _section_9_options()
     assert option_names() == list(spec)
@@ -435,3 +436,18 @@ def test_option_table_is_section_9s_in_order_with_its_values():
             assert tuple(str(c) for c in CHOICES[name]) == allowed, name
         assert OPTION_HELP[name] and OPTION_SEEDS[name]
     assert list(SLOTS) == option_names() and sorted(SLOTS.values()) == list(range(len(SLOTS)))
+
+
+def test_every_seed_text_the_options_and_presets_cite_is_in_the_repository():
+    """The seed numbers of ``OPTION_SEEDS`` and ``PRESET_SEEDS`` name texts of
+    ``docs/spec/seeds`` (``NNN_*.txt``), and RULES.md cites each of those texts."""
+    import re
+
+    texts = {p.name[:3]: p for p in (SPEC / "seeds").glob("*.txt")}
+    cited = set(re.findall(r"\b\d{3}\b", " ".join([*OPTION_SEEDS.values(),
+                                                   *PRESET_SEEDS.values()])))
+    assert cited and cited <= set(texts), sorted(cited - set(texts))
+    spec = RULES_MD.read_text(encoding="utf-8")
+    for number, path in texts.items():
+        assert path.read_text(encoding="utf-8").strip(), path
+        assert f"{number} =" in spec or f"seed {number}" in spec, number

@@ -1,4 +1,4 @@
-"""The JSON deal log (``shared/DEAL_LOG.md``): reading its input fields, writing a played
+"""The JSON deal log (``docs/spec/DEAL_LOG.md``): reading its input fields, writing a played
 deal's record as a deal-log object with every result field.
 
 >>> from belote_sim.deallog.format import parse_call, format_call

@@ -1,7 +1,7 @@
 """Plain-Python references of the rules ("test oracles"), one per game family.
 
-Each is written independently, straight from ``shared/RULES.md`` and
-``shared/DEAL_LOG.md``, with Python sets and lists, and not from the engine: nothing here
+Each is written independently, straight from ``docs/spec/RULES.md`` and
+``docs/spec/DEAL_LOG.md``, with Python sets and lists, and not from the engine: nothing here
 imports ``belote_sim.kernels``, ``belote_sim.kernels.api``, ``belote_sim.game`` or the players;
 only the card notation of ``belote_sim.cards`` and the option object
 ``belote_sim.rules.Rules``. The tests compare the engine with them.

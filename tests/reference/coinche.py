@@ -2,7 +2,7 @@
 7.4 and section 8, Coinche): the 3-3-2 deal, the auction, the play, AT/NT card points
 scaled to 162 and the contract's scoring.
 
-Written independently, straight from ``shared/RULES.md`` and ``shared/DEAL_LOG.md`` with
+Written independently, straight from ``docs/spec/RULES.md`` and ``docs/spec/DEAL_LOG.md`` with
 Python sets and lists, not from the engine: it builds on :mod:`reference.rules_ref`
 only, and imports nothing from ``belote_sim.kernels`` or ``belote_sim.kernels.api``.
 """

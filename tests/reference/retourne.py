@@ -3,7 +3,7 @@ four players (``classic``, ``litige``, ``sans-annonces``, ``tout-atout``) or thr
 (``three-player``), and the four-player no-contract game of 7.3 (``no-contract-4p``),
 dealt and bid as 7.1; scored by section 8.
 
-Written independently, straight from ``shared/RULES.md`` and ``shared/DEAL_LOG.md`` with
+Written independently, straight from ``docs/spec/RULES.md`` and ``docs/spec/DEAL_LOG.md`` with
 Python sets and lists, not from the engine: it builds on :mod:`reference.rules_ref`
 only, and imports nothing from ``belote_sim.kernels`` or ``belote_sim.kernels.api``.
 """

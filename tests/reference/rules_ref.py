@@ -1,7 +1,7 @@
 """The rule building blocks every game family shares, in slow, obvious plain Python.
 
-Written independently, straight from ``shared/RULES.md`` (sections 1-6 and 8) and
-``shared/DEAL_LOG.md``, with Python sets and lists, not from the engine. It deliberately
+Written independently, straight from ``docs/spec/RULES.md`` (sections 1-6 and 8) and
+``docs/spec/DEAL_LOG.md``, with Python sets and lists, not from the engine. It deliberately
 imports nothing from ``belote_sim.kernels`` or ``belote_sim.kernels.api``: only card-notation
 helpers from ``belote_sim.cards`` and the option object ``belote_sim.rules.Rules``.
 

@@ -2,7 +2,7 @@
 (``stock-2p``, RULES.md 7.2) and the two-player no-contract game (``no-contract-2p``,
 7.3), scored by section 8.
 
-Written independently, straight from ``shared/RULES.md`` and ``shared/DEAL_LOG.md`` with
+Written independently, straight from ``docs/spec/RULES.md`` and ``docs/spec/DEAL_LOG.md`` with
 Python sets and lists, not from the engine: it builds on :mod:`reference.rules_ref`
 only, and imports nothing from ``belote_sim.kernels`` or ``belote_sim.kernels.api``.
 """
