@@ -59,6 +59,7 @@ test-plain: $(STAMP)
 	NUMBA_DISABLE_JIT=1 COVERAGE_FILE=$(VENV)/.coverage-plain $(BIN)/python -m pytest -q \
 		-n auto -p no:cacheprovider -W ignore::RuntimeWarning -m "not many_deals" \
 		--cov=belote_sim/kernels --cov=belote_sim/game --cov=belote_sim/players \
+		--cov=belote_sim/bid --cov=belote_sim/play --cov=belote_sim/infer --cov=belote_sim/dd \
 		--cov-report=term $(PLAIN_TESTS)
 
 ## The benchmarks; the peer engine they measure beside ours (colver, Rust, on PyPI) is
@@ -91,7 +92,7 @@ atlas: $(STAMP)
 	$(BIN)/python -c "from belote_sim.studies.atlas import ship_atlases; ship_atlases()"
 
 ## The published study (results/README.md, results/plots/, results/tables/): every part
-## from fixed seeds, about 17 minutes on 2 cores (belote_sim/report/study.py); its runs are
+## from fixed seeds, about 17 minutes on 2 cores (belote_sim/studies/study.py); its runs are
 ## committed under results/runs/, so after Ctrl-C `make study` resumes where it stopped.
 study: $(STAMP)
 	$(BIN)/belote-sim study --out results

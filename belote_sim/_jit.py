@@ -173,7 +173,7 @@ def python_form(kernel: Any) -> Callable:
 #: of rule sets and the code of every player (the solver, the table bidder), not only
 #: what its run plays (:func:`belote_sim.players.seating.families_for`,
 #: :func:`~belote_sim.players.seating.solver_need`,
-#: :func:`belote_sim.players.table_bidder.lookup_for`). Fewer, larger compilations, for a
+#: :func:`belote_sim.players.lookup.lookup_for`). Fewer, larger compilations, for a
 #: session that plays many rule sets with many players: the test suite sets it.
 COMPILE_ALL = os.environ.get("BELOTE_SIM_COMPILE_ALL") == "1"
 

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from belote_sim.errors import BeloteError
-from belote_sim.players import policy_usage
+from belote_sim.players.registry import policy_usage
 from belote_sim.rules import (
     OPTION_HELP,
     OPTION_SEEDS,
@@ -22,7 +22,7 @@ from belote_sim.rules import (
     Rules,
     option_names,
 )
-from belote_sim.studies.advise import ADVISE_WORLDS
+from belote_sim.seat.advise import ADVISE_WORLDS
 from belote_sim.studies.atlas import ATLAS_DEALS
 from belote_sim.studies.bid_strength import MAX_PACKS, STRENGTH_WORLDS
 from belote_sim.studies.card_values import CARD_VALUE_DEALS
@@ -812,7 +812,7 @@ def advise_command(
     """Advice from one seat's view: every legal call or card of the position, its value
     under PLAYER (the side's deal score minus the opponents', P(made), 95% intervals)
     and the player's choice, marked."""
-    from belote_sim.studies.advise import advise
+    from belote_sim.seat.advise import advise
 
     try:
         if out is not None and out.suffix != ".parquet":
@@ -1013,7 +1013,7 @@ def study(
             return
         typer.echo(f"wrote {path}")
         return
-    from belote_sim.report.study import run_study
+    from belote_sim.studies.study import run_study
 
     flag = _StopFlag()
     previous = flag.install()
@@ -1036,7 +1036,12 @@ def study(
         import signal
 
         signal.signal(signal.SIGINT, previous)
-    typer.echo(f"wrote {out / 'README.md'}")
+    try:
+        path = write_study(out)
+    except BeloteError as e:
+        _fail(str(e))
+        return
+    typer.echo(f"wrote {path}")
 
 
 @app.command("rules", epilog=_example("rules"))

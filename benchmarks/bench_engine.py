@@ -53,10 +53,12 @@ import numba
 import numpy as np
 
 from belote_sim import Rules
-from belote_sim import kernels as K
-from belote_sim.batch import runs as chunks
-from belote_sim.players import BID_THRESHOLD, PLAY_HEURISTIC
-from belote_sim.players.seating import families_for, no_lookup, same_players
+from belote_sim.batch import runs
+from belote_sim.kernels.deal import shuffle_pack
+from belote_sim.kernels.rng import seed_stream
+from belote_sim.players.lookup import no_lookup
+from belote_sim.players.registry import BID_THRESHOLD, PLAY_HEURISTIC
+from belote_sim.players.seating import families_for, same_players
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,8 +69,8 @@ def _shuffle_only(seed, n):
     pack = np.zeros(32, dtype=np.int64)
     acc = 0
     for i in range(n):
-        K.rng.seed_stream(state, seed, i, 0)
-        K.deal.shuffle_pack(pack, state)
+        seed_stream(state, seed, i, 0)
+        shuffle_pack(pack, state)
         acc += pack[0]
     return acc
 
@@ -84,7 +86,7 @@ def _best_rate(fn, n: int, repeats: int = 3) -> float:
 
 def _simulate(n: int) -> None:
     rules = Rules().to_array()
-    chunks.simulate_chunk(
+    runs.simulate_chunk(
         rules, same_players(0, 0.25, 0, 0.0, *no_lookup(), None, families_for(rules)), 1, 0, n,
         64, False,
     )
@@ -92,7 +94,7 @@ def _simulate(n: int) -> None:
 
 def _simulate_realistic(n: int) -> None:
     rules = Rules().to_array()
-    chunks.simulate_chunk(
+    runs.simulate_chunk(
         rules,
         same_players(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0, *no_lookup(), None,
                      families_for(rules)),

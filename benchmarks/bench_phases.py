@@ -25,19 +25,20 @@ import numba
 import numpy as np
 
 from belote_sim import Rules
-from belote_sim.batch import runs as chunks
+from belote_sim.batch import runs
+from belote_sim.batch.counting import accumulate
 from belote_sim.game.deals import _start
 from belote_sim.game.phases import bid_retourne, close_bidding, read_declarations, total_points
 from belote_sim.game.state import TrickPlan, new_workspace, no_script
 from belote_sim.game.tricks import play_tricks
-from belote_sim.kernels.counting import accumulate
 from belote_sim.kernels.deal import deal_packet, deal_rest, shuffle_pack
 from belote_sim.kernels.layout import FIRST_HAND, HANDS, N_COUNTERS, RETOURNE, ST_OK, TAKER, TRUMP
 from belote_sim.kernels.rng import seed_stream
 from belote_sim.kernels.scoring import score_two_sides
 from belote_sim.kernels.trick import side_of
-from belote_sim.players import BID_RANDOM, BID_THRESHOLD, PLAY_HEURISTIC, PLAY_RANDOM
-from belote_sim.players.seating import families_for, no_lookup, same_players
+from belote_sim.players.lookup import no_lookup
+from belote_sim.players.registry import BID_RANDOM, BID_THRESHOLD, PLAY_HEURISTIC, PLAY_RANDOM
+from belote_sim.players.seating import families_for, same_players
 from belote_sim.rules import R_TIE_RULE
 
 #: The stops, in the order of a deal: each phase's cost is its stop minus the one before.
@@ -138,7 +139,7 @@ def breakdown(deals: int, heuristic: bool) -> dict[str, float]:
     numba.set_num_threads(1)
     for stop in range(len(PHASES)):
         _deals_until(rules, players, 1, 100, stop)
-    chunks.simulate_chunk(rules, players, 1, 0, 100, 1, False)
+    runs.simulate_chunk(rules, players, 1, 0, 100, 1, False)
     stops = [
         _best_ns(lambda s=stop: _deals_until(rules, players, 1, deals, s), deals)
         for stop in range(len(PHASES))
@@ -147,7 +148,7 @@ def breakdown(deals: int, heuristic: bool) -> dict[str, float]:
            for j, name in enumerate(PHASES)}
     out["all phases"] = stops[-1]
     out["engine (simulate_chunk)"] = _best_ns(
-        lambda: chunks.simulate_chunk(rules, players, 1, 0, deals, 1, False), deals
+        lambda: runs.simulate_chunk(rules, players, 1, 0, deals, 1, False), deals
     )
     return out
 

@@ -38,25 +38,21 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from belote_sim import Rules  # noqa: E402
+from belote_sim import Rules, dd  # noqa: E402
 from belote_sim.batch.runs import simulate_records  # noqa: E402
+from belote_sim.dd import kit  # noqa: E402
+from belote_sim.infer import knowledge  # noqa: E402
 from belote_sim.kernels import layout as L  # noqa: E402
 from belote_sim.kernels.rng import seed_stream  # noqa: E402
-from belote_sim.players import (
-    dd,  # noqa: E402
-    knowledge,  # noqa: E402
-    pimc,  # noqa: E402
-    solver_kit,  # noqa: E402
-)
+from belote_sim.play import pimc  # noqa: E402
+from belote_sim.players.lookup import lookup_for, no_lookup  # noqa: E402
 from belote_sim.players.seating import (  # noqa: E402
     ALL_FAMILIES,
     SeatView,
     families_for,
-    no_lookup,
     same_players,
 )
 from belote_sim.players.spec import PolicySpec  # noqa: E402
-from belote_sim.players.table_bidder import lookup_for  # noqa: E402
 from belote_sim.studies.arena import arena  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -172,7 +168,7 @@ def pimc_first_lead(positions: list[tuple[np.ndarray, int, int, int]], worlds: i
     in every sampled world with eight cards in each hand (``exact_tricks =
     EXACT_TRICKS``: the ``fastpimc`` decision, each world played out instead)."""
     rules = Rules().to_array()
-    sv = solver_kit.new_solver_kit(20)
+    sv = kit.new_solver_kit(20)
     trick = np.zeros(4, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
     times = []

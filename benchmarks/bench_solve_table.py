@@ -5,7 +5,7 @@ bench``: it answers design questions, the figures go to docs/performance.md):
 
 - the table's size: each deal that the threshold bidder took (``bench_players.bid_deals``)
   solved from its first lead in a new generation of the table, as
-  :func:`belote_sim.players.pimc.deal_value` does, with tables of 2^20 down to 2^12
+  :func:`belote_sim.play.pimc.deal_value` does, with tables of 2^20 down to 2^12
   entries: total time and nodes per size (``solver_kit.SOLVE_TABLE_BITS`` is the
   size the solved outcomes use);
 - at that size, other ways to the same exact value, against the one full-window
@@ -37,11 +37,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 from bench_players import bid_deals, every_trump, random_deals  # noqa: E402
 
-from belote_sim import Rules  # noqa: E402
+from belote_sim import (
+    Rules,  # noqa: E402
+    dd,  # noqa: E402
+)
 from belote_sim.cards import CAPOT_BONUS  # noqa: E402
-from belote_sim.players import dd  # noqa: E402
-from belote_sim.players.dd.table import CX_LAST_BONUS, CX_PTS  # noqa: E402
-from belote_sim.players.solver_kit import SOLVE_TABLE_BITS  # noqa: E402
+from belote_sim.dd.kit import SOLVE_TABLE_BITS  # noqa: E402
+from belote_sim.dd.table import CX_LAST_BONUS, CX_PTS  # noqa: E402
 
 SIZES = (20, 18, 17, 16, 15, 14, 12)
 WAYS = ("full window", "null window at 81 + PVS", "capot test + points", "MTD(f)")

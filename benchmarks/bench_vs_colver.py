@@ -9,7 +9,7 @@ default bidder (``bid_improved``).
 
 Every deal is dealt by ``colver.Env.deal(dealer, seed)`` and played twice with the sides
 swapped (duplicate): our player holds seats 0 and 2, then 1 and 3. Our seats are
-:class:`belote_sim.studies.seat.Seat` objects: each sees its cards, every call and every
+:class:`belote_sim.seat.seat.Seat` objects: each sees its cards, every call and every
 card as colver's environment plays them, and decides through our engine under
 :data:`~colver_bridge.COLVER_RULES`; where its legal cards differ from colver's, the
 match counts it. The deal's score is colver's (``Env.rewards``).
@@ -60,8 +60,8 @@ from colver_bridge import (  # noqa: E402
 )
 
 from belote_sim.cards import format_card, parse_card  # noqa: E402
+from belote_sim.seat.seat import Seat  # noqa: E402
 from belote_sim.stats import mean_interval, wilson_interval  # noqa: E402
-from belote_sim.studies.seat import Seat  # noqa: E402
 from belote_sim.studies.simulate import DEFAULT_BID_POLICY  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -74,9 +74,15 @@ def workload(kind: str, scale: int) -> None:
     """Play the workload ``kind`` (see the module's docstring) ``scale`` times over."""
     if kind in ("random", "heuristic"):
         from belote_sim import Rules
-        from belote_sim.batch import runs as chunks
-        from belote_sim.players import BID_RANDOM, BID_THRESHOLD, PLAY_HEURISTIC, PLAY_RANDOM
-        from belote_sim.players.seating import families_for, no_lookup, same_players
+        from belote_sim.batch import runs
+        from belote_sim.players.lookup import no_lookup
+        from belote_sim.players.registry import (
+            BID_RANDOM,
+            BID_THRESHOLD,
+            PLAY_HEURISTIC,
+            PLAY_RANDOM,
+        )
+        from belote_sim.players.seating import families_for, same_players
 
         rules = Rules().to_array()
         players = (same_players(BID_RANDOM, 0.25, PLAY_RANDOM, 0.0, *no_lookup(), None,
@@ -84,7 +90,7 @@ def workload(kind: str, scale: int) -> None:
                    if kind == "random" else
                    same_players(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0, *no_lookup(), None,
                                 families_for(rules)))
-        chunks.simulate_chunk(rules, players, 1, 0, 1_000_000 * scale, 1, False)
+        runs.simulate_chunk(rules, players, 1, 0, 1_000_000 * scale, 1, False)
     elif kind == "solver":
         sys.path.insert(0, str(Path(__file__).parent))
         import bench_players as bp

@@ -1,5 +1,5 @@
 """A slow, obvious, pure-Python double-dummy reference ("test oracle") for
-``belote_sim.players.dd``.
+``belote_sim.dd``.
 
 It plays out every legal continuation of a position with the rules of
 ``tests/reference/rules_ref.py`` (``naive_legal_cards``, ``naive_trick_winner``,

@@ -13,13 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from belote_sim.batch import counterfactuals as K
+from belote_sim.batch import counterfactuals
 from belote_sim.batch.class_sums import SUMS, atlas_class_sums, group_sums, merge_sums
+from belote_sim.bid import table_bidder
 from belote_sim.cards import format_card, format_cards
 from belote_sim.errors import BeloteError
 from belote_sim.kernels.deal import shuffle_pack
 from belote_sim.kernels.rng import seed_stream
-from belote_sim.players import table_bidder as T
 from belote_sim.rules import Rules
 from belote_sim.runner.rundir import read_provenance
 from belote_sim.studies.atlas import _KEY_SLOTS, KEYS, bid_table, holding_text, model_gap
@@ -41,7 +41,7 @@ def test_every_decision_of_the_auctions_is_tabulated(classic_atlas):
     round 1 take, round 2 the three other suits."""
     expected = 0
     for deal in simulated_deals(Rules(), DEALS, 4, bid_policy="threshold"):
-        for j in range(min(len(deal["calls"]), K.ATLAS_DECISIONS)):
+        for j in range(min(len(deal["calls"]), counterfactuals.ATLAS_DECISIONS)):
             expected += 1 if j < 4 else 3
     assert int(classic_atlas.n.sum()) == expected
 
@@ -80,13 +80,20 @@ def naive_group_sums(table: np.ndarray, n_keys: int) -> np.ndarray:
 def test_class_sums_of_atlas_rows_match_a_pandas_group_by():
     setup = playout_setup("classic", seed=2, bid_policy="threshold",
                           models=("heuristic", "random"))
-    models = K.PlayModels(setup.players_table(), *setup.lookup())
-    rows, refused = K.atlas_chunk(setup.rules.to_array(), models, 2, 0, 300, 2, True)
+    models = counterfactuals.PlayModels(setup.players_table(), *setup.lookup())
+    rows, refused = counterfactuals.atlas_chunk(setup.rules.to_array(), models, 2, 0, 300, 2, True)
     assert refused == 0 and len(rows) > 300
-    gain2 = rows[:, K.AF_DIFF2] - rows[:, K.AF_DIFF2_PASS]
-    terms = [np.ones(len(rows), dtype=np.int64), rows[:, K.AF_POLICY_CALLED],
-             rows[:, K.AF_TAKERS], rows[:, K.AF_MADE], rows[:, K.AF_DEDANS],
-             rows[:, K.AF_CAPOT], gain2, gain2 * gain2]
+    gain2 = rows[:, counterfactuals.AF_DIFF2] - rows[:, counterfactuals.AF_DIFF2_PASS]
+    terms = [
+        np.ones(len(rows), dtype=np.int64),
+        rows[:, counterfactuals.AF_POLICY_CALLED],
+        rows[:, counterfactuals.AF_TAKERS],
+        rows[:, counterfactuals.AF_MADE],
+        rows[:, counterfactuals.AF_DEDANS],
+        rows[:, counterfactuals.AF_CAPOT],
+        gain2,
+        gain2 * gain2,
+    ]
     assert len(terms) == len(SUMS)
     expected = naive_group_sums(np.column_stack([rows[:, list(_KEY_SLOTS)], *terms]),
                                 len(KEYS))
@@ -133,7 +140,8 @@ def test_stronger_trumps_make_more_often(classic_atlas):
 
 def test_holding_text():
     assert holding_text(0) == "-"
-    assert holding_text(T.HOLD_ACE | T.HOLD_TEN | T.HOLD_BELOTE) == "AT+KQ"
+    ace_ten_belote = table_bidder.HOLD_ACE | table_bidder.HOLD_TEN | table_bidder.HOLD_BELOTE
+    assert holding_text(ace_ten_belote) == "AT+KQ"
 
 
 def test_coinche_atlas_names_each_strain_at_its_lowest_bid():
@@ -174,7 +182,7 @@ def test_bid_strength_of_a_class_agrees_with_its_atlas_row():
         i += 1
         hand = sum(1 << int(c) for c in pack[:5])
         turned = int(pack[5])
-        feats = K.hand_features(hand, turned >> 3)
+        feats = counterfactuals.hand_features(hand, turned >> 3)
         cls = (holding_text(feats[0]), *[int(x) for x in feats[1:]], "789TJQKA"[turned & 7])
         if cls == tuple(row[k] for k in keys):
             hands.append((hand, turned))

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from belote_sim.batch import counterfactuals as K
+from belote_sim.batch import counterfactuals
 from belote_sim.cards import cards_of, parse_cards
 from belote_sim.deallog.format import format_call
 from belote_sim.errors import BeloteError
@@ -21,8 +21,8 @@ from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.deal import complete_pack
 from belote_sim.kernels.rng import seed_stream
-from belote_sim.players import BID_THRESHOLD, PLAY_DD, PLAY_HEURISTIC
-from belote_sim.players.table_bidder import lookup_for
+from belote_sim.players.lookup import lookup_for
+from belote_sim.players.registry import BID_THRESHOLD, PLAY_DD, PLAY_HEURISTIC
 from belote_sim.rules import Rules
 from belote_sim.runner.rundir import read_provenance
 from belote_sim.studies.bid_strength import (
@@ -226,14 +226,17 @@ def test_the_dd_model_solves_what_dd_play_plays(hand, where, worlds):
     dec = decision("classic", hand, retourne="TH", **where)
     openings, strains = _openings(dec)
     table = np.array([[BID_THRESHOLD, 50.0, PLAY_DD, 0.0]])
-    world = K.World(dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen)
-    draw = K.Draw(world, np.zeros(0, dtype=np.int64), np.int64(0), np.int64(1))  # uniform
-    inputs = K.StrengthInputs(table, *lookup_for(BID_THRESHOLD), draw, openings, strains,
-                              dec.seat, dec.dealer, 7, True)
-    solved, _, _ = K.strength_chunk(dec.rules.to_array(), inputs, 0, worlds, 2)
-    played, _, _ = K.strength_chunk(dec.rules.to_array(), inputs._replace(solve_dd=False), 0,
-                                    worlds, 2)
-    assert solved[0, :, K.SC_TAKERS].sum() > worlds  # contracts were played
+    world = counterfactuals.World(dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen)
+    draw = counterfactuals.Draw(
+        world, np.zeros(0, dtype=np.int64), np.int64(0), np.int64(1)
+    )  # uniform
+    inputs = counterfactuals.StrengthInputs(
+        table, *lookup_for(BID_THRESHOLD), draw, openings, strains, dec.seat, dec.dealer, 7, True
+    )
+    solved, _, _ = counterfactuals.strength_chunk(dec.rules.to_array(), inputs, 0, worlds, 2)
+    played, _, _ = counterfactuals.strength_chunk(
+        dec.rules.to_array(), inputs._replace(solve_dd=False), 0, worlds, 2)
+    assert solved[0, :, counterfactuals.SC_TAKERS].sum() > worlds  # contracts were played
     np.testing.assert_array_equal(solved, played)
 
 
@@ -242,17 +245,21 @@ def test_the_dd_model_counts_the_same_worlds_whoever_takes_them():
     three, and in two parts, every world is counted once, and the counters are equal."""
     dec = decision("classic", "JH 9H 7D 8C KS", retourne="TH", seat=1, dealer=0)
     openings, strains = _openings(dec)
-    table = np.array([[BID_THRESHOLD, 50.0, PLAY_DD, 0.0],
-                      [BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0]])
-    world = K.World(dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen)
-    draw = K.Draw(world, np.zeros(0, dtype=np.int64), np.int64(0), np.int64(1))  # uniform
-    inputs = K.StrengthInputs(table, *lookup_for(BID_THRESHOLD), draw, openings, strains,
-                              dec.seat, dec.dealer, 3, True)
+    table = np.array(
+        [[BID_THRESHOLD, 50.0, PLAY_DD, 0.0], [BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0]]
+    )
+    world = counterfactuals.World(dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen)
+    uniform = np.zeros(0, dtype=np.int64)
+    draw = counterfactuals.Draw(world, uniform, np.int64(0), np.int64(1))
+    inputs = counterfactuals.StrengthInputs(
+        table, *lookup_for(BID_THRESHOLD), draw, openings, strains, dec.seat, dec.dealer, 3, True
+    )
     rules = dec.rules.to_array()
-    one = K.strength_chunk(rules, inputs, 0, 60, 1)
-    three = K.strength_chunk(rules, inputs, 0, 60, 3)
-    parts = [K.strength_chunk(rules, inputs, lo, n, 2) for lo, n in ((0, 23), (23, 37))]
-    assert one[0][:, :, K.SC_WORLDS].tolist() == [[60, 60], [60, 60]]
+    one = counterfactuals.strength_chunk(rules, inputs, 0, 60, 1)
+    three = counterfactuals.strength_chunk(rules, inputs, 0, 60, 3)
+    parts = [counterfactuals.strength_chunk(rules, inputs, lo, n, 2)
+             for lo, n in ((0, 23), (23, 37))]
+    assert one[0][:, :, counterfactuals.SC_WORLDS].tolist() == [[60, 60], [60, 60]]
     summed = [first + second for first, second in zip(*parts, strict=True)]
     for a, b, c in zip(one, three, summed, strict=True):
         np.testing.assert_array_equal(a, b)

@@ -258,7 +258,8 @@ _FIRST_RUN = """
 import sys
 from belote_sim.cli import main
 from belote_sim.game import coinche, twoplayer
-from belote_sim.players import dd_bidder, pimc, play, table_bidder
+from belote_sim.bid import dd_bidder, table_bidder
+from belote_sim.play import dispatch, pimc
 sys.argv = ["belote-sim", "simulate", "--deals", "50", "--seed", "1", "--quiet",
             "--bid-policy", "random", "--play-policy", "heuristic"]
 try:
@@ -267,12 +268,13 @@ except SystemExit as stop:
     assert not stop.code, stop.code
 reached = {f.__name__: sorted(str(sig[at]) for sig in f.signatures) for f, at in (
     (pimc.pimc_card, 6), (pimc.dd_card, 4), (dd_bidder.dd_call, 1),
-    (table_bidder.table_call, 0), (play._choose_card, 6), (coinche.deal_coinche, 0),
+    (table_bidder.table_call, 0), (dispatch._choose_card, 6), (coinche.deal_coinche, 0),
     (twoplayer.deal_stock, 0), (twoplayer.deal_no_contract_2p, 0))}
 # Players of the run's types (the kernel it compiled), built for classic: the deals they
 # refuse of 40 coinche deals, then of 40 classic ones.
 from belote_sim.batch import runs
-from belote_sim.players.seating import families_for, no_lookup, same_players
+from belote_sim.players.lookup import no_lookup
+from belote_sim.players.seating import families_for, same_players
 from belote_sim.rules import Rules
 classic_rules = Rules().to_array()
 players = same_players(0, 0.25, 0, 0.0, *no_lookup(), None,

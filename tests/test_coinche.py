@@ -32,12 +32,12 @@ from reference.rules_ref import TRUMP_NAMES as STRAINS
 from reference.rules_ref import card_value, last_trick_bonus, naive_coinche_score
 
 from belote_sim import replay
+from belote_sim.bid.coinche import side_estimate
 from belote_sim.cards import CardSet, parse_card
 from belote_sim.deallog.format import parse_call
 from belote_sim.errors import DealLogError, IllegalPlayError
-from belote_sim.game.coinche import score_coinche
 from belote_sim.kernels import layout as L
-from belote_sim.players.coinche_bidding import side_estimate
+from belote_sim.kernels.scoring import score_coinche
 from belote_sim.rules import Rules
 from belote_sim.studies.simulate import simulate, simulated_deals
 
@@ -691,9 +691,9 @@ def _policy_calls(pack, dealer, policy):
     from belote_sim.deallog.format import record_to_deal
     from belote_sim.game.deals import play_deal_cached
     from belote_sim.game.state import new_workspace, no_script
-    from belote_sim.players import bid_policy_id
+    from belote_sim.players.lookup import lookup_for
+    from belote_sim.players.registry import bid_policy_id
     from belote_sim.players.seating import families_for, same_players, solver_need
-    from belote_sim.players.table_bidder import lookup_for
 
     players = same_players(bid_policy_id(policy), 50.0, 0, 0.0,
                            *lookup_for(bid_policy_id(policy)),

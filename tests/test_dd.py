@@ -1,4 +1,4 @@
-"""The double-dummy solver (``belote_sim.players.dd``) against the exhaustive minimax of
+"""The double-dummy solver (``belote_sim.dd``) against the exhaustive minimax of
 ``tests/dd_reference.py``.
 
 Random endgames of every kind of game (suit contracts, all-trumps, no-trumps, rule
@@ -44,7 +44,7 @@ def dd():
     from belote_sim._jit import kernel_cache
 
     with kernel_cache():
-        from belote_sim.players import dd
+        from belote_sim import dd
     s = Solver(dd, Rules(), 0, 0)
     s.value(Position((0b11, 0b1100, 0b110000, 0b11000000), (), 0, 1))
     return dd

@@ -17,27 +17,29 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belote_sim import Rules, simulate
-from belote_sim import kernels as K
 from belote_sim._jit import PACKAGE_DIR, jit, source_hash
-from belote_sim.batch import runs as chunks
+from belote_sim.batch import runs
+from belote_sim.batch.blocks import run_blocks
+from belote_sim.batch.claims import take
 from belote_sim.errors import BeloteError
 from belote_sim.game import deals
-from belote_sim.kernels.blocks import run_blocks
-from belote_sim.kernels.claims import take
+from belote_sim.kernels.bits import ctz, nth_bit, nth_bit_by_bytes, popcount
+from belote_sim.kernels.deal import shuffle_pack
+from belote_sim.kernels.rng import rand_below, seed_stream
+from belote_sim.players.lookup import lookup_for
 from belote_sim.players.seating import families_for, same_players, solver_need
-from belote_sim.players.table_bidder import lookup_for
 from belote_sim.studies.simulate import play_match, simulated_deals
 
 
 @settings(deadline=None)  # the first example loads (or compiles) three kernels
 @given(st.integers(min_value=1, max_value=2**32 - 1))
 def test_popcount_ctz_nth_bit_match_python(mask):
-    assert K.bits.popcount(np.int64(mask)) == bin(mask).count("1")
-    assert K.bits.ctz(np.int64(mask)) == (mask & -mask).bit_length() - 1
+    assert popcount(np.int64(mask)) == bin(mask).count("1")
+    assert ctz(np.int64(mask)) == (mask & -mask).bit_length() - 1
     bits = [i for i in range(32) if mask >> i & 1]
     for n, b in enumerate(bits):
-        assert K.bits.nth_bit(np.int64(mask), n) == b
-        assert K.bits.nth_bit_by_bytes(np.int64(mask), n) == b  # without pdep
+        assert nth_bit(np.int64(mask), n) == b
+        assert nth_bit_by_bytes(np.int64(mask), n) == b  # without pdep
 
 
 def test_pure_python_fallback_matches(tmp_path):
@@ -56,12 +58,12 @@ def test_pure_python_fallback_matches(tmp_path):
 def test_random_stream_depends_only_on_key():
     a = np.zeros(1, np.uint64)
     b = np.zeros(1, np.uint64)
-    K.rng.seed_stream(a, 5, 9, 0)
-    K.rng.seed_stream(b, 5, 9, 0)
-    xs = [K.rng.rand_below(a, 32) for _ in range(50)]
-    assert xs == [K.rng.rand_below(b, 32) for _ in range(50)]
-    K.rng.seed_stream(b, 5, 10, 0)
-    assert xs != [K.rng.rand_below(b, 32) for _ in range(50)]
+    seed_stream(a, 5, 9, 0)
+    seed_stream(b, 5, 9, 0)
+    xs = [rand_below(a, 32) for _ in range(50)]
+    assert xs == [rand_below(b, 32) for _ in range(50)]
+    seed_stream(b, 5, 10, 0)
+    assert xs != [rand_below(b, 32) for _ in range(50)]
 
 
 def test_shuffle_is_uniform_enough():
@@ -70,8 +72,8 @@ def test_shuffle_is_uniform_enough():
     pack = np.zeros(32, np.int64)
     counts = np.zeros(32)
     for i in range(32_000):
-        K.rng.seed_stream(state, 1, i, 0)
-        K.deal.shuffle_pack(pack, state)
+        seed_stream(state, 1, i, 0)
+        shuffle_pack(pack, state)
         assert sorted(pack) == list(range(32))
         counts[pack[0]] += 1
     chi2 = ((counts - 1000) ** 2 / 1000).sum()
@@ -86,9 +88,9 @@ def test_counts_identical_for_any_thread_count_and_split():
     arr = rules.to_array()
     args = (arr, same_players(0, 0.25, 0, 0.0, *lookup_for(0), solver_need((0,), (0,)),
                               families_for(arr)))
-    whole, _, _ = chunks.simulate_chunk(*args, 11, 0, 20_000, 7, False)
-    first, _, _ = chunks.simulate_chunk(*args, 11, 0, 12_345, 3, False)
-    rest, _, _ = chunks.simulate_chunk(*args, 11, 12_345, 20_000 - 12_345, 64, False)
+    whole, _, _ = runs.simulate_chunk(*args, 11, 0, 20_000, 7, False)
+    first, _, _ = runs.simulate_chunk(*args, 11, 0, 12_345, 3, False)
+    rest, _, _ = runs.simulate_chunk(*args, 11, 12_345, 20_000 - 12_345, 64, False)
     assert (whole == first + rest).all()
     assert whole[0] == 20_000 and one["deals"] == 20_000
 
@@ -299,7 +301,7 @@ def test_the_plain_loops_play_as_the_general_ones(preset, bid, play):
     from belote_sim.kernels import layout as L
     from belote_sim.kernels.deal import shuffle_pack
     from belote_sim.kernels.rng import seed_stream
-    from belote_sim.players import bid_policy_id, play_policy_id
+    from belote_sim.players.registry import bid_policy_id, play_policy_id
 
     rules = Rules.from_preset(preset).to_array()
     players = same_players(bid_policy_id(bid), 0.5 if bid == "random" else 45.0,

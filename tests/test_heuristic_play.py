@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from belote_sim import PRESETS, Rules, replay
 from belote_sim.cards import NO_TRUMPS, format_card, mask_of, parse_cards
-from belote_sim.players.heuristic import KEYS, _cheapest, _richest, heuristic_card
+from belote_sim.play.heuristic import KEYS, _cheapest, _richest, heuristic_card
 from belote_sim.players.seating import SeatView
 from belote_sim.studies.simulate import PolicySpec, simulated_deals
 

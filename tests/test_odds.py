@@ -12,10 +12,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from belote_sim.batch import odds
+from belote_sim.batch.odds import MEAN_METRIC, ODDS_METRICS
 from belote_sim.errors import BeloteError
-from belote_sim.kernels import odds as K
 from belote_sim.runner.rundir import SUMMARY_COLUMNS, read_provenance
-from belote_sim.studies.odds import MEAN_METRIC, ODDS_METRICS, exact_odds, sampled_odds, write_odds
+from belote_sim.studies.odds import exact_odds, sampled_odds, write_odds
 
 CARDS = (8, 9)
 JACK, NINE, QUEEN, KING = 4, 2, 5, 6
@@ -153,7 +154,7 @@ def test_exact_expected_points_by_linearity(exact, k):
             held_out = length + neighbours
             points += 4 * RUN_POINTS[length] * math.comb(32 - held_out, k - length)
     assert exact[k].value[MEAN_METRIC] == pytest.approx(points / total, rel=1e-12)
-    assert K.exact_counts(k)[K.SLOT_POINTS] == points
+    assert odds.exact_counts(k)[odds.SLOT_POINTS] == points
 
 
 @pytest.mark.parametrize("k", CARDS)
@@ -161,7 +162,7 @@ def test_exact_counts_match_suit_by_suit_programme(exact, k):
     counts, total_points = suit_by_suit_counts(k)
     for metric, count in counts.items():
         assert exact[k].k[metric] == count, metric
-    assert K.exact_counts(k)[K.SLOT_POINTS] == total_points
+    assert odds.exact_counts(k)[odds.SLOT_POINTS] == total_points
 
 
 @pytest.mark.parametrize("k", CARDS)
@@ -184,10 +185,10 @@ def test_exact_enumeration_does_not_depend_on_threads():
     threads = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        one = K.exact_counts(8)
+        one = odds.exact_counts(8)
     finally:
         numba.set_num_threads(threads)
-    assert np.array_equal(one, K.exact_counts(8))
+    assert np.array_equal(one, odds.exact_counts(8))
 
 
 def test_combinations_walk_in_mask_order():
@@ -196,9 +197,9 @@ def test_combinations_walk_in_mask_order():
 
     masks = [sum(1 << c for c in combo) for combo in combinations(range(10), 3)]
     masks.sort()
-    assert [K.unrank_combination(r, 3) for r in range(len(masks))] == masks
-    assert [K.next_combination(m) for m in masks[:-1]] == masks[1:]
-    assert K.unrank_combination(math.comb(32, 8) - 1, 8) == 0xFF000000
+    assert [odds.unrank_combination(r, 3) for r in range(len(masks))] == masks
+    assert [odds.next_combination(m) for m in masks[:-1]] == masks[1:]
+    assert odds.unrank_combination(math.comb(32, 8) - 1, 8) == 0xFF000000
 
 
 # --- the classifier -----------------------------------------------------------------
@@ -224,7 +225,7 @@ def test_classifier_matches_naive_classifier():
     ]
     hands += special_hands()
     masks = np.array([sum(1 << c for c in h) for h in hands], dtype=np.int64)
-    flags, points = K.classify_hands(masks)
+    flags, points = odds.classify_hands(masks)
     for hand, f, pts in zip(hands, flags, points, strict=True):
         holds, naive_points = naive_odds_row(hand)
         got = {m: bool(f >> bit & 1) for bit, m in enumerate(ODDS_METRICS)}
@@ -233,9 +234,9 @@ def test_classifier_matches_naive_classifier():
 
 
 def test_run_of_eight_is_one_quinte_worth_100():
-    flags, points = K.classify_hands(np.array([0xFF], dtype=np.int64))
+    flags, points = odds.classify_hands(np.array([0xFF], dtype=np.int64))
     assert points[0] == 100
-    assert flags[0] == (1 << K.F_QUINTE) | (1 << K.F_RUN3) | (1 << K.F_ANY)
+    assert flags[0] == (1 << odds.F_QUINTE) | (1 << odds.F_RUN3) | (1 << odds.F_ANY)
 
 
 # --- Monte Carlo ---------------------------------------------------------------------
@@ -270,10 +271,10 @@ def test_sampled_counts_do_not_depend_on_threads():
     threads = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        one = K.sampled_counts(9, 0, 100_000, 5)
+        one = odds.sampled_counts(9, 0, 100_000, 5)
     finally:
         numba.set_num_threads(threads)
-    assert np.array_equal(one, K.sampled_counts(9, 0, 100_000, 5))
+    assert np.array_equal(one, odds.sampled_counts(9, 0, 100_000, 5))
 
 
 def test_sample_i_is_a_pure_function_of_seed_and_index():
@@ -285,15 +286,15 @@ def test_sample_i_is_a_pure_function_of_seed_and_index():
     masks = np.empty(n, dtype=np.int64)
     for i in range(n):
         seed_stream(state, seed, i, 0)
-        masks[i] = K.random_hand(state, 9, deck)
+        masks[i] = odds.random_hand(state, 9, deck)
     assert all(bin(int(m)).count("1") == 9 for m in masks)
-    flags, points = K.classify_hands(masks)
-    counts = K.sampled_counts(9, 0, n, seed)
-    for bit in range(K.N_FLAGS):
+    flags, points = odds.classify_hands(masks)
+    counts = odds.sampled_counts(9, 0, n, seed)
+    for bit in range(odds.N_FLAGS):
         assert counts[bit] == int(((flags >> bit) & 1).sum())
-    assert counts[K.SLOT_HANDS] == n
-    assert counts[K.SLOT_POINTS] == int(points.sum())
-    assert counts[K.SLOT_POINTS_SQ] == int((points * points).sum())
+    assert counts[odds.SLOT_HANDS] == n
+    assert counts[odds.SLOT_POINTS] == int(points.sum())
+    assert counts[odds.SLOT_POINTS_SQ] == int((points * points).sum())
     # every card equally likely: each appears in 9/32 of the hands (4 standard errors)
     freq = np.array([((masks >> c) & 1).mean() for c in range(32)])
     assert np.abs(freq - 9 / 32).max() < 4 * math.sqrt(9 / 32 * 23 / 32 / n)

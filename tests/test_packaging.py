@@ -60,7 +60,7 @@ def test_the_wheel_installs_without_extras(installed):
     names = {line.split("==")[0].lower() for line in listed.stdout.splitlines()}
     assert {"numba", "numpy", "pandas", "pyarrow", "typer", "scipy"} <= names
     assert "dask" not in names and "pytest" not in names
-    probe = ("import belote_sim, belote_sim.players.table_bidder as t; "
+    probe = ("import belote_sim, belote_sim.players.lookup as t; "
              "print(belote_sim.__file__); print(sorted(p.name for p in t.DATA_DIR.iterdir()))")
     where = _run([str(installed / "python"), "-c", probe], cwd=installed)
     assert "site-packages" in where.stdout, where.stderr

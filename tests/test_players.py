@@ -19,12 +19,12 @@ from belote_sim import PRESETS, Rules, replay
 from belote_sim.cards import CardSet, parse_card
 from belote_sim.deallog.analyse import analyse
 from belote_sim.errors import BeloteError, IllegalPlayError
-from belote_sim.kernels.layout import RULE_FREE
-from belote_sim.players.knowledge import KNOW_HELD, KNOW_SIZE, KNOW_VOID, learn_from_card
-from belote_sim.players.pimc import ALWAYS_EXACT, Pimc
+from belote_sim.infer.knowledge import learn_from_card
+from belote_sim.infer.worlds import sample_worlds
+from belote_sim.kernels.layout import KNOW_HELD, KNOW_SIZE, KNOW_VOID, RULE_FREE
+from belote_sim.play.pimc import ALWAYS_EXACT, Pimc
+from belote_sim.players.lookup import lookup_for
 from belote_sim.players.seating import ALL_FAMILIES, same_players
-from belote_sim.players.table_bidder import lookup_for
-from belote_sim.players.worlds import sample_worlds
 from belote_sim.runner.jobs import RunInterrupted
 from belote_sim.runner.rundir import load, read_provenance
 from belote_sim.studies.arena import arena
@@ -102,11 +102,11 @@ def test_pimc_plays_the_best_average_over_its_worlds():
     and seat 0 (the taker) on lead."""
     from dd_reference import deal_hands
 
+    from belote_sim import dd
+    from belote_sim.dd.kit import new_solver_kit
     from belote_sim.kernels.rng import seed_stream
-    from belote_sim.players import dd
-    from belote_sim.players.pimc import pimc_card
+    from belote_sim.play.pimc import pimc_card
     from belote_sim.players.seating import SeatView
-    from belote_sim.players.solver_kit import new_solver_kit
 
     rules = Rules().to_array()
     trump, taker, worlds, seed = 2, 0, 6, 17
@@ -143,10 +143,10 @@ def test_pimc_chooses_as_if_every_card_were_solved_in_every_world(preset):
     first world orders the cards), so that tied totals meet in every order."""
     from dd_reference import deal_hands
 
-    from belote_sim.players import dd
-    from belote_sim.players.pimc import _exact_choice
+    from belote_sim import dd
+    from belote_sim.dd.kit import new_solver_kit
+    from belote_sim.play.pimc import _exact_choice
     from belote_sim.players.seating import SeatView
-    from belote_sim.players.solver_kit import new_solver_kit
 
     rules = Rules.from_preset(preset).to_array()
     rng0 = np.random.default_rng(31)
@@ -185,10 +185,10 @@ def test_pimc_chooses_as_if_every_card_were_solved_in_every_world(preset):
 
 
 def _pimc_choice(rules, hands, seat, trump, taker, worlds, seed, exact_tricks, table_bits=16):
+    from belote_sim.dd.kit import new_solver_kit
     from belote_sim.kernels.rng import seed_stream
-    from belote_sim.players.pimc import pimc_card
+    from belote_sim.play.pimc import pimc_card
     from belote_sim.players.seating import SeatView
-    from belote_sim.players.solver_kit import new_solver_kit
 
     played = 0xFFFFFFFF & ~int(hands.sum())
     sv = new_solver_kit(table_bits)
@@ -205,12 +205,12 @@ def test_pimc_with_equivalent_cards_only_plays_the_lowest_and_draws_its_worlds(e
     """Legal cards all equivalent (the 8 and 7 of clubs with the 9 gone, hearts trump):
     ``pimc`` (and ``fastpimc``, which would play the worlds out) plays the lowest without
     valuing them, and the deal's random stream goes on as if it had (its worlds drawn)."""
+    from belote_sim.dd.kit import new_solver_kit
+    from belote_sim.infer.knowledge import reset_knowledge
+    from belote_sim.infer.worlds import _sample, prepare_worlds
     from belote_sim.kernels.rng import seed_stream
-    from belote_sim.players.knowledge import reset_knowledge
-    from belote_sim.players.pimc import pimc_card
+    from belote_sim.play.pimc import pimc_card
     from belote_sim.players.seating import SeatView
-    from belote_sim.players.solver_kit import new_solver_kit
-    from belote_sim.players.worlds import _sample, prepare_worlds
 
     rules = Rules().to_array()
     rng0 = np.random.default_rng(4)
@@ -244,11 +244,11 @@ def test_fastpimc_plays_out_the_first_tricks_with_the_heuristic():
     equivalent share the value of the one it keeps. Seven and eight cards in hand."""
     from dd_reference import deal_hands
 
-    from belote_sim.players import dd
-    from belote_sim.players.heuristic import heuristic_playout
-    from belote_sim.players.pimc import EXACT_TRICKS
+    from belote_sim import dd
+    from belote_sim.infer.worlds import sample_worlds
+    from belote_sim.play.heuristic import heuristic_playout
+    from belote_sim.play.pimc import EXACT_TRICKS
     from belote_sim.players.seating import SeatView
-    from belote_sim.players.worlds import sample_worlds
 
     rules = Rules().to_array()
     trump, taker, worlds, seed = 1, 0, 5, 23
@@ -288,7 +288,7 @@ def test_fastpimc_is_pimc_from_exact_tricks_on():
     and on some of these deals chooses otherwise."""
     from dd_reference import deal_hands
 
-    from belote_sim.players.pimc import EXACT_TRICKS
+    from belote_sim.play.pimc import EXACT_TRICKS
 
     rules = Rules().to_array()
     rng0 = np.random.default_rng(5)
@@ -313,7 +313,14 @@ def test_solver_table_is_sized_for_the_players():
     always overwritten, chooses as one of 2**16 does)."""
     from dd_reference import deal_hands
 
-    from belote_sim.players import (
+    from belote_sim.dd.kit import (
+        FASTPIMC_TABLE_BITS,
+        SOLVE_TABLE_BITS,
+        TABLE_BITS,
+        solver_table_bits,
+    )
+    from belote_sim.play.pimc import EXACT_TRICKS
+    from belote_sim.players.registry import (
         BID_DD,
         BID_THRESHOLD,
         PLAY_DD,
@@ -321,14 +328,7 @@ def test_solver_table_is_sized_for_the_players():
         PLAY_HEURISTIC,
         PLAY_PIMC,
     )
-    from belote_sim.players.pimc import EXACT_TRICKS
     from belote_sim.players.seating import ALL_FAMILIES, SidePolicies, sided_players
-    from belote_sim.players.solver_kit import (
-        FASTPIMC_TABLE_BITS,
-        SOLVE_TABLE_BITS,
-        TABLE_BITS,
-        solver_table_bits,
-    )
 
     def bits(bid_a, play_a, bid_b, play_b, solve=False):
         players = sided_players(SidePolicies(bid_a, 50.0, play_a, 20.0),
@@ -429,7 +429,7 @@ def test_heuristic_playout_finishes_heuristic_deals_as_played(heuristic_deals):
     won."""
     from reference.rules_ref import TRUMP_NAMES, card_value
 
-    from belote_sim.players.heuristic import heuristic_playout
+    from belote_sim.play.heuristic import heuristic_playout
     from belote_sim.players.seating import SeatView
 
     rules = Rules().to_array()

@@ -12,7 +12,7 @@ from belote_sim.deallog.format import parse_call
 from belote_sim.errors import BeloteError
 from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
-from belote_sim.studies.seat import Seat
+from belote_sim.seat.seat import Seat
 from belote_sim.studies.simulate import simulated_deals
 
 
@@ -143,7 +143,7 @@ def test_advise_values_every_legal_card_and_marks_the_choice(tmp_path):
     """``advise`` at a card position: one row per legal card with its value and
     P(made); the chosen card is the seat's (the heuristic's, as in ``decide``); the
     values are a function of the seed."""
-    from belote_sim.studies.advise import advise
+    from belote_sim.seat.advise import advise
 
     args = dict(seat=0, dealer=3, calls="80S pass 90H pass pass pass", plays="AS 7S 8S QS",
                 player="heuristic", worlds=300, seed=4)
@@ -184,7 +184,7 @@ def test_advise_takes_the_declarations_shown():
     """After the auction of a classic deal whose declarations were shown, ``advise``
     takes them (its deals show the same) and records them; cards the seat holds cannot
     be another seat's declaration."""
-    from belote_sim.studies.advise import advise
+    from belote_sim.seat.advise import advise
 
     rules = Rules.from_preset("classic")
     for log in simulated_deals(rules, 40, seed=8, bid_policy="threshold",
@@ -240,8 +240,8 @@ def test_a_pimc_seat_handed_the_engines_stream_chooses_as_the_engine(preset):
     """A sampling player (``pimc:3``, which solves its worlds exactly) through the seat,
     with the random stream the engine hands its player at that position, plays the card
     it plays inside the engine (``play_on``, from the true pack), whatever the seed."""
-    from belote_sim.batch.positions import play_on
     from belote_sim.players.spec import as_spec
+    from belote_sim.seat.positions import play_on
     from belote_sim.studies.simulate import players_of
 
     rules = Rules.from_preset(preset)
@@ -271,8 +271,8 @@ def test_the_other_seats_cards_lie_anywhere_in_their_hands():
     the five it bid with: a card that seat played lies at each of its eight positions
     (the retourne's aside) equally often in the packs completing the view, so five
     times in eight among the first five."""
-    from belote_sim.batch import positions as P
     from belote_sim.kernels.rng import seed_stream
+    from belote_sim.seat import positions
 
     rules = Rules.from_preset("classic")
     log = next(log for log in simulated_deals(rules, 10, seed=2, bid_policy="threshold",
@@ -289,7 +289,7 @@ def test_the_other_seats_cards_lie_anywhere_in_their_hands():
     n, hits = 4000, 0
     for k in range(n):
         seed_stream(rng, 11, k, 0)
-        P._complete(pack, seen, rng)
+        positions._complete(pack, seen, rng)
         hits += int(np.flatnonzero(pack == card)[0]) in first
     assert abs(hits / n - 5 / 8) < 4 * np.sqrt(5 / 8 * 3 / 8 / n), hits / n
 

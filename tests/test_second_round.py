@@ -18,14 +18,14 @@ import pytest
 from hand_built import PACK_BY_INDEX, deal_of, kernel, play_out, strs
 
 from belote_sim import Rules, replay, simulate
+from belote_sim.bid.dd_bidder import BidView, dd_call
+from belote_sim.bid.retourne import choose_call, forced_call
 from belote_sim.cards import parse_card
+from belote_sim.dd.kit import TABLE_BITS, new_solver_kit
 from belote_sim.errors import IllegalPlayError
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.rng import seed_stream
-from belote_sim.players import BID_RANDOM, BID_THRESHOLD
-from belote_sim.players.bidding import choose_call, forced_call
-from belote_sim.players.dd_bidder import BidView, dd_call
-from belote_sim.players.solver_kit import TABLE_BITS, new_solver_kit
+from belote_sim.players.registry import BID_RANDOM, BID_THRESHOLD
 from belote_sim.studies.simulate import simulated_deals
 
 #: A pack in index order: the turned card is JH with four players (pack[20]), AD with

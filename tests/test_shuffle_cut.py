@@ -16,9 +16,10 @@ from hand_built import PACK_BY_INDEX, deal_of, kernel, play_out
 from reference.rules_ref import naive_rebuilt_pack
 
 from belote_sim import Rules, replay
-from belote_sim import kernels as K
 from belote_sim.cards import format_card, parse_card
 from belote_sim.kernels import layout as L
+from belote_sim.kernels.deal import cut_pack, rebuild_pack
+from belote_sim.kernels.rng import seed_stream
 from belote_sim.studies.simulate import play_match, simulated_deals
 
 ALL = PACK_BY_INDEX
@@ -29,7 +30,7 @@ def _rebuilt(deal: dict) -> list[str]:
     rec, status = kernel(deal)
     assert status == L.ST_OK
     out = np.full(32, -1, dtype=np.int64)
-    K.deal.rebuild_pack(rec, Rules.from_spec(deal["rules"]).players, out)
+    rebuild_pack(rec, Rules.from_spec(deal["rules"]).players, out)
     return [format_card(c) for c in out]
 
 
@@ -113,9 +114,9 @@ def test_cut_moves_the_top_c_cards_under_the_rest():
     state = np.zeros(1, np.uint64)
     seen = set()
     for i in range(2_000):
-        K.rng.seed_stream(state, 9, i, 0)
+        seed_stream(state, 9, i, 0)
         pack = np.arange(32, dtype=np.int64)
-        c = K.deal.cut_pack(pack, state)
+        c = cut_pack(pack, state)
         assert 3 <= c <= 29
         assert list(pack) == list(range(c, 32)) + list(range(c))
         seen.add(int(c))

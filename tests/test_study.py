@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from belote_sim.errors import BeloteError
-from belote_sim.report.study import TABLES, load_tables, render, run_study
+from belote_sim.report.study import render, write_study
+from belote_sim.studies.study import TABLES, load_tables, run_study
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 
@@ -37,6 +38,7 @@ def test_a_changed_figure_is_caught():
 def quick_study(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("study")
     run_study(out, quick=True, say=lambda line: None)
+    write_study(out)
     return out
 
 

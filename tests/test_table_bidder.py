@@ -12,9 +12,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from belote_sim.bid import table_bidder
 from belote_sim.cards import parse_card
 from belote_sim.errors import BeloteError
-from belote_sim.players import table_bidder as T
+from belote_sim.players import lookup
 from belote_sim.rules import Rules
 from belote_sim.runner.rundir import read_provenance
 from belote_sim.studies.arena import arena
@@ -42,8 +43,8 @@ def small_atlas():
 
 def naive_key(level: int, feats: dict[str, int]) -> int:
     key = level
-    for name, radix in zip(T.FEATURES, T.RADIX, strict=True):
-        key = key * radix + (feats[name] if name in T.LEVELS[level] else 0)
+    for name, radix in zip(lookup.FEATURES, lookup.RADIX, strict=True):
+        key = key * radix + (feats[name] if name in lookup.LEVELS[level] else 0)
     return key
 
 
@@ -52,13 +53,15 @@ def naive_shrunk_gain(feats_frame, row) -> list[float]:
     down: each level's sum over the rows that share its kept features."""
     gains = []
     prior = 0.0
-    for level in reversed(range(T.N_LEVELS)):
+    for level in reversed(range(lookup.N_LEVELS)):
         same = np.ones(len(feats_frame), dtype=bool)
-        for name in T.LEVELS[level]:
+        for name in lookup.LEVELS[level]:
             same &= feats_frame[name].to_numpy() == row[name]
         n = feats_frame.n[same].sum()
         gain2 = feats_frame.gain2[same].sum()
-        prior = (gain2 / 2 + T.PRIOR_DECISIONS * prior) / (n + T.PRIOR_DECISIONS)
+        prior = (gain2 / 2 + lookup.PRIOR_DECISIONS * prior) / (
+            n + lookup.PRIOR_DECISIONS
+        )
         gains.append(prior)
     return gains[::-1]
 
@@ -71,8 +74,8 @@ def test_lookup_holds_every_class_of_every_level_shrunk_towards_its_parent(small
     for i in (0, len(feats) // 3, len(feats) // 2, len(feats) - 1):
         row = feats.iloc[i]
         expected = naive_shrunk_gain(feats, row)
-        for level in range(T.N_LEVELS):
-            got = table[naive_key(level, {f: int(row[f]) for f in T.FEATURES})]
+        for level in range(lookup.N_LEVELS):
+            got = table[naive_key(level, {f: int(row[f]) for f in lookup.FEATURES})]
             assert got == pytest.approx(expected[level], rel=1e-12, abs=1e-9)
     # A class seen once sits between its own mean and its parent's.
     single = feats[feats.n == 1].iloc[0]
@@ -84,23 +87,24 @@ def test_lookup_holds_every_class_of_every_level_shrunk_towards_its_parent(small
 def test_shipped_lookups_are_derived_from_the_shipped_atlases():
     for preset, (deals, seed) in SHIPPED.items():
         atlas = shipped_atlas(preset)
-        prov = read_provenance(T.DATA_DIR / f"atlas-{preset}.parquet")
+        prov = read_provenance(lookup.DATA_DIR / f"atlas-{preset}.parquet")
         assert (prov["deals"], prov["seed"], prov["bid_policy"]) == (deals, seed, "threshold:50")
         keys, gains = bidder_lookup(atlas)
-        with np.load(T.lookup_path(preset)) as shipped:
+        with np.load(lookup.lookup_path(preset)) as shipped:
             np.testing.assert_array_equal(shipped["keys"], keys)
             np.testing.assert_array_equal(shipped["gains"], gains)
     # What the players carry: both lookups in one, coinche's keys offset.
-    keys, gains = T.shipped_lookup()
-    classic, coinche = np.load(T.lookup_path("classic")), np.load(T.lookup_path("coinche"))
+    keys, gains = lookup.shipped_lookup()
+    classic = np.load(lookup.lookup_path("classic"))
+    coinche = np.load(lookup.lookup_path("coinche"))
     np.testing.assert_array_equal(keys, np.concatenate(
-        [classic["keys"], coinche["keys"] + T.COINCHE_BASE]))
+        [classic["keys"], coinche["keys"] + lookup.COINCHE_BASE]))
     np.testing.assert_array_equal(gains, np.concatenate([classic["gains"], coinche["gains"]]))
-    assert classic["keys"].max() < T.COINCHE_BASE
+    assert classic["keys"].max() < lookup.COINCHE_BASE
 
 
 def test_make_atlas_writes_the_atlas_sums_and_the_lookup(tmp_path, monkeypatch):
-    monkeypatch.setattr(T, "DATA_DIR", tmp_path)
+    monkeypatch.setattr(lookup, "DATA_DIR", tmp_path)
     monkeypatch.setitem(SHIPPED, "classic", (300, 5))
     written = ship_atlases(["classic"])
     assert [p.name for p in written] == ["atlas-classic.parquet", "bidder-classic.npz"]
@@ -121,11 +125,11 @@ def naive_features(hand: set[int], strain: int) -> dict[str, int]:
     """The class features of ``hand`` for a suit ``strain`` from card strings."""
     names = {f"{'789TJQKA'[c & 7]}{SUITS[c >> 3]}" for c in hand}
     trumps = [c for c in names if c[1] == SUITS[strain]]
-    holding = sum(bit for rank, bit in (("J", T.HOLD_JACK), ("9", T.HOLD_NINE),
-                                        ("A", T.HOLD_ACE), ("T", T.HOLD_TEN))
-                  if rank + SUITS[strain] in names)
+    honours = (("J", table_bidder.HOLD_JACK), ("9", table_bidder.HOLD_NINE),
+               ("A", table_bidder.HOLD_ACE), ("T", table_bidder.HOLD_TEN))
+    holding = sum(bit for rank, bit in honours if rank + SUITS[strain] in names)
     if "K" + SUITS[strain] in names and "Q" + SUITS[strain] in names:
-        holding |= T.HOLD_BELOTE
+        holding |= table_bidder.HOLD_BELOTE
     others = [s for s in SUITS if s != SUITS[strain]]
     return {
         "holding": holding,
@@ -137,7 +141,7 @@ def naive_features(hand: set[int], strain: int) -> dict[str, int]:
 
 
 def naive_gain(table: dict[int, float], feats: dict[str, int]) -> float | None:
-    for level in range(T.N_LEVELS):
+    for level in range(lookup.N_LEVELS):
         key = naive_key(level, feats)
         if key in table:
             return table[key]
@@ -159,8 +163,8 @@ def naive_table_call(table, min_gain, rnd, position, hand, retourne) -> str:
 
 @pytest.mark.parametrize("min_gain", [0.0, 15.0])
 def test_the_engine_makes_the_calls_a_naive_reading_of_the_lookup_makes(min_gain):
-    keys, gains = T.shipped_lookup()
-    retourne = keys < T.COINCHE_BASE
+    keys, gains = lookup.shipped_lookup()
+    retourne = keys < lookup.COINCHE_BASE
     table = dict(zip(keys[retourne].tolist(), gains[retourne].tolist(), strict=True))
     rules = Rules()
     checked = 0

@@ -17,8 +17,8 @@ from worlds_law import POSITIONS, auction_knowledge, law_test, pimc_law_test
 
 from belote_sim import Rules
 from belote_sim.errors import BeloteError
+from belote_sim.infer.auction import makes_calls
 from belote_sim.kernels import layout as L
-from belote_sim.players.bidders import makes_calls
 from belote_sim.players.spec import PolicySpec, check_policies
 from belote_sim.studies.simulate import players_of, simulate
 

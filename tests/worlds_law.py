@@ -238,7 +238,7 @@ def auction_knowledge(preset: str, deals: int, seed: int, bid: str = BID_POLICY)
     taker), each taken from a workspace that watches the seats' knowledge while
     heuristic players play. Yields ``(record, knowledge)``."""
     from belote_sim.game.state import Watch, new_workspace, no_script
-    from belote_sim.players.knowledge import KNOW_HELD, KNOW_PLAYED, KNOW_VOID
+    from belote_sim.kernels.layout import KNOW_HELD, KNOW_PLAYED, KNOW_VOID
 
     rules = Rules.from_preset(preset).to_array()
     players = players_of(as_spec(bid, "bid"), as_spec(PLAY_POLICY, "play"), rules,
@@ -274,10 +274,10 @@ def pimc_law_test(preset: str, given: bool, *, deals: int, worlds: int,
     the retourne with the taker, not the declarations shown: the real hands are
     compared at the same knowledge. Its ``acceptance`` is the share of the deals whose
     worlds were all found (:data:`LAW_TRIES`)."""
+    from belote_sim.dd.kit import STAT_SHORT
     from belote_sim.game.state import new_workspace
+    from belote_sim.infer.worlds import Wanted, draw_pimc_worlds, prepare_worlds
     from belote_sim.kernels.rng import seed_stream
-    from belote_sim.players.solver_kit import STAT_SHORT
-    from belote_sim.players.worlds import Wanted, draw_pimc_worlds, prepare_worlds
 
     rules = Rules.from_preset(preset)
     n = rules.players

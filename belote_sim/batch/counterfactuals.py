@@ -33,11 +33,13 @@ from collections import namedtuple
 import numpy as np
 
 from belote_sim._jit import jit
+from belote_sim.batch.blocks import run_blocks
+from belote_sim.batch.claims import take
+from belote_sim.bid.table_bidder import hand_features
 from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS
 from belote_sim.game.deals import play_deal, play_deal_apart
 from belote_sim.game.state import given_calls, new_workspace, no_script, opening_of
 from belote_sim.kernels.bits import nth_bit, popcount
-from belote_sim.kernels.blocks import run_blocks
 from belote_sim.kernels.calls import (
     CAPOT_BID,
     N_BID_VALUES,
@@ -50,7 +52,6 @@ from belote_sim.kernels.calls import (
     round_two_suits,
     value_at,
 )
-from belote_sim.kernels.claims import take
 from belote_sim.kernels.deal import complete_pack, shuffle_pack
 from belote_sim.kernels.layout import (
     CALL_AT,
@@ -82,9 +83,8 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.rng import rand_below, seed_stream
 from belote_sim.kernels.trick import seat_after, side_of
-from belote_sim.players import PLAY_DD
+from belote_sim.players.registry import PLAY_DD
 from belote_sim.players.seating import ALL_FAMILIES, same_players
-from belote_sim.players.table_bidder import hand_features
 from belote_sim.rules import (
     CONTRACT_COINCHE,
     R_ALL_NO_TRUMPS_ROUND,
@@ -228,7 +228,7 @@ def strength_chunk(rules, inputs, start, n, n_blocks):
     (:func:`~belote_sim.game.tricks.solve_tricks`) instead of searching every card: the
     same takers' points, as perfect play keeps the value.
 
-    The blocks take the worlds one at a time, per model (:mod:`~belote_sim.kernels.claims`):
+    The blocks take the worlds one at a time, per model (:mod:`~belote_sim.batch.claims`):
     under the ``dd`` model their costs vary by orders of magnitude.
 
     Kernel of :func:`belote_sim.studies.bid_strength.bid_strength`.
@@ -251,7 +251,7 @@ def strength_chunk(rules, inputs, start, n, n_blocks):
 @jit
 def _strength_block(rules, inputs, claims, end, flat, reach_flat, draws):
     """One block of :func:`strength_chunk`: under each model ``m``, the worlds it takes
-    from ``claims[m]`` (:func:`~belote_sim.kernels.claims.take`) below ``end``. Every
+    from ``claims[m]`` (:func:`~belote_sim.batch.claims.take`) below ``end``. Every
     model meets the same worlds (they share the bidding policy that draws them); a world
     not found is played by none."""
     players_table, table_keys, table_gains = (
@@ -457,10 +457,10 @@ def atlas_chunk(rules, models, seed, start, n, n_blocks, solve_dd):
     played out from the calls before it, under every model, all from the stream
     ``(seed, i, 1)``: a counterfactual pair per candidate, paired world by world.
 
-    The blocks take the deals one at a time (:mod:`~belote_sim.kernels.claims`): under
+    The blocks take the deals one at a time (:mod:`~belote_sim.batch.claims`): under
     the ``dd`` model their costs vary by orders of magnitude.
 
-    Kernel of :func:`belote_sim.studies.bid_strength.bid_table`.
+    Kernel of :func:`belote_sim.studies.atlas.bid_table`.
     """
     per_deal = ROWS_PER_DEAL * models.players_table.shape[0]
     # Room for the most rows the deals can have, of which they use a few: the blocks
@@ -478,7 +478,7 @@ def atlas_chunk(rules, models, seed, start, n, n_blocks, solve_dd):
 @jit
 def _atlas_block(rules, models, seed, claims, start, end, rows, solve_dd):
     """One block of :func:`atlas_chunk`: the deals it takes from ``claims[0]``
-    (:func:`~belote_sim.kernels.claims.take`) below ``end``, their rows in the rows of
+    (:func:`~belote_sim.batch.claims.take`) below ``end``, their rows in the rows of
     ``rows`` it takes from ``claims[1]``."""
     players_table, table_keys, table_gains = models
     n = rules[R_PLAYERS]
@@ -605,7 +605,7 @@ def card_values_chunk(rules, players_table, table_keys, table_gains, seed, start
     script) under each model, as is the deal as dealt: the card's value is the paired
     difference of the takers' (own minus opponents') deal score.
 
-    The blocks take the deals one at a time (:mod:`~belote_sim.kernels.claims`): under
+    The blocks take the deals one at a time (:mod:`~belote_sim.batch.claims`): under
     a solver model their costs vary by orders of magnitude.
 
     Kernel of :func:`belote_sim.studies.card_values.card_values`.
@@ -624,7 +624,7 @@ def card_values_chunk(rules, players_table, table_keys, table_gains, seed, start
 def _card_values_block(rules, players_table, table_keys, table_gains, seed, claims, end,
                        flat):
     """One block of :func:`card_values_chunk`: the deals it takes from ``claims[0]``
-    (:func:`~belote_sim.kernels.claims.take`) below ``end``."""
+    (:func:`~belote_sim.batch.claims.take`) below ``end``."""
     n = rules[R_PLAYERS]
     n_models = players_table.shape[0]
     c = flat.reshape((n_models, N_ROLES, N_CV))

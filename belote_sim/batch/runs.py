@@ -1,5 +1,5 @@
 """Chunk kernels of the simulator: many deals (or matches) per call, their blocks on
-parallel threads (:mod:`belote_sim.kernels.blocks`).
+parallel threads (:mod:`belote_sim.batch.blocks`).
 
 Deal ``i`` of a run with seed ``s`` uses the random stream keyed ``(s, i, 0)`` and is
 dealt by seat ``i mod players``; match ``m`` keys deal ``d`` on ``(s, m, d)`` and starts
@@ -15,10 +15,10 @@ from collections import namedtuple
 import numpy as np
 
 from belote_sim._jit import jit, jit_no_refcount
+from belote_sim.batch.blocks import run_blocks
+from belote_sim.batch.counting import accumulate, accumulate_match, fill_row
 from belote_sim.game.deals import play_deal, play_deal_apart
 from belote_sim.game.state import new_workspace, no_script
-from belote_sim.kernels.blocks import run_blocks
-from belote_sim.kernels.counting import accumulate, accumulate_match, fill_row
 from belote_sim.kernels.deal import cut_pack, rebuild_pack, shuffle_pack
 from belote_sim.kernels.layout import (
     AR_CYCLES,

@@ -24,14 +24,13 @@ from typing import Any
 import numpy as np
 
 from belote_sim.cards import CAPOT_BONUS, SCALED_TOTAL
+from belote_sim.dd.kit import NO_VALUE
 from belote_sim.deallog.format import DealInput
 from belote_sim.deallog.replay import _INPUT_FIELDS, explain
 from belote_sim.errors import IllegalPlayError
-from belote_sim.game.coinche import scale_to_162
 from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
-from belote_sim.kernels.scoring import TOTALS
-from belote_sim.players.solver_kit import NO_VALUE
+from belote_sim.kernels.scoring import TOTALS, scale_to_162
 from belote_sim.rules import Rules
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from belote_sim.cards import SUITS, format_card, format_cards
 from belote_sim.deallog.format import CALL_NAMES, DealInput, format_call, record_to_deal
 from belote_sim.errors import IllegalPlayError
-from belote_sim.game import coinche as KC
+from belote_sim.game import coinche
 from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.api import RULE_TEXT
@@ -55,7 +55,7 @@ def explain(rec: np.ndarray, status: int, number: int, rules: Rules,
     step = int(rec[L.ERR_STEP])
     seat = int(rec[L.ERR_SEAT])
     item = int(rec[L.ERR_ITEM])
-    if status == L.ST_BAD_CALL and int(rec[L.ERR_LEGAL]) >= KC.WHY_NOT_HIGHER:
+    if status == L.ST_BAD_CALL and int(rec[L.ERR_LEGAL]) >= coinche.WHY_NOT_HIGHER:
         why = _coinche_call_rule(rec, step, int(rec[L.ERR_LEGAL]))
         call = format_call(item)
         return f"{where}, call {step + 1}: '{call}' by seat {seat} is illegal: {why}"
@@ -117,14 +117,14 @@ def _coinche_call_rule(rec: np.ndarray, step: int, why: int) -> str:
     """The coinche auction rule (RULES 7.4) a refused call breaks: ``why`` is the kernel's
     ``WHY_*`` code, ``ERR_RULE`` the bid the call had to beat."""
     high = int(rec[L.ERR_RULE])
-    if why == KC.WHY_NOT_HIGHER:
+    if why == coinche.WHY_NOT_HIGHER:
         value = int(bid_value(high))
         return f"a bid must be higher than {value} (the current bid is {format_call(high)})"
-    if why == KC.WHY_STRAIN:
+    if why == coinche.WHY_STRAIN:
         return "all-trumps (AT) and no-trumps (NT) bids need all_no_trumps_round=on"
-    if why == KC.WHY_COINCHE_NO_BID:
+    if why == coinche.WHY_COINCHE_NO_BID:
         return "coinche only once there is a bid (nobody has bid yet)"
-    if why == KC.WHY_COINCHE_OWN_SIDE:
+    if why == coinche.WHY_COINCHE_OWN_SIDE:
         # Every bid comes before any coinche: call i was made by seat first hand + i.
         bids = [i for i in range(step) if is_bid(int(rec[L.CALLS + i]))]
         bidder = (int(rec[L.FIRST_HAND]) + bids[-1]) % 4 if bids else -1
@@ -132,11 +132,11 @@ def _coinche_call_rule(rec: np.ndarray, step: int, why: int) -> str:
             f"coinche only by an opponent of the high bidder (seat {bidder} bid "
             f"{format_call(high)})"
         )
-    if why == KC.WHY_SURCOINCHE_NO_COINCHE:
+    if why == coinche.WHY_SURCOINCHE_NO_COINCHE:
         return "surcoinche only by the high bidder's side after a coinche"
-    if why == KC.WHY_BID_AFTER_COINCHE:
+    if why == coinche.WHY_BID_AFTER_COINCHE:
         return "nobody may bid after a coinche: the high bidder's side may only surcoinche or pass"
-    if why == KC.WHY_COINCHE_AGAIN:
+    if why == coinche.WHY_COINCHE_AGAIN:
         return "the bid is already coinched: the high bidder's side may only surcoinche or pass"
     return (
         "a coinche call is a bid (80..160 or 250 with C, D, H, S, AT or NT, e.g. 90H), "

@@ -1,5 +1,5 @@
-"""Coinche (RULES.md 7.4 and section 8 "Coinche"): the 3-3-2 deal, the auction and the
-contract scoring.
+"""Coinche (RULES.md 7.4): the 3-3-2 deal and the auction; the contract is scored by
+:func:`belote_sim.kernels.scoring.score_coinche`.
 
 :func:`deal_coinche` is called by :func:`belote_sim.game.deals.play_deal` for
 ``contract = coinche``; it follows the same phases as the retourne games (deal, bidding,
@@ -14,13 +14,14 @@ sentence.
 from __future__ import annotations
 
 from belote_sim._jit import jit, jit_no_refcount
-from belote_sim.cards import ALL_TRUMPS, CAPOT_BONUS, NO_TRUMPS, SCALED_TOTAL
+from belote_sim.bid.coinche import Auction
+from belote_sim.bid.dispatch import coinche_policy_call
+from belote_sim.cards import ALL_TRUMPS, NO_TRUMPS
 from belote_sim.game.observers import see_call, see_deal
 from belote_sim.game.phases import close_bidding, read_declarations, total_points
 from belote_sim.game.state import MISSING, TrickPlan, is_checked, scripted_call
 from belote_sim.game.tricks import fail, play_tricks
 from belote_sim.kernels.calls import (
-    CAPOT_VALUE,
     bid_strain,
     bid_value,
     bid_value_index,
@@ -28,50 +29,30 @@ from belote_sim.kernels.calls import (
 )
 from belote_sim.kernels.deal import deal_packet
 from belote_sim.kernels.layout import (
-    BELOTE,
     CALL_COINCHE,
     CALL_PASS,
     CALL_SURCOINCHE,
     CALLS,
-    CAPOT_SIDE,
-    CARD_POINTS,
     CONTRACT_STRAIN,
     CONTRACT_VALUE,
-    DEAL_SCORE,
     DEALT,
-    DECL_POINTS,
-    DEFENDER_DEAL_SCORE,
     FIRST_HAND,
     HANDS,
     MAX_CALLS,
     MULTIPLIER,
     N_CALLS,
-    OUT_DEDANS,
-    OUT_MADE,
-    OUTCOME,
-    POT,
-    POT_WON_BY,
-    SCORE_DEFENDERS,
-    SCORE_TAKERS,
     ST_BAD_CALL,
     ST_DECIDED,
     ST_MISSING_CALLS,
     ST_OK,
     ST_OTHER_CALL,
     TAKER,
-    TAKER_CARD_POINTS,
-    TAKER_DEAL_SCORE,
     TOTAL_POINTS,
-    TRICK_POINTS,
     TRUMP,
 )
+from belote_sim.kernels.scoring import score_coinche
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players.bidders import coinche_policy_call
-from belote_sim.players.coinche_bidding import Auction
 from belote_sim.rules import R_ALL_NO_TRUMPS_ROUND, R_NT_VALUES, R_ROUND_TO_TEN
-
-#: The fixed part of a coinched or failed contract's score (RULES 8, Coinche).
-CONTRACT_BASE = 160
 
 # Why a call is refused (``ERR_LEGAL`` of the record). The retourne games store their
 # round (1..3) there, so these codes start at 10.
@@ -88,7 +69,7 @@ WHY_NOT_COINCHE_CALL = 17  # take, a bare suit, AT or NT: retourne calls
 @jit
 def coinche_call_error(call, seat, auction, allow_at_nt):
     """0 when ``call`` by ``seat`` is legal at this point of the
-    :class:`~belote_sim.players.coinche_bidding.Auction` ``auction`` (RULES 7.4), else
+    :class:`~belote_sim.bid.coinche.Auction` ``auction`` (RULES 7.4), else
     the ``WHY_*`` code of the rule it breaks."""
     high, high_seat, coinched = auction.high, auction.high_seat, auction.coinched
     if call == CALL_PASS:
@@ -120,7 +101,7 @@ def coinche_call_error(call, seat, auction, allow_at_nt):
 
 @jit(inline="always")
 def _auction(rec, n_calls, high, high_seat, coinched):
-    """The :class:`~belote_sim.players.coinche_bidding.Auction` of the record's first
+    """The :class:`~belote_sim.bid.coinche.Auction` of the record's first
     ``n_calls`` calls, ``high`` the current bid by ``high_seat``."""
     return Auction(rec[CALLS : CALLS + n_calls], n_calls, rec[FIRST_HAND], high, high_seat,
                    coinched)
@@ -208,73 +189,6 @@ def coinche_auction(rules, players, script, ws):
             high = call
             high_seat = seat
             passes = 0
-
-
-@jit(inline="always")
-def round_to_ten(x):
-    """Nearest multiple of ten, halves up (RULES 8, Coinche)."""
-    return (x + 5) // 10 * 10
-
-
-@jit(inline="always")
-def scale_to_162(points, total):
-    """``round(points * 162 / total)``, halves up (RULES 7.4 step 4)."""
-    return (2 * SCALED_TOTAL * points + total) // (2 * total)
-
-
-@jit
-def score_coinche(rec, taker_side, scale, to_ten):
-    """Score a coinche contract (RULES 7.4 steps 3-4 and 8, Coinche) from the record's
-    trick points, capot, contest, belote, ``CONTRACT_VALUE``, ``MULTIPLIER`` and
-    ``TOTAL_POINTS``; write card points (scaled to 162 when ``scale``: all-trumps, and
-    no-trumps with ``nt_values = doubled``), ``S_T``/``S_E``, the outcome and the deal
-    scores (rounded to ten when ``to_ten``)."""
-    T = taker_side
-    E = 1 - T
-    value = rec[CONTRACT_VALUE]
-    m = rec[MULTIPLIER]
-    capot = rec[CAPOT_SIDE]
-    if scale:
-        total = rec[TOTAL_POINTS]
-        c_t = scale_to_162(rec[TRICK_POINTS + T], total)
-        rec[CARD_POINTS + T] = c_t
-        rec[CARD_POINTS + E] = SCALED_TOTAL - c_t
-    else:
-        for s in range(2):
-            rec[CARD_POINTS + s] = rec[TRICK_POINTS + s]
-    if capot >= 0:
-        rec[CARD_POINTS + capot] += CAPOT_BONUS
-    s_t = rec[CARD_POINTS + T] + rec[DECL_POINTS + T] + rec[BELOTE + T]
-    s_e = rec[CARD_POINTS + E] + rec[DECL_POINTS + E] + rec[BELOTE + E]
-    rec[SCORE_TAKERS] = s_t
-    rec[SCORE_DEFENDERS] = s_e
-    rec[TAKER_CARD_POINTS] = rec[CARD_POINTS + T]
-    rec[POT] = 0
-    rec[POT_WON_BY] = -1
-    # A capot bid is made exactly when the takers take every trick (RULES 7.4 step 3).
-    made = capot == T if value == CAPOT_VALUE else s_t >= value
-    if made:
-        rec[OUTCOME] = OUT_MADE
-        if m == 1:
-            d_t = value + s_t
-            d_e = s_e
-        else:
-            d_t = CONTRACT_BASE + value * m + rec[DECL_POINTS + T] + rec[BELOTE + T]
-            d_e = rec[BELOTE + E]
-    else:
-        rec[OUTCOME] = OUT_DEDANS
-        d_e = (
-            CONTRACT_BASE + value * m + rec[DECL_POINTS + T] + rec[DECL_POINTS + E]
-            + rec[BELOTE + E]
-        )
-        d_t = rec[BELOTE + T]
-    if to_ten:
-        d_t = round_to_ten(d_t)
-        d_e = round_to_ten(d_e)
-    rec[DEAL_SCORE + T] = d_t
-    rec[DEAL_SCORE + E] = d_e
-    rec[TAKER_DEAL_SCORE] = d_t
-    rec[DEFENDER_DEAL_SCORE] = d_e
 
 
 @jit_no_refcount

@@ -56,8 +56,8 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.scoring import score_no_contract, score_three_player, score_two_sides
 from belote_sim.kernels.trick import seat_after, side_of
+from belote_sim.players.lookup import lookup_for
 from belote_sim.players.seating import ALL_FAMILIES, same_players, seated
-from belote_sim.players.table_bidder import lookup_for
 from belote_sim.rules import (
     CONTRACT_NONE,
     FAMILY_COINCHE,

@@ -13,23 +13,7 @@ from __future__ import annotations
 
 from belote_sim._jit import jit
 from belote_sim.cards import CAPOT_BONUS
-from belote_sim.kernels.layout import (
-    DECISION_CYCLES,
-    DECISIONS,
-    WORLDS_DRAWN,
-    WORLDS_GIVEN,
-    WORLDS_SHORT,
-)
-from belote_sim.players.knowledge import (
-    KNOW_HELD,
-    learn_call,
-    learn_deal,
-    learn_from_card,
-    reset_knowledge,
-    show_declarations,
-)
-from belote_sim.players.pimc import analyse_position
-from belote_sim.players.solver_kit import (
+from belote_sim.dd.kit import (
     NO_VALUE,
     STAT_CYCLES,
     STAT_DECISIONS,
@@ -37,6 +21,22 @@ from belote_sim.players.solver_kit import (
     STAT_GIVEN,
     STAT_SHORT,
 )
+from belote_sim.infer.knowledge import (
+    KNOW_HELD,
+    learn_call,
+    learn_deal,
+    learn_from_card,
+    reset_knowledge,
+    show_declarations,
+)
+from belote_sim.kernels.layout import (
+    DECISION_CYCLES,
+    DECISIONS,
+    WORLDS_DRAWN,
+    WORLDS_GIVEN,
+    WORLDS_SHORT,
+)
+from belote_sim.play.pimc import analyse_position
 
 
 @jit
@@ -91,7 +91,7 @@ def see_retourne_taken(kit, taker, retourne):
 
 @jit
 def see_call(kit, j, call, seat, rnd, high, high_seat, coinched):
-    """Call ``j`` of the auction (see :func:`~belote_sim.players.knowledge.learn_call`)."""
+    """Call ``j`` of the auction (see :func:`~belote_sim.infer.knowledge.learn_call`)."""
     if kit is None:
         return
     learn_call(kit.know, j, call, seat, rnd, high, high_seat, coinched)

@@ -4,6 +4,9 @@ declarations and belote at the first trick, the total of card points played."""
 from __future__ import annotations
 
 from belote_sim._jit import jit, jit_no_refcount
+from belote_sim.bid.dd_bidder import BidView
+from belote_sim.bid.dispatch import retourne_policy_call
+from belote_sim.bid.retourne import call_from, forced_call
 from belote_sim.cards import ALL_TRUMPS, BELOTE_POINTS, NO_TRUMPS
 from belote_sim.game.observers import see_call, see_declarations
 from belote_sim.game.state import MISSING, is_checked, scripted_call
@@ -45,10 +48,7 @@ from belote_sim.kernels.layout import (
     TRUMP,
 )
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players import BID_RANDOM, BID_THRESHOLD
-from belote_sim.players.bidders import retourne_policy_call
-from belote_sim.players.bidding import call_from, forced_call
-from belote_sim.players.dd_bidder import BidView
+from belote_sim.players.registry import BID_RANDOM, BID_THRESHOLD
 from belote_sim.players.seating import at_seat
 from belote_sim.rules import (
     R_BELOTE,
@@ -68,7 +68,7 @@ def bid_retourne(rules, players, script, ws, n_rounds, forced_seat):
     (any suit with ``second_round = any``), round 3 (``all_no_trumps_round``)
     all-trumps or no-trumps. ``forced_seat`` may not pass in round 2 (stock game). Each
     call is chosen (the script's, or the seat's bidding policy's; ``forced_seat`` names
-    its best suit, :func:`~belote_sim.players.bidding.forced_call`), checked and
+    its best suit, :func:`~belote_sim.bid.retourne.forced_call`), checked and
     recorded; a scripted call the script checks (:func:`~belote_sim.game.state.is_checked`)
     must also be the policy's. Returns ``(status, taker, trump)``; ``taker = -1`` when everybody
     passed. Without script or an observer of the calls, for ``random`` and ``threshold``

@@ -22,9 +22,9 @@ from numba import types
 from numba.extending import overload
 
 from belote_sim._jit import KERNEL_OPTIONS, jit
+from belote_sim.dd.kit import new_solver_kit, solver_table_bits
 from belote_sim.kernels.layout import MAX_DECLS, MAX_SEATS, REC_SIZE
-from belote_sim.players import SOLVER_PLAYS
-from belote_sim.players.solver_kit import new_solver_kit, solver_table_bits
+from belote_sim.players.registry import SOLVER_PLAYS
 
 #: What the engine observes besides the deal itself, set once per workspace: ``know``
 #: keeps every seat's knowledge (voids shown, cards known) for the solver players;

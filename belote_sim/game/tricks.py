@@ -24,6 +24,7 @@ import numpy as np
 
 from belote_sim._jit import jit
 from belote_sim.cards import BELOTE_POINTS, CAPOT_BONUS, KING, LAST_TRICK_BONUS, QUEEN
+from belote_sim.game.clock import cycles
 from belote_sim.game.observers import (
     see_card,
     time_decision,
@@ -32,7 +33,6 @@ from belote_sim.game.observers import (
     value_position,
 )
 from belote_sim.game.state import MISSING, leaves_every_card, scripted_card
-from belote_sim.kernels.clock import cycles
 from belote_sim.kernels.layout import (
     BELOTE,
     BELOTE_SEAT,
@@ -65,16 +65,16 @@ from belote_sim.kernels.layout import (
 from belote_sim.kernels.legal import legal_given_top, legal_given_winner, rule_values
 from belote_sim.kernels.scoring import deal_total
 from belote_sim.kernels.trick import POWER, card_power, seat_after, trick_card_points
-from belote_sim.players import PLAY_HEURISTIC, PLAY_RANDOM
-from belote_sim.players.heuristic import heuristic_card_inlined
-from belote_sim.players.pimc import deal_value
-from belote_sim.players.play import (
+from belote_sim.play.dispatch import (
     choose_card,
     heuristic_choice,
     random_card,
     random_card_from,
     valued_card,
 )
+from belote_sim.play.heuristic import heuristic_card_inlined
+from belote_sim.play.pimc import deal_value
+from belote_sim.players.registry import PLAY_HEURISTIC, PLAY_RANDOM
 from belote_sim.players.seating import SeatView, at_seat, table_side
 from belote_sim.rules import R_BELOTE, R_NT_VALUES, R_PLAYERS
 
@@ -101,7 +101,7 @@ def fail(rec, status, step, seat, item, legal, rule):
 @jit
 def solve_tricks(rules, ws, kit, leader, trump, taker, t_side, n_tricks):
     """The tricks of a four-player deal settled by one double-dummy solve
-    (:func:`~belote_sim.players.pimc.deal_value`, ``ws.watch.solve``): the takers get
+    (:func:`~belote_sim.play.pimc.deal_value`, ``ws.watch.solve``): the takers get
     the card points of perfect play by everyone, the defenders the rest; nothing is
     played (the record has no cards). A side takes every trick when the solve says the
     takers do (the capot bonus is in the value) and, for the defenders, when the takers

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from belote_sim import kernels as K
+import belote_sim.kernels.trick
 from belote_sim.cards import (
     N_CARDS,
     RANKS,
@@ -30,6 +30,9 @@ from belote_sim.cards import (
 )
 from belote_sim.errors import BeloteError, RulesError
 from belote_sim.kernels import layout as L
+from belote_sim.kernels.declarations import list_declarations
+from belote_sim.kernels.legal import legal_cards_rule
+from belote_sim.kernels.scoring import score_two_sides
 from belote_sim.rules import Rules, choice_code
 
 DECL_KIND_NAMES = ("tierce", "quarte", "quinte", "carre")
@@ -102,7 +105,7 @@ def legal_cards_with_rule(
     t = _trick_array(trick)
     if mask & int(CardSet([int(c) for c in t[: len(trick)]])):
         raise BeloteError("a card of the trick is also in the hand")
-    legal, rule = K.legal.legal_cards_rule(
+    legal, rule = legal_cards_rule(
         rules.to_array(), np.int64(mask), t, len(trick), leader, trump_code(trump), taker
     )
     return CardSet(int(legal)), int(rule)
@@ -132,7 +135,9 @@ def trick_winner(trick: Sequence[int | str], trump: int | str) -> int:
     """
     if not trick:
         raise BeloteError("an empty trick has no winner")
-    return int(K.trick.trick_winner(_trick_array(trick), len(trick), trump_code(trump)))
+    # The kernel of the same name, with the trick as the kernels take it.
+    kernel = belote_sim.kernels.trick.trick_winner
+    return int(kernel(_trick_array(trick), len(trick), trump_code(trump)))
 
 
 def declarations(hand: CardSet | str | int, split_long_runs: bool = False) -> list[dict]:
@@ -144,7 +149,7 @@ def declarations(hand: CardSet | str | int, split_long_runs: bool = False) -> li
     """
     mask = int(CardSet(hand))
     buf = np.zeros((L.MAX_DECLS, 4), dtype=np.int64)
-    n = K.declarations.list_declarations(np.int64(mask), int(split_long_runs), buf)
+    n = list_declarations(np.int64(mask), int(split_long_runs), buf)
     out = []
     for kind, top, length, points in buf[:n]:
         out.append(
@@ -189,7 +194,7 @@ def score_deal(
     rec[L.CAPOT_SIDE] = -1 if capot_side is None else capot_side
     rec[L.POT_BEFORE] = pot_before
     rec[L.TOTAL_POINTS] = total
-    K.scoring.score_two_sides(rec, taker_side, choice_code("tie_rule", rules.tie_rule))
+    score_two_sides(rec, taker_side, choice_code("tie_rule", rules.tie_rule))
     return {
         "card_points": [int(rec[L.CARD_POINTS + s]) for s in range(2)],
         "score_takers": int(rec[L.SCORE_TAKERS]),

@@ -247,7 +247,7 @@ def shown_cards(rules, rec, hands, n, sides, decl, out, at):
     the contest, every carré and run its players hold) added to ``out[at + seat]``
     (masks), from the contest in ``rec`` and the ``hands`` at the start of the first
     trick; ``decl`` is scratch (``int64[MAX_DECLS, 4]``). Nothing is allocated: the
-    engine's deal loop calls it (:func:`belote_sim.players.knowledge.show_declarations`)."""
+    engine's deal loop calls it (:func:`belote_sim.infer.knowledge.show_declarations`)."""
     w = rec[DECL_WINNER_SEAT]
     if rules[R_DECLARATIONS] == 0 or w < 0:
         return

@@ -136,7 +136,7 @@ WORLDS_GIVEN = _slot(2)  # ... worlds found
 WORLDS_SHORT = _slot(2)  # ... worlds short of those the decisions asked
 REC_SIZE = _n
 
-# --- counters of a run (kernels/counting.py, stats.py) ------------------------------
+# --- counters of a run (batch/counting.py, stats.py) ------------------------------
 # One flat int64 vector per block of deals; blocks are summed, so any split of a run
 # gives the same totals. "Position" is the taker's seat counted from the first hand:
 # 0 = first hand ... players-1 = the dealer.
@@ -230,7 +230,7 @@ N_ARENA_COUNTERS = _n
 # --- one row per deal (the optional deals/ Parquet dataset) -------------------------
 # The schema, written once: each column's name, Parquet type and meaning, in order; a
 # column of width w is w columns ``name0 .. name{w-1}``. The kernel fills the row by the
-# offsets below (:func:`belote_sim.kernels.counting.fill_row`), the runner types the
+# offsets below (:func:`belote_sim.batch.counting.fill_row`), the runner types the
 # Parquet files and ``docs/metrics.md`` lists the columns from the same table.
 ROW_SCHEMA: list[tuple[str, str, int, str]] = []
 
@@ -295,5 +295,26 @@ OUTCOME_LABELS = {
     OUT_NONE: None, OUT_MADE: "made", OUT_DEDANS: "dedans", OUT_TIE: "tie",
     OUT_LITIGE: "litige",
 }  # fmt: skip
+
+#: What a seat knows of the other hands (:mod:`belote_sim.infer.knowledge`), the
+#: knowledge array: suits each seat has shown void in (4-bit masks), cards known to be
+#: in each seat's hand, cards each seat has played; the auction's first hand, retourne
+#: (-1 none) and number of calls; then per call ``j`` (columns of ``MAX_CALLS``): the
+#: call, its seat, the round (retourne bidding), and the coinche auction's current bid
+#: before it (call code, -1 none), that bid's seat and whether it was coinched
+#: (:class:`~belote_sim.bid.coinche.Auction`).
+KNOW_VOID = 0
+KNOW_HELD = 4
+KNOW_PLAYED = 8
+KNOW_FIRST_HAND = 12
+KNOW_RETOURNE = 13
+KNOW_N_CALLS = 14
+KNOW_CALL = 15
+KNOW_CALL_SEAT = KNOW_CALL + MAX_CALLS
+KNOW_CALL_ROUND = KNOW_CALL_SEAT + MAX_CALLS
+KNOW_CALL_HIGH = KNOW_CALL_ROUND + MAX_CALLS
+KNOW_CALL_HIGH_SEAT = KNOW_CALL_HIGH + MAX_CALLS
+KNOW_CALL_COINCHED = KNOW_CALL_HIGH_SEAT + MAX_CALLS
+KNOW_SIZE = KNOW_CALL_COINCHED + MAX_CALLS
 
 del _n

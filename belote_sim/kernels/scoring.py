@@ -1,18 +1,23 @@
-"""Scoring a deal (RULES.md section 8): success, dedans, capot, tie rules, litige pot."""
+"""Scoring a deal (RULES.md section 8), every game: success, dedans, capot, tie rules,
+litige pot (retourne and stock games, the three-player game), the no-contract games, and
+the coinche contract."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from belote_sim._jit import jit_no_refcount
-from belote_sim.cards import CAPOT_BONUS, LAST_TRICK_BONUS, N_CARDS, POINTS
+from belote_sim._jit import jit, jit_no_refcount
+from belote_sim.cards import CAPOT_BONUS, LAST_TRICK_BONUS, N_CARDS, POINTS, SCALED_TOTAL
+from belote_sim.kernels.calls import CAPOT_VALUE
 from belote_sim.kernels.layout import (
     BELOTE,
     CAPOT_SIDE,
     CARD_POINTS,
+    CONTRACT_VALUE,
     DEAL_SCORE,
     DECL_POINTS,
     DEFENDER_DEAL_SCORE,
+    MULTIPLIER,
     OUT_DEDANS,
     OUT_LITIGE,
     OUT_MADE,
@@ -179,3 +184,74 @@ def score_three_player(rec, taker, tie_rule):
         if s != taker:
             d += rec[DEAL_SCORE + s]
     rec[DEFENDER_DEAL_SCORE] = d
+
+
+#: The fixed part of a coinched or failed contract's score (RULES 8, Coinche).
+CONTRACT_BASE = 160
+
+
+@jit(inline="always")
+def round_to_ten(x):
+    """Nearest multiple of ten, halves up (RULES 8, Coinche)."""
+    return (x + 5) // 10 * 10
+
+
+@jit(inline="always")
+def scale_to_162(points, total):
+    """``round(points * 162 / total)``, halves up (RULES 7.4 step 4)."""
+    return (2 * SCALED_TOTAL * points + total) // (2 * total)
+
+
+@jit
+def score_coinche(rec, taker_side, scale, to_ten):
+    """Score a coinche contract (RULES 7.4 steps 3-4 and 8, Coinche) from the record's
+    trick points, capot, contest, belote, ``CONTRACT_VALUE``, ``MULTIPLIER`` and
+    ``TOTAL_POINTS``; write card points (scaled to 162 when ``scale``: all-trumps, and
+    no-trumps with ``nt_values = doubled``), ``S_T``/``S_E``, the outcome and the deal
+    scores (rounded to ten when ``to_ten``)."""
+    T = taker_side
+    E = 1 - T
+    value = rec[CONTRACT_VALUE]
+    m = rec[MULTIPLIER]
+    capot = rec[CAPOT_SIDE]
+    if scale:
+        total = rec[TOTAL_POINTS]
+        c_t = scale_to_162(rec[TRICK_POINTS + T], total)
+        rec[CARD_POINTS + T] = c_t
+        rec[CARD_POINTS + E] = SCALED_TOTAL - c_t
+    else:
+        for s in range(2):
+            rec[CARD_POINTS + s] = rec[TRICK_POINTS + s]
+    if capot >= 0:
+        rec[CARD_POINTS + capot] += CAPOT_BONUS
+    s_t = rec[CARD_POINTS + T] + rec[DECL_POINTS + T] + rec[BELOTE + T]
+    s_e = rec[CARD_POINTS + E] + rec[DECL_POINTS + E] + rec[BELOTE + E]
+    rec[SCORE_TAKERS] = s_t
+    rec[SCORE_DEFENDERS] = s_e
+    rec[TAKER_CARD_POINTS] = rec[CARD_POINTS + T]
+    rec[POT] = 0
+    rec[POT_WON_BY] = -1
+    # A capot bid is made exactly when the takers take every trick (RULES 7.4 step 3).
+    made = capot == T if value == CAPOT_VALUE else s_t >= value
+    if made:
+        rec[OUTCOME] = OUT_MADE
+        if m == 1:
+            d_t = value + s_t
+            d_e = s_e
+        else:
+            d_t = CONTRACT_BASE + value * m + rec[DECL_POINTS + T] + rec[BELOTE + T]
+            d_e = rec[BELOTE + E]
+    else:
+        rec[OUTCOME] = OUT_DEDANS
+        d_e = (
+            CONTRACT_BASE + value * m + rec[DECL_POINTS + T] + rec[DECL_POINTS + E]
+            + rec[BELOTE + E]
+        )
+        d_t = rec[BELOTE + T]
+    if to_ten:
+        d_t = round_to_ten(d_t)
+        d_e = round_to_ten(d_e)
+    rec[DEAL_SCORE + T] = d_t
+    rec[DEAL_SCORE + E] = d_e
+    rec[TAKER_DEAL_SCORE] = d_t
+    rec[DEFENDER_DEAL_SCORE] = d_e

@@ -2,11 +2,11 @@
 the :class:`SeatView` of the seat to play that the solver players read.
 
 Every seat has its bidding policy and its card-play policy (ids of the registry,
-:data:`belote_sim.players.POLICIES`), each with its parameter. A run seats the same
+:data:`belote_sim.players.registry.POLICIES`), each with its parameter. A run seats the same
 players everywhere (:func:`same_players`); the arena seats player A on one side and B
 on the other (:func:`sided_players`), each side with its own bidding and card play
 (:class:`SidePolicies`). The players also carry the ``table`` bidder's lookup
-(``table_keys``, ``table_gains``: :func:`belote_sim.players.table_bidder.shipped_lookup`,
+(``table_keys``, ``table_gains``: :func:`belote_sim.players.lookup.shipped_lookup`,
 or :func:`no_lookup` where no seat bids by table), as arrays the kernels receive rather
 than compile in.
 
@@ -25,7 +25,8 @@ compilation on a first run).
 Every kernel takes the players as one :class:`Players`, handed from Python to the
 compiled block functions of the chunk kernels as it is.
 
->>> from belote_sim.players import BID_THRESHOLD, PLAY_HEURISTIC, PLAY_RANDOM
+>>> from belote_sim.players.lookup import no_lookup
+>>> from belote_sim.players.registry import BID_THRESHOLD, PLAY_HEURISTIC, PLAY_RANDOM
 >>> p = sided_players(SidePolicies(BID_THRESHOLD, 50.0, PLAY_HEURISTIC, 0.0),
 ...                   SidePolicies(BID_THRESHOLD, 60.0, PLAY_RANDOM, 0.0), 4, no_lookup(), None,
 ...                   ALL_FAMILIES)
@@ -42,7 +43,7 @@ from numba import types
 from numba.extending import overload
 
 from belote_sim._jit import COMPILE_ALL, jit
-from belote_sim.players import BID_TABLE, SOLVER_BIDS, SOLVER_PLAYS
+from belote_sim.players.registry import SOLVER_BIDS, SOLVER_PLAYS
 from belote_sim.rules import N_FAMILIES, family_of
 
 #: The players of a deal, one entry per seat: bidding policy id and parameter, card-play
@@ -140,19 +141,13 @@ def table_side(seat, n):
     return 0 if seat == 0 else 1
 
 
-@jit
-def no_lookup():
-    """The ``table`` bidder lookup of players none of whom bids by table: none."""
-    return None, None
-
-
 def solver_need(bids: tuple[int, ...], plays: tuple[int, ...],
                 every: bool = COMPILE_ALL) -> bool | None:
     """The :class:`Players`' ``solver`` for seats with these bidding and play policy
     ids: ``True`` when one of them runs the double-dummy solver, else ``None`` (the
     kernels are then compiled without it).
 
-    >>> from belote_sim.players import BID_DD, BID_THRESHOLD, PLAY_HEURISTIC
+    >>> from belote_sim.players.registry import BID_DD, BID_THRESHOLD, PLAY_HEURISTIC
     >>> solver_need((BID_THRESHOLD,), (PLAY_HEURISTIC,), every=False), solver_need((BID_DD,), (0,))
     (None, True)
     """
@@ -180,13 +175,6 @@ def families_for(*rule_sets, every: bool = COMPILE_ALL) -> tuple[bool | None, ..
     return tuple(True if f in mine else None for f in range(N_FAMILIES))
 
 
-def lookup_need(bids: tuple[int, ...], every: bool = COMPILE_ALL) -> bool:
-    """Whether players with these bidding policy ids need the table bidder's lookup;
-    with ``every`` (default: ``BELOTE_SIM_COMPILE_ALL=1``,
-    :data:`belote_sim._jit.COMPILE_ALL`) any players do."""
-    return every or BID_TABLE in bids
-
-
 @jit
 def same_players(bid, bid_param, play, play_param, table_keys, table_gains, solver, families):
     """Every seat bids with ``bid`` (parameter ``bid_param``) and plays with ``play``
@@ -212,7 +200,7 @@ def sided_players(side_a, side_b, n, lookup, solver, families):
     """The seats of side 0 (:func:`table_side`) play as ``side_a``, the others as
     ``side_b`` (each a :class:`SidePolicies`); ``lookup`` is the table bidder's
     ``(table_keys, table_gains)`` (:func:`no_lookup`, or
-    :func:`belote_sim.players.table_bidder.lookup_for`), ``solver`` the players' need
+    :func:`belote_sim.players.lookup.lookup_for`), ``solver`` the players' need
     of the solver (:func:`solver_need`), ``families`` the families they sit at
     (:func:`families_for`)."""
     ba, bb = np.int64(side_a.bid), np.int64(side_b.bid)

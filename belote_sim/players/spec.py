@@ -1,5 +1,5 @@
 """Players as the command line and the Python API write them: ``name[:param]``, checked
-against the registry (:data:`belote_sim.players.POLICIES`).
+against the registry (:data:`belote_sim.players.registry.POLICIES`).
 
 >>> PolicySpec.parse("fastpimc:8", "play").uses_solver
 True
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from belote_sim.errors import BeloteError
-from belote_sim.players import Policy, policy
+from belote_sim.players.registry import Policy, policy
 from belote_sim.rules import Rules
 
 
@@ -33,7 +33,7 @@ class PolicySpec:
     @classmethod
     def parse(cls, text: str, kind: str) -> PolicySpec:
         """Read ``name[:param]``, checking the name and the parameter against the
-        registry (:data:`belote_sim.players.POLICIES`)."""
+        registry (:data:`belote_sim.players.registry.POLICIES`)."""
         name, _, raw = str(text).partition(":")
         entry = policy(kind, name.strip().lower())
         head, _, tail = raw.rpartition(":")
@@ -124,21 +124,21 @@ def table_atlas(rules: Rules) -> str:
 
     :raises BeloteError: no shipped atlas has that auction, or its data file is missing.
     """
-    from belote_sim.players import table_bidder
+    from belote_sim.players import lookup
 
     own = {k: rules.options()[k] for k in AUCTION_OPTIONS}
-    for preset in table_bidder.ATLAS_PRESETS:
+    for preset in lookup.ATLAS_PRESETS:
         theirs = Rules.from_preset(preset).options()
         if all(theirs[k] == v for k, v in own.items()):
-            if not table_bidder.lookup_path(preset).exists():
+            if not lookup.lookup_path(preset).exists():
                 raise BeloteError(
                     f"the table bidder's atlas for {preset} is missing "
-                    f"({table_bidder.lookup_path(preset)}): run `make atlas`"
+                    f"({lookup.lookup_path(preset)}): run `make atlas`"
                 )
             return preset
     wanted = ", ".join(f"{k}={v}" for k, v in own.items())
     raise BeloteError(
-        f"the table bidder has atlases for {' and '.join(table_bidder.ATLAS_PRESETS)} only, "
+        f"the table bidder has atlases for {' and '.join(lookup.ATLAS_PRESETS)} only, "
         f"not for the auction of {rules.preset} rules ({wanted})"
     )
 

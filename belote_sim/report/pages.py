@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from belote_sim.errors import BeloteError
-from belote_sim.report import plots as P
+from belote_sim.report import plots
 from belote_sim.report.html import Page, Plot, Section, Table
 from belote_sim.runner.rundir import read_provenance
 from belote_sim.stats import BY_NAME, HEADLINE, LABELS, METRICS
@@ -271,7 +271,7 @@ def simulate_page(src: Source) -> Page:
     ) if not _rows(t, m, p).empty]
     blocks: list[Plot | Table] = []
     if panels:
-        fig, axes = P.figure(len(panels), 1, height=2.6)
+        fig, axes = plots.figure(len(panels), 1, height=2.6)
         for ax, (metric, prefix, title) in zip(axes, panels, strict=True):
             labels, values, lows, highs = _bars(t, metric, prefix)
             series = [("any round", values, lows, highs)]
@@ -284,7 +284,7 @@ def simulate_page(src: Source) -> Page:
                     pick1 = [r1[0].index(x) for x in order]
                     series.append(("round 1", *[[s[i] for i in pick1] for s in r1[1:]]))
                 labels = order
-            P.draw_interval_bars(ax, labels, series, percent=True, title=f"Someone takes, "
+            plots.draw_interval_bars(ax, labels, series, percent=True, title=f"Someone takes, "
                                  f"{title}", axis_label="of deals")
         blocks.append(Plot("take-rate", fig, "How often a contract is taken (bars: rate; "
                            "whiskers: 95% intervals)."))
@@ -296,7 +296,7 @@ def simulate_page(src: Source) -> Page:
     if labels:
         order = sorted(labels, key=int)
         pick = [labels.index(x) for x in order]
-        fig = P.interval_bars(order, *[[s[i] for i in pick] for s in (values, lows, highs)],
+        fig = plots.interval_bars(order, *[[s[i] for i in pick] for s in (values, lows, highs)],
                               title="The taker goes dedans, by trumps in the taker's hand",
                               percent=True, axis_label="of contracts")
         blocks.append(Plot("dedans-by-trumps", fig,
@@ -318,7 +318,7 @@ def simulate_page(src: Source) -> Page:
         ("thrown_in_rate", ""), ("made_by_declarations_rate", ""),
     ) if (m, g) in set(zip(t.metric, t.group, strict=True))]
     idx = {(r.metric, r.group): r for r in t.itertuples()}
-    fig = P.interval_bars([_label(m, g) for m, g in outcome],
+    fig = plots.interval_bars([_label(m, g) for m, g in outcome],
                           [float(idx[k].value) for k in outcome],
                           [_nan(idx[k].ci_low) for k in outcome],
                           [_nan(idx[k].ci_high) for k in outcome],
@@ -334,10 +334,10 @@ def simulate_page(src: Source) -> Page:
         names = [n for n in ("taker_card_points", "taker_deal_score", "defender_deal_score",
                              "declaration_points") if (h.histogram == n).any()]
         if names:
-            fig, axes = P.figure((len(names) + 1) // 2, 2, height=2.6)
+            fig, axes = plots.figure((len(names) + 1) // 2, 2, height=2.6)
             for ax, name in zip(axes, names, strict=False):
                 part = h[h.histogram == name]
-                P.draw_histogram(ax, list(part.value), list(part["count"]),
+                plots.draw_histogram(ax, list(part.value), list(part["count"]),
                                  title=name.replace("_", " "), axis_label="points")
             for ax in axes[len(names):]:
                 ax.set_visible(False)
@@ -357,8 +357,8 @@ def simulate_page(src: Source) -> Page:
         blocks = [summary_table(t, wanted)]
         if h is not None and (h.histogram == "deals_per_match").any():
             part = h[h.histogram == "deals_per_match"]
-            fig, (ax,) = P.figure(height=2.8)
-            P.draw_histogram(ax, list(part.value), list(part["count"]),
+            fig, (ax,) = plots.figure(height=2.8)
+            plots.draw_histogram(ax, list(part.value), list(part["count"]),
                              title="Deals per match", axis_label="deals")
             blocks.insert(0, Plot("deals-per-match", fig, "How many deals a match lasts."))
         sections.append(Section("Matches", f"Played to {rules.get('options', {}).get('target')}"
@@ -379,7 +379,7 @@ def simulate_page(src: Source) -> Page:
 
 
 #: The simulator's declaration metrics (some hand of the deal) and the exact odds' metric
-#: for one given hand that matches each (:data:`belote_sim.studies.odds.ODDS_METRICS`).
+#: for one given hand that matches each (:data:`belote_sim.batch.odds.ODDS_METRICS`).
 DECLARATION_PAIRS = (
     ("p_any_declaration", "p_any_declaration"), ("p_tierce", "p_tierce"),
     ("p_quarte", "p_quarte"), ("p_quinte_or_longer", "p_quinte_or_longer"),
@@ -410,12 +410,12 @@ def _declarations(t: pd.DataFrame, rules: dict[str, Any]) -> Section:
         exact_values.append(ex)
         rows.append([_label(m, ""), pct(float(r.value), _nan(r.ci_low), _nan(r.ci_high)),
                      pct(ex) if not math.isnan(ex) else "-"])
-    fig, (ax,) = P.figure(height=0.9 + 0.35 * len(labels))
+    fig, (ax,) = plots.figure(height=0.9 + 0.35 * len(labels))
     series = [("some hand of the deal (simulated)", values, lows, highs)]
     if exact is not None:
         series.append(("one given hand of 8 (exact)", exact_values, exact_values,
                        exact_values))
-    P.draw_interval_bars(ax, labels, series, percent=True, horizontal=True,
+    plots.draw_interval_bars(ax, labels, series, percent=True, horizontal=True,
                          title="Declarations dealt")
     intro = ("Simulated: the share of played deals in which some hand holds it. Exact: the "
              "chance that one given hand of 8 cards holds it, from all C(32, 8) hands "
@@ -456,9 +456,9 @@ def _forest(t: pd.DataFrame, wanted, kinds, name: str, caption: str, scale: floa
     if not parts:
         return None
     rows = max(len(p) for _, _, p in parts)
-    fig, axes = P.figure(len(parts), 1, height=0.7 + 0.24 * rows)
+    fig, axes = plots.figure(len(parts), 1, height=0.7 + 0.24 * rows)
     for ax, (metric, group, part) in zip(axes, parts, strict=True):
-        P.draw_forest(ax, list(part.cell), list(scale * part["diff"]),
+        plots.draw_forest(ax, list(part.cell), list(scale * part["diff"]),
                       list(scale * part.diff_ci_low), list(scale * part.diff_ci_high),
                       marked=list(part.p_holm < 0.05), title=_label(metric, group),
                       axis_label=axis)
@@ -568,10 +568,10 @@ def strength_page(src: Source) -> Page:
         names = list(g.call)
         shown[m] = names if len(names) <= 12 else ["pass", *[c for c in names if c != "pass"]
                                                             [:11]]
-    fig, axes = P.figure(1, len(models), height=0.9 + 0.3 * max(len(v) for v in shown.values()))
+    fig, axes = plots.figure(1, len(models), height=0.9 + 0.3 * max(len(v) for v in shown.values()))
     for ax, m in zip(axes, models, strict=True):
         g = gains[gains.model == m].set_index("call").loc[shown[m]]
-        P.draw_interval_bars(ax, list(g.index), [("", list(g.value), list(g.ci_low),
+        plots.draw_interval_bars(ax, list(g.index), [("", list(g.value), list(g.ci_low),
                              list(g.ci_high))], horizontal=True, title=f"play model: {m}",
                              axis_label="gain over passing, points per deal")
     blocks: list[Plot | Table] = [Plot(
@@ -611,7 +611,7 @@ def strength_page(src: Source) -> Page:
         rp = reach.group.str.extract(r"model=(?P<model>\S+) strain=(?P<strain>\S+) "
                                      r"value=(?P<bid>\d+)")
         reach = reach.assign(model=rp.model, strain=rp.strain, bid=rp.bid.astype(int))
-        fig, axes = P.figure(1, len(models), height=3.2)
+        fig, axes = plots.figure(1, len(models), height=3.2)
         for ax, m in zip(axes, models, strict=True):
             part = reach[reach.model == m]
             strains = list(dict.fromkeys(part.strain))
@@ -622,7 +622,7 @@ def strength_page(src: Source) -> Page:
                 series.append((s, list(q.value)))
                 lows.append(list(q.ci_low))
                 highs.append(list(q.ci_high))
-            P.draw_lines(ax, bids, series, lows=lows, highs=highs, percent=True,
+            plots.draw_lines(ax, bids, series, lows=lows, highs=highs, percent=True,
                          title=f"play model: {m}", xlabel="contract value",
                          ylabel="P(takers' score >= value)")
         sections.append(Section("How high to bid", "The chance that the seat's side scores "
@@ -659,7 +659,7 @@ def _heat(ax, pooled: pd.DataFrame, holdings: list[str], aces: list[int], metric
           title: str, fmt: str, centre: float | None) -> None:
     part = pooled[pooled.n >= HEAT_MIN_N].set_index(["holding", "side_aces"])[metric]
     matrix = [[float(part.get((h, a), math.nan)) for a in aces] for h in holdings]
-    P.draw_heatmap(ax, matrix, holdings, [str(a) for a in aces], fmt=fmt, centre=centre,
+    plots.draw_heatmap(ax, matrix, holdings, [str(a) for a in aces], fmt=fmt, centre=centre,
                    vmin=0.0 if centre is None else None, vmax=1.0 if centre is None else None,
                    title=title, xlabel="side aces", ylabel="trump holding (J 9 A T, +KQ)")
 
@@ -670,12 +670,12 @@ def _holdings(pooled: pd.DataFrame) -> list[str]:
     return list(n.sort_values(ascending=False, kind="stable").index[:HEAT_ROWS])
 
 
-def atlas_grid_figure(atlas: pd.DataFrame) -> P.Figure:
+def atlas_grid_figure(atlas: pd.DataFrame) -> plots.Figure:
     """One play model's atlas (class sums) as two heat maps side by side: make rate and
     gain over passing by trump holding and side aces."""
     pooled = _pooled(atlas, ["holding", "side_aces"])
     holdings, aces = _holdings(pooled), sorted(set(pooled.side_aces))
-    fig, axes = P.figure(1, 2, height=0.9 + 0.32 * len(holdings))
+    fig, axes = plots.figure(1, 2, height=0.9 + 0.32 * len(holdings))
     for ax, (metric, title, fmt, centre) in zip(axes, HEAT_MAPS, strict=True):
         _heat(ax, pooled, holdings, aces, metric, title, fmt, centre)
     return fig
@@ -692,7 +692,7 @@ def atlas_page(src: Source) -> Page:
     aces = sorted(set(pooled.side_aces))
     sections = []
     for metric, title, fmt, centre in HEAT_MAPS:
-        fig, axes = P.figure(1, len(models), height=0.9 + 0.32 * len(holdings))
+        fig, axes = plots.figure(1, len(models), height=0.9 + 0.32 * len(holdings))
         for ax, m in zip(axes, models, strict=True):
             _heat(ax, pooled[pooled.model == m], holdings, aces, metric, f"{title}: {m}",
                   fmt, centre)
@@ -754,8 +754,8 @@ def card_values_page(src: Source) -> Page:
     cards = list(wide.index)
     series = [(m, list(wide[(m, "value")]), list(wide[(m, "ci_low")]),
                list(wide[(m, "ci_high")])) for m in models]
-    fig, (ax,) = P.figure(height=1.0 + 0.3 * len(cards))
-    P.draw_interval_bars(ax, cards, series, horizontal=True,
+    fig, (ax,) = plots.figure(height=1.0 + 0.3 * len(cards))
+    plots.draw_interval_bars(ax, cards, series, horizontal=True,
                          title="What a card is worth to the taker's side",
                          axis_label="points of deal-score difference")
     rows = [[card, *[num(float(wide.loc[card, (m, "value")]), float(wide.loc[card, (m, "ci_low")]),
@@ -784,10 +784,10 @@ def arena_page(src: Source) -> Page:
     panels = [("mean_score_diff", "score difference per deal, A - B", False)]
     if "a_match_win_rate" in idx:
         panels.append(("a_match_win_rate", "A's share of matches won", True))
-    fig, axes = P.figure(1, len(panels), height=2.4)
+    fig, axes = plots.figure(1, len(panels), height=2.4)
     for ax, (metric, title, rate) in zip(axes, panels, strict=True):
         r = idx[metric]
-        P.draw_interval_bars(ax, [f"A = {prov.get('a')}"], [(
+        plots.draw_interval_bars(ax, [f"A = {prov.get('a')}"], [(
             "", [float(r.value)], [float(r.ci_low)], [float(r.ci_high)])], horizontal=True,
             percent=rate, title=title)
         if rate:
@@ -821,7 +821,8 @@ def arena_page(src: Source) -> Page:
 
 
 def odds_page(src: Source) -> Page:
-    from belote_sim.studies.odds import MEAN_METRIC, exact_odds
+    from belote_sim.batch.odds import MEAN_METRIC
+    from belote_sim.studies.odds import exact_odds
 
     t, prov = src.table, src.provenance
     cards = int(prov.get("cards", 8))
@@ -834,8 +835,8 @@ def odds_page(src: Source) -> Page:
         ex = [float(exact[m]) for m in rates.metric]
         series.append(("exact", ex, ex, ex))
     labels = [m.replace("p_", "").replace("_", " ") for m in rates.metric]
-    fig, (ax,) = P.figure(height=1.0 + 0.35 * len(labels))
-    P.draw_interval_bars(ax, labels, series, percent=True, horizontal=True,
+    fig, (ax,) = plots.figure(height=1.0 + 0.35 * len(labels))
+    plots.draw_interval_bars(ax, labels, series, percent=True, horizontal=True,
                          title=f"Declarations in one hand of {cards} cards")
     rows = []
     for r in t.itertuples():

@@ -1,23 +1,6 @@
-"""The published study: ``make study`` (``belote-sim study``) plays every part from fixed
-seeds, keeps its figures as small Parquet tables in ``results/tables/`` and writes
-``results/README.md`` and its plots (``results/plots/``) from those tables alone.
-
-Parts (each a function of :class:`Sizes` returning tables):
-
-- every preset between realistic players (threshold bidding, heuristic play): take,
-  made, dedans, capot, tie and litige rates, mean scores, over single deals and over
-  whole matches;
-- declaration odds of one hand, exact and sampled, and what ``shuffle=cut`` does to the
-  declarations dealt (whole matches, the two rules on the same seeds);
-- the bid atlases the package ships (classic and coinche) summarised, and the gap
-  between double-dummy and heuristic play on the same decisions;
-- card values under heuristic and double-dummy play;
-- the rule-option factorials of classic (play options, scoring options), over deals and
-  over matches;
-- the players' strengths against each other (the arena) and their time per decision;
-- worlds that know the auction: bid strength at a few positions with worlds given the
-  calls and with uniform worlds, and ``fastpimc:20`` with either kind of worlds against
-  itself.
+"""The published study's page: ``results/README.md`` and its plots (``results/plots/``),
+written from the study's tables alone (:mod:`belote_sim.studies.study` plays the parts and
+writes the tables).
 
 :func:`render` is a pure function of the tables: the test suite renders the committed
 tables again and requires the committed README, so no figure in it can be stale.
@@ -27,428 +10,23 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
-import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
-from belote_sim.errors import BeloteError
-from belote_sim.report import plots as P
+from belote_sim.report import plots
 from belote_sim.report.pages import atlas_grid_figure, pct
-from belote_sim.rules import BOOL_OPTIONS, CHOICES, PRESETS, Rules
-from belote_sim.runner.rundir import read_provenance, software, write_bytes_atomic, write_parquet
+from belote_sim.runner.rundir import write_bytes_atomic
 from belote_sim.runner.rundir import write_text_atomic as _write_text
 from belote_sim.stats import BY_NAME, LABELS
-from belote_sim.studies.atlas import SHIPPED, SUMS
-from belote_sim.studies.bid_strength import WORLDS_GIVEN
-
-#: The seed of every part (one per part, so that a part can be rerun alone).
-SEEDS = {"presets": 16, "odds": 16, "shuffle": 16, "atlas_gap": 16, "card_values": 16,
-         "factorial": 15, "arena": 16, "worlds": 16}
-#: The players of every part but the arena: realistic belote.
-PLAYERS = {"bid_policy": "threshold", "play_policy": "heuristic"}
-
-
-@dataclass(frozen=True)
-class Sizes:
-    """How much each part plays."""
-
-    preset_deals: int
-    preset_matches: int
-    odds_samples: int
-    shuffle_matches: int
-    gap_deals: dict[str, int]
-    card_deals: int
-    card_dd_deals: int
-    factorial_deals: int
-    factorial_matches: int
-    #: (A, B, A's bidding, B's bidding, deals, matches)
-    arena: tuple[tuple[str, str, str, str, int, int], ...] = field(default=())
-    #: Worlds per bid-strength position, and deals per preset of the arena of
-    #: ``fastpimc:20`` given the calls against its uniform worlds.
-    worlds_strength: int = 0
-    worlds_arena_deals: int = 0
-
-
-FULL = Sizes(
-    preset_deals=1_000_000, preset_matches=20_000, odds_samples=2_000_000,
-    shuffle_matches=50_000, gap_deals={"classic": 1_500, "coinche": 300}, card_deals=50_000,
-    card_dd_deals=200, factorial_deals=2_000_000, factorial_matches=50_000,
-    arena=(("heuristic", "random", "threshold", "threshold", 100_000, 10_000),
-           ("heuristic", "heuristic", "table", "threshold", 100_000, 10_000),
-           ("fastpimc:20", "heuristic", "threshold", "threshold", 2_000, 0)),
-    worlds_strength=20_000, worlds_arena_deals=2_000,
+from belote_sim.studies.atlas import SUMS
+from belote_sim.studies.study import (
+    FACTORIALS,
+    MAX_INTERACTIONS,
+    WORLD_KINDS,
+    load_tables,
+    row_where,
 )
-QUICK = Sizes(
-    preset_deals=2_000, preset_matches=20, odds_samples=20_000, shuffle_matches=20,
-    gap_deals={"classic": 4, "coinche": 2}, card_deals=300, card_dd_deals=2,
-    factorial_deals=500, factorial_matches=10,
-    arena=(("heuristic", "random", "threshold", "threshold", 300, 4),),
-    worlds_strength=200, worlds_arena_deals=4,
-)
-
-#: The tables of the study, each written to ``tables/NAME.parquet``.
-TABLES = ("about", "presets", "odds", "shuffle", "atlas", "atlas_gap", "card_values",
-          "factorial", "arena", "worlds_strength", "worlds_arena")
-#: Tables written beside them by another command (the one named), rendered when present:
-#: the match against colver (``benchmarks/bench_vs_colver.py``; colver is no dependency
-#: of the study).
-OTHER_TABLES = {"ladder": "bench_vs_colver"}
-
-@dataclass(frozen=True)
-class StudyRuns:
-    """Where the study commits its runs and how they run (nothing here changes a
-    figure): every run of a part is a run directory under ``root`` (``OUT/runs/``), so an
-    interrupted study resumes chunk by chunk, and each finished part keeps its tables
-    there (``parts/``), so a study run again plays only the parts it had not finished."""
-
-    root: Path
-    executor: Any = "local"
-    threads: int | None = None
-    should_stop: Callable[[], bool] | None = None
-
-    def at(self, name: str) -> dict[str, Any]:
-        """The runner options of the run called ``name``."""
-        return {"out": self.root / name, "executor": self.executor, "threads": self.threads,
-                "should_stop": self.should_stop}
-
-
-# -- The parts --------------------------------------------------------------------------
-
-
-def _tidy(df: pd.DataFrame, **columns) -> pd.DataFrame:
-    return df.assign(**columns)[[*columns, *df.columns]]
-
-
-def presets_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
-    from belote_sim.studies.simulate import simulate
-
-    parts = []
-    for name in PRESETS:
-        rules = Rules.from_preset(name)
-        for unit, count in (("deals", s.preset_deals), ("matches", s.preset_matches)):
-            if unit == "deals" and rules.shuffle == "cut":
-                continue  # a cut pack depends on the deal before: whole matches only
-            kw = {"deals": count} if unit == "deals" else {"matches": count}
-            run = simulate(rules, seed=SEEDS["presets"], **kw, **PLAYERS,
-                           **runs.at(f"presets/{name}-{unit}"))
-            parts.append(_tidy(run.table(), preset=name, unit=unit))
-    return {"presets": pd.concat(parts, ignore_index=True)}
-
-
-def odds_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
-    from belote_sim.studies.odds import exact_odds, sampled_odds
-
-    parts = [_tidy(exact_odds(c), cards=c, method="exact") for c in (8, 9)]
-    parts.append(_tidy(sampled_odds(8, s.odds_samples, SEEDS["odds"], **runs.at("odds")),
-                       cards=8, method="sampled"))
-    return {"odds": pd.concat(parts, ignore_index=True)}
-
-
-def shuffle_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
-    from belote_sim.studies.compare import compare, named_cells
-
-    cells = named_cells([("shuffle=full", "classic", {}),
-                         ("shuffle=cut", "classic", {"shuffle": "cut"})])
-    table = compare(cells, matches=s.shuffle_matches, seed=SEEDS["shuffle"], **PLAYERS,
-                    **runs.at("shuffle"))
-    return {"shuffle": pd.DataFrame(table)}
-
-
-#: The atlases the study summarises: the ones the package ships.
-ATLAS_PRESETS = tuple(SHIPPED)
-
-
-def atlas_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
-    from belote_sim.studies.atlas import bid_table, model_gap, shipped_atlas
-
-    grids, gaps = [], []
-    for preset in ATLAS_PRESETS:
-        atlas = shipped_atlas(preset)
-        grid = atlas.groupby(["model", "holding", "side_aces"], sort=False)[
-            list(SUMS)].sum().reset_index()
-        grids.append(_tidy(grid, preset=preset,
-                           deals=int(atlas.attrs["provenance"]["deals"])))
-        both = bid_table(preset, s.gap_deals[preset], seed=SEEDS["atlas_gap"],
-                         models="heuristic,dd", bid_policy=PLAYERS["bid_policy"],
-                         **runs.at(f"atlas-gap/{preset}"))
-        by = "round" if "round" in both.columns else "strain"
-        for key in (by, "trumps", "holding"):
-            gap = model_gap(both, "heuristic", by=[key]).sort_values(key, kind="stable")
-            gap = gap.rename(columns={key: "level"})
-            gaps.append(_tidy(gap.astype({"level": "string"}), preset=preset, by=key))
-    return {"atlas": pd.concat(grids, ignore_index=True),
-            "atlas_gap": pd.concat(gaps, ignore_index=True)}
-
-
-def card_values_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
-    from belote_sim.studies.card_values import card_values
-
-    parts = [card_values("classic", s.card_deals, seed=SEEDS["card_values"],
-                         models="heuristic", **runs.at("card-values/heuristic")),
-             card_values("classic", s.card_dd_deals, seed=SEEDS["card_values"],
-                         models="dd", **runs.at("card-values/dd"))]
-    return {"card_values": pd.concat([pd.DataFrame(p) for p in parts], ignore_index=True)}
-
-
-PRESET = "classic"
-PLAY_OPTIONS = ("must_trump", "partner_exemption", "overtrump_partner", "undertrump")
-SCORING_OPTIONS = ("declarations", "belote", "split_long_runs", "declaration_tie",
-                   "king_value")
-
-
-def _word(value) -> str:
-    return ("on" if value else "off") if isinstance(value, bool) else str(value)
-
-
-def factor(name: str) -> tuple[str, list[str]]:
-    """A two-valued option as a factor, classic's value first (the base of its main
-    effect), its values as :mod:`belote_sim.rules` declares them."""
-    values = (True, False) if name in BOOL_OPTIONS else CHOICES[name]
-    base = getattr(Rules.from_preset(PRESET), name)
-    others = [v for v in values if v != base]
-    if len(others) != 1:
-        raise BeloteError(f"{name} is not a two-valued option: {values}")
-    return name, [_word(base), _word(others[0])]
-
-
-#: Interactions listed per factorial (the smallest Holm p-values).
-MAX_INTERACTIONS = 10
-#: The two factorials: their names and factors.
-FACTORIALS = {"play options": [factor(n) for n in PLAY_OPTIONS],
-              "scoring options": [factor(n) for n in SCORING_OPTIONS]}
-
-
-def factorial_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
-    from belote_sim.studies.compare import compare, factorial_cells
-
-    parts = []
-    for name, factors in FACTORIALS.items():
-        cells = factorial_cells(PRESET, {}, factors)
-        for unit, kw in (("deals", {"deals": s.factorial_deals}),
-                         ("matches", {"matches": s.factorial_matches})):
-            table = compare(cells, seed=SEEDS["factorial"], factors=factors, **kw, **PLAYERS,
-                            **runs.at(f"factorial/{name.replace(' ', '-')}-{unit}"))
-            parts.append(_tidy(pd.DataFrame(table), study=name, unit=unit))
-    return {"factorial": pd.concat(parts, ignore_index=True)}
-
-
-def arena_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
-    from belote_sim.studies.arena import arena
-
-    rows = []
-    for a, b, a_bid, b_bid, deals, matches in s.arena:
-        r = arena(a, b, deals=deals, matches=matches, seed=SEEDS["arena"], a_bid=a_bid,
-                  b_bid=b_bid, **runs.at(f"arena/{a}-{a_bid}-vs-{b}-{b_bid}"))
-        decided = r.games - r.match_unfinished
-        rows.append({
-            "a": a, "b": b, "a_bid": a_bid, "b_bid": b_bid, "deals": deals,
-            "matches": matches, "mean_score_diff": r.mean_score_diff,
-            "diff_low": r.diff_low, "diff_high": r.diff_high, "games": decided,
-            "a_match_wins": r.match_wins, "a_seconds_per_decision": r.seconds_per_decision[0],
-            "b_seconds_per_decision": r.seconds_per_decision[1],
-        })
-    return {"arena": pd.DataFrame(rows)}
-
-
-#: The bid-strength positions of the worlds part: what the position asks, the rules, the
-#: seat's hand and where it sits (:func:`~belote_sim.studies.bid_strength.decision`).
-WORLD_POSITIONS: tuple[tuple[str, str, str, dict[str, Any]], ...] = (
-    ("raise the partner's 80♥ holding A♥ T♥?", "coinche", "AH TH 7H AS TS 8C 9D 7D",
-     {"seat": 2, "dealer": 3, "calls": "80H pass"}),
-    ("bid over an opponent's 90♠?", "coinche", "JH 9H AH KH AD TD 7C 8S",
-     {"seat": 0, "dealer": 2, "calls": "90S"}),
-    ("name hearts in round 2 after four passes (retourne T♠)?", "classic",
-     "JH 9H 7D 8C KS", {"retourne": "TS", "seat": 0, "dealer": 3, "round": 2}),
-)
-#: The kinds of worlds the part compares (bid strength's), uniform first.
-WORLD_KINDS = tuple(sorted(WORLDS_GIVEN, key=lambda given: given != "uniform"))
-
-
-def worlds_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
-    from belote_sim.studies.arena import arena
-    from belote_sim.studies.bid_strength import bid_strength
-
-    rows = []
-    for i, (question, preset, hand, where) in enumerate(WORLD_POSITIONS):
-        for given in WORLD_KINDS:
-            df = bid_strength(preset, hand, worlds=s.worlds_strength, seed=SEEDS["worlds"],
-                              worlds_given=given, **where,
-                              **runs.at(f"worlds/position-{i}-{given}"))
-            accept = _row(df, metric="world_acceptance")
-            for group in df[df.metric == "gain_over_pass"].group:
-                call = group.split("call=")[1]
-                gain = _row(df, metric="gain_over_pass", group=group)
-                made = _row(df, metric="p_made", group=group)
-                rows.append({
-                    "position": i, "question": question, "preset": preset, "hand": hand,
-                    "where": json.dumps(where), "worlds_given": given, "call": call,
-                    "worlds": int(s.worlds_strength), "acceptance": float(accept.value),
-                    "gain": gain.value, "gain_low": gain.ci_low, "gain_high": gain.ci_high,
-                    "p_made": made.value, "p_made_low": made.ci_low,
-                    "p_made_high": made.ci_high,
-                })
-    arena_rows = []
-    for preset in ("coinche", "classic"):
-        r = arena("fastpimc:20", "fastpimc:20:uniform", rules=Rules.from_preset(preset),
-                  deals=s.worlds_arena_deals, matches=0, seed=SEEDS["worlds"],
-                  **runs.at(f"worlds/arena-{preset}"))
-        arena_rows.append({
-            "preset": preset, "deals": s.worlds_arena_deals,
-            "mean_score_diff": r.mean_score_diff, "diff_low": r.diff_low,
-            "diff_high": r.diff_high, "a_seconds_per_decision": r.seconds_per_decision[0],
-            "b_seconds_per_decision": r.seconds_per_decision[1],
-            "acceptance": r.world_acceptance(0), "worlds_short": r.worlds_short[0],
-            "worlds_given": r.worlds_given[0],
-        })
-    return {"worlds_strength": pd.DataFrame(rows), "worlds_arena": pd.DataFrame(arena_rows)}
-
-
-#: The parts in the order they run.
-PARTS: dict[str, Callable[[Sizes, StudyRuns], dict[str, pd.DataFrame]]] = {
-    "presets": presets_part, "odds": odds_part, "shuffle": shuffle_part,
-    "atlas": atlas_part, "card values": card_values_part, "factorial": factorial_part,
-    "arena": arena_part, "worlds": worlds_part,
-}
-
-
-#: The run directory of the study's runs, below OUT.
-RUNS_DIR = "runs"
-
-
-def _identity(quick: bool, sizes: Sizes) -> dict[str, Any]:
-    """What the study's figures depend on: runs committed under another identity are
-    not resumed."""
-    return {"quick": quick, "version": software()["version"], "seeds": SEEDS,
-            "sizes": json.loads(json.dumps(asdict(sizes)))}
-
-
-def _prepare_runs(root: Path, identity: dict[str, Any], say: Callable[[str], None]) -> None:
-    """Keep ``root`` when it holds the runs of the same study, else start it afresh."""
-    marker = root / "study.json"
-    if marker.is_file():
-        if json.loads(marker.read_text()) == identity:
-            return
-        say(f"study: {root} holds the runs of another study (other sizes, seeds or "
-            "version): starting afresh")
-        shutil.rmtree(root)
-    elif root.exists() and any(root.iterdir()):
-        raise BeloteError(f"{str(root)!r} exists and does not hold the study's runs")
-    root.mkdir(parents=True, exist_ok=True)
-    _write_text(marker, json.dumps(identity, indent=2) + "\n")
-
-
-def _slug(name: str) -> str:
-    return name.replace(" ", "-")
-
-
-def _load_part(root: Path, name: str) -> tuple[dict[str, pd.DataFrame], float] | None:
-    """A finished part's tables and seconds, or None."""
-    done = root / "parts" / _slug(name) / "done.json"
-    if not done.is_file():
-        return None
-    info = json.loads(done.read_text())
-    tables = {t: pd.read_parquet(done.parent / f"{t}.parquet") for t in info["tables"]}
-    return tables, float(info["seconds"])
-
-
-def _save_part(root: Path, name: str, tables: dict[str, pd.DataFrame], seconds: float) -> None:
-    folder = root / "parts" / _slug(name)
-    folder.mkdir(parents=True, exist_ok=True)
-    for table, df in tables.items():
-        write_parquet(df.reset_index(drop=True), folder / f"{table}.parquet",
-                      {"command": "study", "part": name, "table": table})
-    _write_text(folder / "done.json",
-                json.dumps({"tables": sorted(tables), "seconds": seconds}) + "\n")
-
-
-def run_study(out: str | Path, quick: bool = False,
-              say: Callable[[str], None] = print, *, executor: Any = "local",
-              scheduler: str | None = None, workers: int | None = None,
-              threads: int | None = None,
-              should_stop: Callable[[], bool] | None = None) -> dict[str, pd.DataFrame]:
-    """Play every part, write ``OUT/tables/*.parquet``, then ``OUT/README.md`` and
-    ``OUT/plots/`` from them (:func:`write_study`); return the tables.
-
-    ``quick`` plays a few deals of each part (for the test suite): the figures mean
-    nothing, the files are those of the full study. Every run goes through the chunk
-    runner on ``executor`` (``"local"`` or ``"dask"``, with ``scheduler`` or
-    ``workers``) and ``threads``, committed under ``OUT/runs/`` (:class:`StudyRuns`):
-    when ``should_stop()`` turns true the study stops after the current chunk with
-    :class:`~belote_sim.runner.jobs.RunInterrupted`, and running it again resumes part
-    by part and chunk by chunk, to the same tables.
-    """
-    from belote_sim.runner.jobs import make_executor
-
-    sizes = QUICK if quick else FULL
-    out = Path(out)
-    root = out / RUNS_DIR
-    _prepare_runs(root, _identity(quick, sizes), say)
-    tables: dict[str, pd.DataFrame] = {}
-    timings = []
-    started = datetime.now(timezone.utc)
-    pool = make_executor(executor, scheduler, workers, threads)
-    runs = StudyRuns(root, pool, threads, should_stop)
-    try:
-        for name, part in PARTS.items():
-            kept = _load_part(root, name)
-            if kept is not None:
-                say(f"study: {name} already done")
-                part_tables, seconds = kept
-            else:
-                say(f"study: {name} ...")
-                t0 = time.perf_counter()
-                part_tables = part(sizes, runs)
-                seconds = time.perf_counter() - t0
-                _save_part(root, name, part_tables, seconds)
-                say(f"study: {name} done in {seconds:.0f} s")
-            tables.update(part_tables)
-            timings.append((name, seconds))
-    finally:
-        pool.close()
-    soft = software()
-    about = [("quick", str(quick)), ("version", soft["version"]),
-             ("git_commit", str(soft["git_commit"])), ("numba", soft["numba"]),
-             ("numpy", soft["numpy"]), ("started", started.isoformat(timespec="seconds")),
-             ("seconds", f"{sum(t for _, t in timings):.0f}")]
-    about += [(f"seconds: {n}", f"{t:.0f}") for n, t in timings]
-    for k, v in asdict(sizes).items():
-        if isinstance(v, dict):
-            about += [(f"size: {k} {key}", str(x)) for key, x in v.items()]
-        else:
-            about.append((f"size: {k}", str(v)))
-    about += [(f"seed: {k}", str(v)) for k, v in SEEDS.items()]
-    tables["about"] = pd.DataFrame(about, columns=["key", "value"])
-    table_dir = out / "tables"
-    table_dir.mkdir(parents=True, exist_ok=True)
-    for name in TABLES:
-        write_parquet(tables[name].reset_index(drop=True), table_dir / f"{name}.parquet",
-                      {"command": "study", "table": name, **soft})
-    write_study(out)
-    return tables
-
-
-def load_tables(out: str | Path) -> dict[str, pd.DataFrame]:
-    """The study's tables as committed in ``OUT/tables/``.
-
-    :raises BeloteError: a table is missing or was not written by the study.
-    """
-    tables = {}
-    for name in TABLES:
-        path = Path(out) / "tables" / f"{name}.parquet"
-        if not path.is_file() or read_provenance(path).get("command") != "study":
-            raise BeloteError(f"{str(path)!r} is not a table of the study (run make study)")
-        tables[name] = pd.read_parquet(path)
-    for name, command in OTHER_TABLES.items():
-        path = Path(out) / "tables" / f"{name}.parquet"
-        if path.is_file() and read_provenance(path).get("command") == command:
-            tables[name] = pd.read_parquet(path)
-    return tables
 
 
 def write_study(out: str | Path) -> Path:
@@ -457,7 +35,7 @@ def write_study(out: str | Path) -> Path:
     tables = load_tables(out)
     (out / "plots").mkdir(exist_ok=True)
     for name, fig in figures(tables).items():
-        write_bytes_atomic(out / "plots" / f"{name}.png", P.png_bytes(fig))
+        write_bytes_atomic(out / "plots" / f"{name}.png", plots.png_bytes(fig))
     readme = out / "README.md"
     _write_text(readme, render(tables))
     return readme
@@ -468,14 +46,6 @@ def write_study(out: str | Path) -> Path:
 
 def _about(tables) -> dict[str, str]:
     return dict(zip(tables["about"].key, tables["about"].value, strict=True))
-
-
-def _row(df: pd.DataFrame, **where) -> pd.Series | None:
-    mask = pd.Series(True, index=df.index)
-    for k, v in where.items():
-        mask &= df[k] == v
-    rows = df[mask]
-    return None if rows.empty else rows.iloc[0]
 
 
 def _p(r: pd.Series | None) -> str:
@@ -530,7 +100,7 @@ def _preset_rows(t: pd.DataFrame, columns) -> list[list[str]]:
             units = [unit] if unit == "matches" else ["deals", "matches"]
             r = None
             for u in units:  # a cut-pack preset has its deal figures from its matches
-                r = r if r is not None else _row(t, preset=name, unit=u, metric=metric,
+                r = r if r is not None else row_where(t, preset=name, unit=u, metric=metric,
                                                  group=group)
             cells.append(_m(r) if BY_NAME[metric].is_mean else _p(r))
         rows.append(cells)
@@ -542,15 +112,15 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, object]:
     out = {}
     t = tables["presets"]
     presets = list(dict.fromkeys(t.preset))
-    fig, axes = P.figure(1, 3, height=3.4)
+    fig, axes = plots.figure(1, 3, height=3.4)
     for ax, (title, metric, group) in zip(axes, (
             (LABELS["take_rate"], "take_rate", ""), (LABELS["dedans_rate"], "dedans_rate", ""),
             ("capot by the takers", "capot_rate", "side=takers")), strict=True):
-        rows = [_row(t, preset=p, unit="matches" if not (
+        rows = [row_where(t, preset=p, unit="matches" if not (
             (t.preset == p) & (t.unit == "deals")).any() else "deals", metric=metric,
             group=group) for p in presets]
         pairs = [(p, r) for p, r in zip(presets, rows, strict=True) if r is not None]
-        P.draw_interval_bars(ax, [p for p, _ in pairs], [("", [r.value for _, r in pairs],
+        plots.draw_interval_bars(ax, [p for p, _ in pairs], [("", [r.value for _, r in pairs],
                              [r.ci_low for _, r in pairs], [r.ci_high for _, r in pairs])],
                              percent=True, horizontal=True, title=title)
         if ax is not axes[0]:
@@ -561,8 +131,8 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, object]:
     exact = o[(o.method == "exact") & (o.cards == 8) & o.k.notna()]
     sampled = o[(o.method == "sampled") & o.k.notna()].set_index("metric")
     labels = [m.removeprefix("p_").replace("_", " ") for m in exact.metric]
-    fig, (ax,) = P.figure(height=3.6)
-    P.draw_interval_bars(ax, labels, [
+    fig, (ax,) = plots.figure(height=3.6)
+    plots.draw_interval_bars(ax, labels, [
         ("exact", list(exact.value), list(exact.value), list(exact.value)),
         ("sampled", [sampled.value[m] for m in exact.metric],
          [sampled.ci_low[m] for m in exact.metric], [sampled.ci_high[m] for m in exact.metric]),
@@ -576,21 +146,21 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, object]:
 
     wide = _values(tables)
     models = list(dict.fromkeys(m for m, _ in wide.columns))
-    fig, (ax,) = P.figure(height=1.0 + 0.3 * len(wide))
-    P.draw_interval_bars(ax, list(wide.index), [
+    fig, (ax,) = plots.figure(height=1.0 + 0.3 * len(wide))
+    plots.draw_interval_bars(ax, list(wide.index), [
         (m, list(wide[(m, "value")]), list(wide[(m, "ci_low")]), list(wide[(m, "ci_high")]))
         for m in models], horizontal=True, title="What a card is worth to the taker's side",
         axis_label="points of deal-score difference")
     out["card-values"] = fig
 
     f = tables["factorial"]
-    fig, axes = P.figure(1, 2, height=3.6)
+    fig, axes = plots.figure(1, 2, height=3.6)
     for ax, (metric, group, scale, title) in zip(axes, (
             ("dedans_rate", "", 100.0, "dedans rate (percentage points)"),
             ("mean_taker_deal_score", "", 1.0, "takers' deal score (points)")), strict=True):
         part = f[(f.unit == "deals") & (f.metric == metric) & (f.group == group)
                  & (f.kind == "main effect")]
-        P.draw_forest(ax, list(part.cell), list(scale * part["diff"]),
+        plots.draw_forest(ax, list(part.cell), list(scale * part["diff"]),
                       list(scale * part.diff_ci_low), list(scale * part.diff_ci_high),
                       marked=list(part.p_holm < 0.05), title=title)
         if ax is not axes[0]:
@@ -598,8 +168,8 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, object]:
     out["factorial"] = fig
 
     ar = tables["arena"]
-    fig, (ax,) = P.figure(height=1.0 + 0.45 * len(ar))
-    P.draw_interval_bars(ax, [_matchup(r) for r in ar.itertuples()], [(
+    fig, (ax,) = plots.figure(height=1.0 + 0.45 * len(ar))
+    plots.draw_interval_bars(ax, [_matchup(r) for r in ar.itertuples()], [(
         "", list(ar.mean_score_diff), list(ar.diff_low), list(ar.diff_high))],
         horizontal=True, title="Score difference per deal, A - B",
         axis_label="points per deal")
@@ -662,8 +232,8 @@ def render(tables: dict[str, pd.DataFrame]) -> str:
           "difference.", ""]
     rows = []
     for r in o[(o.method == "exact") & (o.cards == 8)].itertuples():
-        ex9 = _row(o, method="exact", cards=9, metric=r.metric)
-        sm = _row(o, method="sampled", cards=8, metric=r.metric)
+        ex9 = row_where(o, method="exact", cards=9, metric=r.metric)
+        sm = row_where(o, method="sampled", cards=8, metric=r.metric)
         rate = r.k is not pd.NA and not (isinstance(r.k, float) and math.isnan(r.k))
         fmt = (lambda v: pct(float(v))) if rate else (lambda v: f"{float(v):.3f}")
         rows.append([r.metric.removeprefix("p_").replace("_", " "), fmt(r.value),
@@ -674,8 +244,8 @@ def render(tables: dict[str, pd.DataFrame]) -> str:
     for metric in ("p_any_declaration", "p_tierce", "p_quarte", "p_quinte_or_longer",
                    "p_carre_jacks", "p_carre_nines", "p_carre_other", "p_belote_held",
                    "take_rate", "dedans_rate"):
-        full = _row(sh, metric=metric, group="", kind="cell", cell="shuffle=full")
-        cut = _row(sh, metric=metric, group="", kind="cell", cell="shuffle=cut")
+        full = row_where(sh, metric=metric, group="", kind="cell", cell="shuffle=full")
+        cut = row_where(sh, metric=metric, group="", kind="cell", cell="shuffle=cut")
         if full is None or cut is None:
             continue
         rows.append([metric.removeprefix("p_").replace("_", " "), _p(full), _p(cut),
@@ -712,7 +282,7 @@ def render(tables: dict[str, pd.DataFrame]) -> str:
 def _findings(tables) -> list[str]:
     """Three findings a belote player may not expect, each figure read from the tables."""
     out = ["## Three findings", ""]
-    first = _row(tables["presets"], preset="classic", unit="matches",
+    first = row_where(tables["presets"], preset="classic", unit="matches",
                  metric="first_dealer_side_win_rate", group="")
     if first is not None:
         out.append(
@@ -720,8 +290,8 @@ def _findings(tables) -> list[str]:
             f"{_p(first)} of classic matches to 1000 (its opponents speak and lead first "
             "in the first deal).")
     sh = tables["shuffle"]
-    take = _row(sh, metric="take_rate", group="", kind="cell", cell="shuffle=cut")
-    decl = _row(sh, metric="p_any_declaration", group="", kind="cell", cell="shuffle=cut")
+    take = row_where(sh, metric="take_rate", group="", kind="cell", cell="shuffle=cut")
+    decl = row_where(sh, metric="p_any_declaration", group="", kind="cell", cell="shuffle=cut")
     if take is not None and decl is not None:
         out.append(
             "- **A pack only cut between deals makes stronger hands**: against a shuffled "
@@ -819,7 +389,7 @@ def _factorial_section(tables, sizes, about) -> list[str]:
         rows = []
         base = ["classic"]
         for unit, metric, group, _, scale in metrics:
-            r = _row(part, unit=unit, metric=metric, group=group, kind="cell")
+            r = row_where(part, unit=unit, metric=metric, group=group, kind="cell")
             base.append("-" if r is None else
                         f"{scale * r.value:.2f} [{scale * r.ci_low:.2f}, {scale * r.ci_high:.2f}]")
         rows.append(base)
@@ -827,7 +397,7 @@ def _factorial_section(tables, sizes, about) -> list[str]:
             label = f"{option}={values[1]} vs {values[0]}"
             cells = [f"`{option}={values[1]}`"]
             for unit, metric, group, _, scale in metrics:
-                r = _row(part, unit=unit, metric=metric, group=group, kind="main effect",
+                r = row_where(part, unit=unit, metric=metric, group=group, kind="main effect",
                          cell=label)
                 if r is None:
                     cells.append("-")
@@ -899,7 +469,7 @@ def _worlds_section(tables, sizes, about) -> list[str]:
         for call in _telling_calls(pos):
             cells = [call]
             for given in WORLD_KINDS:
-                r = _row(pos, call=call, worlds_given=given)
+                r = row_where(pos, call=call, worlds_given=given)
                 cells += [_d(r.gain, r.gain_low, r.gain_high, digits=1),
                           pct(r.p_made, r.p_made_low, r.p_made_high)]
             rows.append(cells)

@@ -36,9 +36,9 @@ def _warm(threads: int | None) -> int:
     """Run on each worker once: set its Numba threads and load (or compile) the kernels."""
     import numba
 
-    from belote_sim.batch import runs as S
+    from belote_sim.batch import runs
+    from belote_sim.players.lookup import lookup_for
     from belote_sim.players.seating import families_for, same_players, solver_need
-    from belote_sim.players.table_bidder import lookup_for
     from belote_sim.rules import Rules
 
     if threads is not None:
@@ -46,7 +46,7 @@ def _warm(threads: int | None) -> int:
     rules = Rules().to_array()
     players = same_players(0, 0.0, 0, 0.0, *lookup_for(0), solver_need((0,), (0,)),
                            families_for(rules))
-    S.simulate_chunk(rules, players, 0, 0, 1, 1, False)
+    runs.simulate_chunk(rules, players, 0, 0, 1, 1, False)
     return numba.get_num_threads()
 
 

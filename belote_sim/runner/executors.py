@@ -52,7 +52,7 @@ class ChunkTask(Protocol):
 def run_chunk(task: ChunkTask) -> ChunkResult:
     """Play one chunk with the jitted kernels (what every executor's workers call).
 
-    One block per thread (:func:`belote_sim.kernels.blocks.run_blocks`, on Numba's
+    One block per thread (:func:`belote_sim.batch.blocks.run_blocks`, on Numba's
     thread count): more blocks would keep no more cores busy, and each block makes its
     own workspace (with a solver player, a table of megabytes to clear). Results do not
     depend on the number of blocks."""

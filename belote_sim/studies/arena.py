@@ -33,8 +33,8 @@ import numpy as np
 import pandas as pd
 
 from belote_sim.errors import BeloteError
+from belote_sim.game.clock import cycles
 from belote_sim.kernels import layout as L
-from belote_sim.kernels.clock import cycles
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import R_PLAYERS, Rules
 from belote_sim.runner.executors import Chunk, ChunkResult
@@ -77,9 +77,9 @@ class ArenaTask:
     seed: int
 
     def play(self, blocks: int) -> ChunkResult:
-        from belote_sim.batch import runs as chunks
+        from belote_sim.batch import runs
+        from belote_sim.players.lookup import lookup_for
         from belote_sim.players.seating import SidePolicies, families_for, sided_players
-        from belote_sim.players.table_bidder import lookup_for
 
         lookup = lookup_for(self.a.bid_policy.id, self.b.bid_policy.id)
         n = int(self.rules[R_PLAYERS])
@@ -94,7 +94,7 @@ class ArenaTask:
                                  families_for(self.rules))
 
         c = self.chunk
-        counters = chunks.arena_chunk(
+        counters = runs.arena_chunk(
             np.asarray(self.rules, dtype=np.int64), seats(self.a, self.b), seats(self.b, self.a),
             self.seed, c.start, c.count, blocks, c.unit == "matches",
         )

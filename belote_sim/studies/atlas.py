@@ -36,11 +36,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from belote_sim.batch import counterfactuals as K
+from belote_sim.batch import counterfactuals
 from belote_sim.batch.class_sums import SUMS, atlas_class_sums, merge_sums
+from belote_sim.bid import table_bidder
 from belote_sim.cards import RANKS, TRUMP_NAMES
 from belote_sim.errors import BeloteError
-from belote_sim.players import table_bidder as T
+from belote_sim.players import lookup
 from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult
@@ -76,13 +77,21 @@ CHUNK_DD = 64
 def holding_text(bits: int) -> str:
     """The honours of a holding (``AF_HOLDING`` bits) as text: ``J9A`` , ``T+KQ``, ``-``.
 
-    >>> holding_text(T.HOLD_JACK | T.HOLD_NINE | T.HOLD_BELOTE)
+    >>> from belote_sim.bid.table_bidder import HOLD_BELOTE, HOLD_JACK, HOLD_NINE
+    >>> holding_text(HOLD_JACK | HOLD_NINE | HOLD_BELOTE)
     'J9+KQ'
     """
-    text = "".join(name for bit, name in ((T.HOLD_JACK, "J"), (T.HOLD_NINE, "9"),
-                                          (T.HOLD_ACE, "A"), (T.HOLD_TEN, "T"))
-                   if bits & bit)
-    if bits & T.HOLD_BELOTE:
+    text = "".join(
+        name
+        for bit, name in (
+            (table_bidder.HOLD_JACK, "J"),
+            (table_bidder.HOLD_NINE, "9"),
+            (table_bidder.HOLD_ACE, "A"),
+            (table_bidder.HOLD_TEN, "T"),
+        )
+        if bits & bit
+    )
+    if bits & table_bidder.HOLD_BELOTE:
         text += "+KQ"
     return text or "-"
 
@@ -91,8 +100,19 @@ def holding_text(bits: int) -> str:
 #: class as the kernel codes it (the strain as 0..5, the retourne's rank as 0..7 or -1),
 #: then :data:`SUMS`.
 KEYS = ("model", *CLASS_COLUMNS)
-_KEY_SLOTS = (K.AF_MODEL, K.AF_ROUND, K.AF_POSITION, K.AF_STRAIN, K.AF_VALUE, K.AF_RETOURNE,
-              K.AF_HOLDING, K.AF_TRUMPS, K.AF_SIDE_ACES, K.AF_SIDE_TENS, K.AF_VOIDS)
+_KEY_SLOTS = (
+    counterfactuals.AF_MODEL,
+    counterfactuals.AF_ROUND,
+    counterfactuals.AF_POSITION,
+    counterfactuals.AF_STRAIN,
+    counterfactuals.AF_VALUE,
+    counterfactuals.AF_RETOURNE,
+    counterfactuals.AF_HOLDING,
+    counterfactuals.AF_TRUMPS,
+    counterfactuals.AF_SIDE_ACES,
+    counterfactuals.AF_SIDE_TENS,
+    counterfactuals.AF_VOIDS,
+)
 
 
 def merge_class_sums(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -110,9 +130,10 @@ class AtlasTask:
 
     def play(self, blocks: int) -> ChunkResult:
         c, s = self.chunk, self.setup
-        models = K.PlayModels(s.players_table(), *s.lookup())
-        rows, refused = K.atlas_chunk(s.rules.to_array(), models, s.seed, c.start, c.count,
-                                      blocks, s.rules.players == 4)
+        models = counterfactuals.PlayModels(s.players_table(), *s.lookup())
+        rows, refused = counterfactuals.atlas_chunk(
+            s.rules.to_array(), models, s.seed, c.start, c.count, blocks, s.rules.players == 4
+        )
         check_refused(int(refused))
         return ChunkResult(c.index, atlas_class_sums(rows, _KEY_SLOTS))
 
@@ -122,7 +143,7 @@ class AtlasJob(DealsPlayoutJob):
     """The bid atlas of ``deals`` simulated deals."""
 
     command = "bid-table"
-    layout = K.N_AF
+    layout = counterfactuals.N_AF
     task_type = AtlasTask
     merge = staticmethod(merge_class_sums)
 
@@ -249,21 +270,22 @@ _STRAIN_KIND = {"retourne suit": 0, "other suit": 0, "suit": 0, "AT": 1, "NT": 2
 def holding_bits(text: str) -> int:
     """The ``HOLD_*`` bits of a holding written by :func:`holding_text`.
 
-    >>> holding_bits("J9+KQ") == T.HOLD_JACK | T.HOLD_NINE | T.HOLD_BELOTE
+    >>> from belote_sim.bid.table_bidder import HOLD_BELOTE, HOLD_JACK, HOLD_NINE
+    >>> holding_bits("J9+KQ") == HOLD_JACK | HOLD_NINE | HOLD_BELOTE
     True
     """
     bits = 0
     honours, _, belote = text.partition("+")
-    for name, bit in (("J", T.HOLD_JACK), ("9", T.HOLD_NINE), ("A", T.HOLD_ACE),
-                      ("T", T.HOLD_TEN)):
+    for name, bit in (("J", table_bidder.HOLD_JACK), ("9", table_bidder.HOLD_NINE),
+                      ("A", table_bidder.HOLD_ACE), ("T", table_bidder.HOLD_TEN)):
         if name in honours:
             bits |= bit
-    return bits | (T.HOLD_BELOTE if belote == "KQ" else 0)
+    return bits | (table_bidder.HOLD_BELOTE if belote == "KQ" else 0)
 
 
 def class_features(atlas: pd.DataFrame) -> pd.DataFrame:
     """An atlas's classes as the table bidder's integer features
-    (:data:`belote_sim.players.table_bidder.FEATURES`), with ``model``, ``n`` and
+    (:data:`belote_sim.players.lookup.FEATURES`), with ``model``, ``n`` and
     ``gain2``."""
     from belote_sim.kernels.calls import BID_VALUES
 
@@ -291,7 +313,7 @@ def class_features(atlas: pd.DataFrame) -> pd.DataFrame:
 def bidder_lookup(atlas: pd.DataFrame, model: str = BIDDER_MODEL
                   ) -> tuple[np.ndarray, np.ndarray]:
     """The ``table`` bidder's lookup from an atlas: the sorted class keys of every level
-    of :data:`belote_sim.players.table_bidder.LEVELS` and each class's gain over
+    of :data:`belote_sim.players.lookup.LEVELS` and each class's gain over
     passing, shrunk towards its parent class's (``PRIOR_DECISIONS``; the coarsest
     level towards 0).
 
@@ -302,13 +324,13 @@ def bidder_lookup(atlas: pd.DataFrame, model: str = BIDDER_MODEL
     if feats.empty:
         raise BeloteError(f"the atlas has no {model!r} model (it has "
                           f"{', '.join(sorted(set(atlas.model)))})")
-    names = list(T.FEATURES)
+    names = list(lookup.FEATURES)
     keys: list[int] = []
     gains: list[float] = []
     parent: dict[tuple, float] = {}
-    for level in reversed(range(T.N_LEVELS)):
-        kept = T.LEVELS[level]
-        coarser = T.LEVELS[level + 1] if level + 1 < T.N_LEVELS else ()
+    for level in reversed(range(lookup.N_LEVELS)):
+        kept = lookup.LEVELS[level]
+        coarser = lookup.LEVELS[level + 1] if level + 1 < lookup.N_LEVELS else ()
         g = feats.copy()
         for f in names:
             if f not in kept:
@@ -318,9 +340,11 @@ def bidder_lookup(atlas: pd.DataFrame, model: str = BIDDER_MODEL
         for cls, n, gain2 in zip(sums.index, sums.n, sums.gain2, strict=True):
             up = tuple(v if f in coarser else 0 for f, v in zip(names, cls, strict=True))
             prior = parent.get(up, 0.0)
-            gain = (gain2 / 2 + T.PRIOR_DECISIONS * prior) / (n + T.PRIOR_DECISIONS)
+            prior_n = lookup.PRIOR_DECISIONS
+            gain = (gain2 / 2 + prior_n * prior) / (n + prior_n)
             shrunk[cls] = gain
-            keys.append(int(T.class_key(level, T.HandClass(*(int(v) for v in cls)))))
+            cls_of = lookup.HandClass(*(int(v) for v in cls))
+            keys.append(int(lookup.class_key(level, cls_of)))
             gains.append(gain)
         parent = shrunk
     order = np.argsort(np.array(keys, dtype=np.int64), kind="stable")
@@ -329,7 +353,7 @@ def bidder_lookup(atlas: pd.DataFrame, model: str = BIDDER_MODEL
 
 def atlas_path(preset: str) -> Path:
     """Where the shipped atlas of ``preset`` lives."""
-    return T.DATA_DIR / f"atlas-{preset}.parquet"
+    return lookup.DATA_DIR / f"atlas-{preset}.parquet"
 
 
 def shipped_atlas(preset: str) -> pd.DataFrame:
@@ -359,14 +383,14 @@ def ship_atlases(presets: Iterable[str] = tuple(SHIPPED), threads: int | None = 
         deals, seed = SHIPPED[preset]
         atlas = bid_table(preset, deals, seed=seed, models=(BIDDER_MODEL,), threads=threads,
                           progress=progress)
-        T.DATA_DIR.mkdir(parents=True, exist_ok=True)
+        lookup.DATA_DIR.mkdir(parents=True, exist_ok=True)
         # The sums only: the rates follow from them (:func:`with_rates`), and the file
         # is a quarter of the size.
         write_parquet(atlas.drop(columns=list(RATE_COLUMNS)), atlas_path(preset),
                       atlas.attrs["provenance"], compression="zstd")
         keys, gains = bidder_lookup(atlas)
-        np.savez_compressed(T.lookup_path(preset), keys=keys, gains=gains)
-        written += [atlas_path(preset), T.lookup_path(preset)]
+        np.savez_compressed(lookup.lookup_path(preset), keys=keys, gains=gains)
+        written += [atlas_path(preset), lookup.lookup_path(preset)]
     return written
 
 

@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from belote_sim.batch import counterfactuals as K
+from belote_sim.batch import counterfactuals
 from belote_sim.cards import TRUMP_NAMES, cards_of, format_card, format_cards, parse_card
 from belote_sim.cards import parse_cards as _parse_cards
 from belote_sim.deallog.format import CALL_NAMES, format_call, parse_call
@@ -115,11 +115,11 @@ CHUNK_DD = 128
 
 #: The proportion metrics of a call, with their counters, and the mean metrics.
 PROPORTIONS = (
-    ("p_takers", K.SC_TAKERS),
-    ("p_made", K.SC_MADE),
-    ("p_dedans", K.SC_DEDANS),
-    ("p_capot", K.SC_CAPOT),
-    ("p_thrown_in", K.SC_THROWN_IN),
+    ("p_takers", counterfactuals.SC_TAKERS),
+    ("p_made", counterfactuals.SC_MADE),
+    ("p_dedans", counterfactuals.SC_DEDANS),
+    ("p_capot", counterfactuals.SC_CAPOT),
+    ("p_thrown_in", counterfactuals.SC_THROWN_IN),
 )
 MEANS = ("mean_own_score", "mean_opponent_score", "mean_difference", "gain_over_pass")
 REACH_METRIC = "p_reach"
@@ -394,10 +394,13 @@ def calls_to_check(speakers: Sequence[int], seat: int, bid_policy: PolicySpec,
     return sum(1 << i for i in others)
 
 
-def _draw_of(dec: Decision, checked: int, max_packs: int) -> K.Draw:
-    return K.Draw(K.World(dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen),
-                  np.asarray(dec.calls, dtype=np.int64), np.int64(checked),
-                  np.int64(max_packs))
+def _draw_of(dec: Decision, checked: int, max_packs: int) -> counterfactuals.Draw:
+    return counterfactuals.Draw(
+        counterfactuals.World(dec.fixed_pos, dec.fixed_cards, dec.free_pos, dec.unseen),
+        np.asarray(dec.calls, dtype=np.int64),
+        np.int64(checked),
+        np.int64(max_packs),
+    )
 
 
 @dataclass(frozen=True)
@@ -420,10 +423,11 @@ class WorldsGiven:
 
 def _why_no_world(dec: Decision, setup: PlayoutSetup, draws: np.ndarray) -> str:
     """One line: which call the packs fail at, under which model."""
-    rejected = draws[K.DW_REJECTED:]
+    rejected = draws[counterfactuals.DW_REJECTED :]
     i = int(np.argmax(rejected))
     return (
-        f"no world gives the calls so far: in {int(draws[K.DW_PACKS]):,} packs completing "
+        f"no world gives the calls so far: in {int(draws[counterfactuals.DW_PACKS]):,} packs "
+        "completing "
         f"the seat's cards, {setup.bid_policy} bidding never makes them all "
         f"({int(rejected[i]):,} fail at call {i + 1}, {format_call(dec.calls[i])} by seat "
         f"{dec.speakers[i]}); use --worlds-given uniform or another --bid-policy"
@@ -448,9 +452,9 @@ def plan_worlds(dec: Decision, setup: PlayoutSetup, worlds: int, given: str = "c
     rules = setup.rules.to_array()
     players = players_of(setup.bid_policy, setup.models[0], rules, with_solver=True)
     pilot = min(PILOT_PACKS, max_packs)
-    draws = K.pilot_draws(rules, players, _draw_of(dec, checked, 1),
+    draws = counterfactuals.pilot_draws(rules, players, _draw_of(dec, checked, 1),
                           dec.dealer, setup.seed, pilot)
-    found = int(draws[K.DW_WORLDS])
+    found = int(draws[counterfactuals.DW_WORLDS])
     if found == 0:
         raise BeloteError(_why_no_world(dec, setup, draws))
     low, _ = wilson_interval(found, pilot)
@@ -468,17 +472,17 @@ def plan_worlds(dec: Decision, setup: PlayoutSetup, worlds: int, given: str = "c
 def _call_rows(model: str, call: str, c: np.ndarray, n_opp: int) -> list[tuple]:
     """The table rows of one (model, call) from its counters."""
     group = f"model={model} call={call}"
-    n = int(c[K.SC_WORLDS])
+    n = int(c[counterfactuals.SC_WORLDS])
     rows = []
     for metric, slot in PROPORTIONS:
         k = int(c[slot])
         low, high = wilson_interval(k, n)
         rows.append((metric, group, n, k, k / n, low, high))
     sums = {
-        "mean_own_score": (c[K.SC_OWN], c[K.SC_OWN_SQ], 1),
-        "mean_opponent_score": (c[K.SC_OPP], c[K.SC_OPP_SQ], n_opp),
-        "mean_difference": (c[K.SC_DIFF2], c[K.SC_DIFF2_SQ], 2),
-        "gain_over_pass": (c[K.SC_GAIN2], c[K.SC_GAIN2_SQ], 2),
+        "mean_own_score": (c[counterfactuals.SC_OWN], c[counterfactuals.SC_OWN_SQ], 1),
+        "mean_opponent_score": (c[counterfactuals.SC_OPP], c[counterfactuals.SC_OPP_SQ], n_opp),
+        "mean_difference": (c[counterfactuals.SC_DIFF2], c[counterfactuals.SC_DIFF2_SQ], 2),
+        "gain_over_pass": (c[counterfactuals.SC_GAIN2], c[counterfactuals.SC_GAIN2_SQ], 2),
     }
     for metric in MEANS:
         total, total_sq, scale = sums[metric]
@@ -497,7 +501,7 @@ class StrengthTask:
     chunk: Chunk
     threads: int | None
     setup: PlayoutSetup
-    draw: K.Draw
+    draw: counterfactuals.Draw
     openings: np.ndarray
     probe_strain: np.ndarray
     seat: int
@@ -505,11 +509,11 @@ class StrengthTask:
 
     def play(self, blocks: int) -> ChunkResult:
         c, s = self.chunk, self.setup
-        inputs = K.StrengthInputs(
+        inputs = counterfactuals.StrengthInputs(
             s.players_table(), *s.lookup(), self.draw, self.openings, self.probe_strain,
             self.seat, self.dealer, s.seed, s.rules.players == 4,
         )
-        counters, reach, draws = K.strength_chunk(s.rules.to_array(), inputs, c.start,
+        counters, reach, draws = counterfactuals.strength_chunk(s.rules.to_array(), inputs, c.start,
                                                   c.count, blocks)
         return ChunkResult(c.index, np.concatenate([counters.ravel(), reach.ravel(), draws]))
 
@@ -531,7 +535,7 @@ class StrengthJob:
         return self.worlds
 
     def to_json(self) -> dict[str, Any]:
-        return {**engine_identity(K.N_SC), "command": "bid-strength",
+        return {**engine_identity(counterfactuals.N_SC), "command": "bid-strength",
                 **self.decision.describe(), **self.setup.to_json(), "worlds": self.worlds,
                 **self.given.to_json(), "chunk_size": self.chunk_size}
 
@@ -550,10 +554,10 @@ class StrengthJob:
         and the draws ``int64[N_DW]`` of a merged result."""
         m = len(self.setup.models)
         o = len(self.decision.candidates) + len(self.decision.probes)
-        cut = m * o * K.N_SC
-        cut2 = cut + m * N_STRAINS * K.N_REACH
-        return (flat[:cut].reshape(m, o, K.N_SC),
-                flat[cut:cut2].reshape(m, N_STRAINS, K.N_REACH), flat[cut2:])
+        cut = m * o * counterfactuals.N_SC
+        cut2 = cut + m * N_STRAINS * counterfactuals.N_REACH
+        return (flat[:cut].reshape(m, o, counterfactuals.N_SC),
+                flat[cut:cut2].reshape(m, N_STRAINS, counterfactuals.N_REACH), flat[cut2:])
 
     merge = staticmethod(np.add)
 
@@ -616,8 +620,8 @@ def bid_strength(
                       setup.chunk_size(chunk_size, CHUNK_FAST, CHUNK_SOLVER, CHUNK_DD), given)
     ran, run_dir = play(job, run)
     counters, reach, draws = job.split(ran.counters)
-    check_refused(int(counters[:, :, K.SC_REFUSED].sum()))
-    missed = int(draws[K.DW_MISSED])
+    check_refused(int(counters[:, :, counterfactuals.SC_REFUSED].sum()))
+    missed = int(draws[counterfactuals.DW_MISSED])
     if missed:
         raise BeloteError(
             f"{missed:,} of {job.worlds:,} worlds were not found within "
@@ -631,13 +635,13 @@ def bid_strength(
             rows += _call_rows(str(spec), format_call(call), counters[m, o], n_opp)
         for strain, _ in dec.probes:
             r = reach[m, strain]
-            n_r = int(r[K.REACH_WORLDS])
+            n_r = int(r[counterfactuals.REACH_WORLDS])
             for v, value in enumerate(BID_VALUES):
                 k = int(r[v])
                 low, high = wilson_interval(k, n_r)
                 group = f"model={spec} strain={TRUMP_NAMES[strain]} value={value}"
                 rows.append((REACH_METRIC, group, n_r, k, k / n_r, low, high))
-    found, packs = int(draws[K.DW_WORLDS]), int(draws[K.DW_PACKS])
+    found, packs = int(draws[counterfactuals.DW_WORLDS]), int(draws[counterfactuals.DW_PACKS])
     low, high = wilson_interval(found, packs)
     rows.append(("world_acceptance", "", packs, found, found / packs, low, high))
     rows.append(("effective_worlds", "", found, None, float(found), None, None))
@@ -660,7 +664,7 @@ def sample_worlds(dec: Decision, setup: PlayoutSetup, given: WorldsGiven, start:
     >>> dec = decision("coinche", "JS 9S AS TS KH 7D 8C 7C", seat=2, dealer=3, calls="80H pass")
     >>> setup = playout_setup(dec.rules, seed=1, bid_policy="threshold", models="heuristic")
     >>> packs, draws = sample_worlds(dec, setup, plan_worlds(dec, setup, 10), 0, 10)
-    >>> packs.shape, int(draws[K.DW_WORLDS])
+    >>> packs.shape, int(draws[counterfactuals.DW_WORLDS])
     ((10, 32), 10)
     """
     from belote_sim.studies.simulate import players_of
@@ -668,7 +672,7 @@ def sample_worlds(dec: Decision, setup: PlayoutSetup, given: WorldsGiven, start:
     rules = setup.rules.to_array()
     players = players_of(setup.bid_policy, setup.models[0], rules, with_solver=True)
     draw = _draw_of(dec, given.checked, given.packs_per_world)
-    packs, found, draws = K.draw_worlds(rules, players, draw, dec.dealer,
+    packs, found, draws = counterfactuals.draw_worlds(rules, players, draw, dec.dealer,
                                         setup.seed, start, n)
     return packs[found], draws
 

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from belote_sim.batch import counterfactuals as K
+from belote_sim.batch import counterfactuals
 from belote_sim.cards import RANKS
 from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
@@ -65,7 +65,7 @@ class CardValuesTask:
 
     def play(self, blocks: int) -> ChunkResult:
         c, s = self.chunk, self.setup
-        counters, refused = K.card_values_chunk(s.rules.to_array(), s.players_table(),
+        counters, refused = counterfactuals.card_values_chunk(s.rules.to_array(), s.players_table(),
                                                 *s.lookup(), s.seed, c.start, c.count, blocks)
         check_refused(int(refused))
         return ChunkResult(c.index, counters)
@@ -76,7 +76,7 @@ class CardValuesJob(DealsPlayoutJob):
     """Card values over ``deals`` simulated deals."""
 
     command = "card-values"
-    layout = K.N_CV
+    layout = counterfactuals.N_CV
     task_type = CardValuesTask
     merge = staticmethod(np.add)
 
@@ -115,14 +115,16 @@ def card_values(
     for m, spec in enumerate(setup.models):
         for role, name in enumerate(ROLES):
             x = counters[m, role]
-            n = int(x[K.CV_N])
+            n = int(x[counterfactuals.CV_N])
             if n == 0:
                 continue
             group = f"model={spec} card={name}"
-            mean, _, low, high = mean_interval(int(x[K.CV_VALUE2]), int(x[K.CV_VALUE2_SQ]), n)
+            mean, _, low, high = mean_interval(
+                int(x[counterfactuals.CV_VALUE2]), int(x[counterfactuals.CV_VALUE2_SQ]), n
+            )
             rows.append(("card_value", group, n, None, mean / 2, low / 2, high / 2))
-            for metric, slot in (("p_made_as_dealt", K.CV_MADE),
-                                 ("p_made_swapped", K.CV_MADE_SWAPPED)):
+            for metric, slot in (("p_made_as_dealt", counterfactuals.CV_MADE),
+                                 ("p_made_swapped", counterfactuals.CV_MADE_SWAPPED)):
                 k = int(x[slot])
                 lo, hi = wilson_interval(k, n)
                 rows.append((metric, group, n, k, k / n, lo, hi))

@@ -476,13 +476,13 @@ class CompareTask:
     play_policy: PolicySpec
 
     def play(self, blocks: int) -> ChunkResult:
-        from belote_sim.batch import runs as chunks
+        from belote_sim.batch import runs
 
         c = self.chunk
-        comparison = chunks.Comparison(np.asarray(self.cells, dtype=np.int64),
+        comparison = runs.Comparison(np.asarray(self.cells, dtype=np.int64),
                                        np.asarray(self.cell_seeds, dtype=np.int64),
                                        np.asarray(self.slots, dtype=np.int64))
-        counters, errors = chunks.compare_chunk(
+        counters, errors = runs.compare_chunk(
             comparison, players_of(self.bid_policy, self.play_policy, *self.cells), c.start,
             c.count, blocks, c.unit == "matches", L.MAX_MATCH_DEALS,
         )

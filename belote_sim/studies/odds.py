@@ -2,9 +2,9 @@
 
 The library side of ``belote-sim odds [--cards 8|9] --out DIR``. Each function returns
 the tidy summary table of :func:`belote_sim.runner.rundir.summary_frame`, one row per metric of
-:data:`ODDS_METRICS` with group ``"cards=8"`` or ``"cards=9"``, then the mean
+:data:`~belote_sim.batch.odds.ODDS_METRICS` with group ``"cards=8"`` or ``"cards=9"``, then the mean
 ``expected_declaration_points`` (sum of the points of every declaration held,
-``split_long_runs`` off). Kernels: :mod:`belote_sim.kernels.odds`.
+``split_long_runs`` off). Kernels: :mod:`belote_sim.batch.odds`.
 
 >>> from belote_sim.studies.odds import sampled_odds
 >>> df = sampled_odds(cards=8, samples=20_000, seed=1)
@@ -22,31 +22,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from belote_sim.batch import odds
+from belote_sim.batch.odds import MEAN_METRIC, ODDS_METRICS
 from belote_sim.errors import BeloteError
-from belote_sim.kernels import odds as K
 from belote_sim.runner.executors import Chunk, ChunkResult
 from belote_sim.runner.jobs import check_chunk_size, check_run_args, chunk_plan, engine_identity
 from belote_sim.runner.rundir import software, summary_frame, write_parquet
 from belote_sim.stats import mean_interval, wilson_interval
 from belote_sim.studies.playouts import finish, play
 
-#: Proportion metrics, in the order of the kernel's flag bits ``F_*``.
-ODDS_METRICS = (
-    "p_tierce",  # at least one run of exactly 3
-    "p_quarte",  # at least one run of exactly 4
-    "p_quinte_or_longer",  # a run of 5 or more
-    "p_run_3plus",  # a run of 3 or more
-    "p_carre_jacks",
-    "p_carre_nines",
-    "p_carre_any",  # any scoring carré: 9s, 10s, Js, Qs, Ks, As
-    "p_any_declaration",  # any run of 3+ or scoring carré
-    "p_kq_of_a_given_suit",  # K and Q of hearts (any one named suit, by symmetry)
-)
-#: The mean metric, last row of every table.
-MEAN_METRIC = "expected_declaration_points"
 CARDS = (8, 9)
-
-assert len(ODDS_METRICS) == K.N_FLAGS
 
 
 def _is_int(value: Any) -> bool:
@@ -75,14 +60,14 @@ def exact_odds(cards: int = 8) -> pd.DataFrame:
     (10518300, 20475)
     """
     cards = _check_cards(cards)
-    counts = K.exact_counts(cards)
-    n = int(counts[K.SLOT_HANDS])
+    counts = odds.exact_counts(cards)
+    n = int(counts[odds.SLOT_HANDS])
     group = f"cards={cards}"
     rows = []
     for f, metric in enumerate(ODDS_METRICS):
         k = int(counts[f])
         rows.append((metric, group, n, k, k / n, k / n, k / n))
-    mean = int(counts[K.SLOT_POINTS]) / n
+    mean = int(counts[odds.SLOT_POINTS]) / n
     rows.append((MEAN_METRIC, group, n, None, mean, mean, mean))
     return summary_frame(rows)
 
@@ -102,7 +87,7 @@ class SampledOddsTask:
 
     def play(self, blocks: int) -> ChunkResult:
         c = self.chunk
-        return ChunkResult(c.index, K.sampled_counts(self.cards, c.start, c.count, self.seed))
+        return ChunkResult(c.index, odds.sampled_counts(self.cards, c.start, c.count, self.seed))
 
 
 @dataclass(frozen=True)
@@ -120,7 +105,7 @@ class SampledOddsJob:
         return self.samples
 
     def to_json(self) -> dict[str, Any]:
-        return {**engine_identity(K.N_SLOTS), "command": "odds", "cards": self.cards,
+        return {**engine_identity(odds.N_SLOTS), "command": "odds", "cards": self.cards,
                 "method": "monte carlo", "samples": self.samples, "seed": self.seed,
                 "chunk_size": self.chunk_size}
 
@@ -164,7 +149,7 @@ def sampled_odds(cards: int = 8, samples: int = 1_000_000, seed: int = 0, *,
         low, high = wilson_interval(k, samples)
         rows.append((metric, group, samples, k, k / samples, low, high))
     mean, _, low, high = mean_interval(
-        int(counts[K.SLOT_POINTS]), int(counts[K.SLOT_POINTS_SQ]), samples
+        int(counts[odds.SLOT_POINTS]), int(counts[odds.SLOT_POINTS_SQ]), samples
     )
     rows.append((MEAN_METRIC, group, samples, None, mean, low, high))
     df = summary_frame(rows)

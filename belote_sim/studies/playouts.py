@@ -105,7 +105,7 @@ class PlayoutSetup:
 
     def lookup(self) -> tuple[np.ndarray, np.ndarray]:
         """The table bidder's lookup the bidding policy needs (empty if none)."""
-        from belote_sim.players.table_bidder import lookup_for
+        from belote_sim.players.lookup import lookup_for
 
         return lookup_for(self.bid_policy.id)
 

@@ -26,13 +26,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from belote_sim.batch import runs as chunks
+from belote_sim.batch import runs
 from belote_sim.deallog.format import dumps, record_to_deal
 from belote_sim.errors import BeloteError
 from belote_sim.kernels import layout as L
+from belote_sim.players.lookup import lookup_for
 from belote_sim.players.seating import Players, families_for, same_players, solver_need
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
-from belote_sim.players.table_bidder import lookup_for
 from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult, refuse_illegal
 from belote_sim.runner.jobs import (
@@ -108,7 +108,7 @@ class DealsTask:
 
     def play(self, blocks: int) -> ChunkResult:
         c = self.chunk
-        counters, errors, rows = chunks.simulate_chunk(
+        counters, errors, rows = runs.simulate_chunk(
             np.asarray(self.rules, dtype=np.int64),
             players_of(self.bid_policy, self.play_policy, self.rules),
             self.seed, c.start, c.count, blocks, self.records,
@@ -130,7 +130,7 @@ class MatchesTask:
 
     def play(self, blocks: int) -> ChunkResult:
         c = self.chunk
-        counters = chunks.simulate_matches(
+        counters = runs.simulate_matches(
             np.asarray(self.rules, dtype=np.int64),
             players_of(self.bid_policy, self.play_policy, self.rules),
             self.seed, c.start, c.count, blocks, L.MAX_MATCH_DEALS,
@@ -378,7 +378,7 @@ def simulated_deals(
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
     check_policies(rules, bid, play)
     array = rules.to_array()
-    recs = chunks.simulate_records(array, players_of(bid, play, array), seed, start, deals)
+    recs = runs.simulate_records(array, players_of(bid, play, array), seed, start, deals)
     return [record_to_deal(r, rules) for r in recs]
 
 
@@ -408,7 +408,7 @@ def play_match(
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
     out = np.zeros((max_deals, L.REC_SIZE), dtype=np.int64)
     array = rules.to_array()
-    n, winner, scores = chunks.play_match(
+    n, winner, scores = runs.play_match(
         array, players_of(bid, play, array), seed, match, max_deals, out
     )
     return {

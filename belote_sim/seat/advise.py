@@ -1,7 +1,7 @@
 """Advice from one seat's view: every legal call or card of one position, its value
 under a player, and the player's choice. The library side of ``belote-sim advise``.
 
-The position is what the seat saw (:class:`~belote_sim.studies.seat.Seat`): its cards,
+The position is what the seat saw (:class:`~belote_sim.seat.seat.Seat`): its cards,
 the dealer, the retourne, the calls and the cards played so far. The choice is the
 seat's player's, made by the engine. The values:
 
@@ -11,7 +11,7 @@ seat's player's, made by the engine. The values:
   the other seats under ``bid_policy`` (the calls ``bid-strength``'s worlds give,
   :func:`~belote_sim.studies.bid_strength.calls_to_check`; none under the ``random``
   bidder, whose calls say nothing), found by rejection
-  (:func:`belote_sim.batch.positions.card_values`): each legal card is played, and the
+  (:func:`belote_sim.seat.positions.card_values`): each legal card is played, and the
   deal played out in every seat by the player, the same random stream for every card.
   A ``pimc`` or ``fastpimc`` player values each world as it does when it chooses: the
   deal is played out by the heuristic while the seat holds more cards than it solves
@@ -38,20 +38,20 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from belote_sim.batch import positions as P
 from belote_sim.cards import format_card, parse_card
 from belote_sim.cards import parse_cards as _parse_cards
 from belote_sim.errors import BeloteError
-from belote_sim.players import PIMC_PLAYS
-from belote_sim.players.play import pimc_of
+from belote_sim.infer.worlds import TRIES_PER_WORLD
+from belote_sim.play.dispatch import pimc_of
+from belote_sim.players.registry import PIMC_PLAYS
 from belote_sim.players.spec import PolicySpec, as_spec
-from belote_sim.players.worlds import TRIES_PER_WORLD
 from belote_sim.rules import Rules
 from belote_sim.runner.jobs import check_int
 from belote_sim.runner.rundir import software
+from belote_sim.seat import positions
+from belote_sim.seat.seat import MAX_TRIES, Seat
 from belote_sim.stats import mean_interval, wilson_interval
 from belote_sim.studies.playouts import rules_of
-from belote_sim.studies.seat import MAX_TRIES, Seat
 from belote_sim.studies.simulate import DEFAULT_BID_POLICY, DEFAULT_PLAY_POLICY
 
 #: Worlds of an advice by default.
@@ -179,7 +179,7 @@ def _card_values(s: Seat, worlds: int, seed: int) -> tuple[pd.DataFrame, dict]:
     checked = calls_to_check(s.speakers(), s.seat, s.bid_policy, "use another --bid-policy")
     max_tries = max(MAX_TRIES, worlds * TRIES_PER_WORLD)
     rules = s.rules.to_array()
-    diff2, made, legal, tries = P.card_values(
+    diff2, made, legal, tries = positions.card_values(
         rules, players_of(s.bid_policy, playout, rules, with_solver=True), seen, history,
         np.int64(checked), np.int64(seed), np.int64(worlds), np.int64(max_tries))
     k = len(diff2)

@@ -1,5 +1,5 @@
 """Sampling the worlds of ``pimc:N`` and ``fastpimc:N``: complete deals consistent with
-everything a seat knows (:mod:`belote_sim.players.knowledge`).
+everything a seat knows (:mod:`belote_sim.infer.knowledge`).
 
 The knowledge of the cards is sampled exactly without rejection: the unseen cards are
 dealt suit by suit with probabilities proportional to the number of completions of the
@@ -9,7 +9,7 @@ player's refusal to overtrump allows are not used.
 
 The calls are read by rejection (:func:`draw_pimc_worlds`): a world is kept when every
 call, replayed by its seat's bidder, is the call that was made
-(:func:`belote_sim.players.bidders.gives_calls`), which keeps the law uniform over the
+(:func:`belote_sim.infer.auction.gives_calls`), which keeps the law uniform over the
 worlds consistent with the cards and the calls. A decision draws at most
 :data:`TRIES_PER_WORLD` worlds per world it wants; short of them it plays on the worlds
 it found, and with none on uniform worlds, and counts both (``STAT_*`` of the solver
@@ -23,13 +23,13 @@ from collections import namedtuple
 import numpy as np
 
 from belote_sim._jit import jit
+from belote_sim.dd.kit import STAT_DRAWN, STAT_GIVEN, STAT_SHORT
+from belote_sim.infer.auction import gives_calls
 from belote_sim.kernels.bits import ctz, popcount
+from belote_sim.kernels.layout import KNOW_HELD, KNOW_PLAYED, KNOW_VOID
 from belote_sim.kernels.rng import rand_below, rand_float, seed_stream
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players.bidders import gives_calls
-from belote_sim.players.knowledge import KNOW_HELD, KNOW_PLAYED, KNOW_VOID
 from belote_sim.players.seating import table_side
-from belote_sim.players.solver_kit import STAT_DRAWN, STAT_GIVEN, STAT_SHORT
 from belote_sim.rules import R_PLAYERS
 
 FACT = np.array([float(np.prod(np.arange(1, i + 1))) for i in range(33)], dtype=np.float64)
@@ -219,7 +219,7 @@ def draw_pimc_worlds(rules, players, kit, sampler, seat, mine, wanted, rng):
     """The worlds ``wanted`` (a :class:`Wanted`: ``int64[k, 4]`` hands, ``mine`` the
     seat's own) of the :class:`Sampler` for ``seat``'s decision, drawn from ``rng``.
     Given the calls, only worlds whose calls are the auction's under ``players``'
-    bidders (:func:`~belote_sim.players.bidders.gives_calls`), by rejection within
+    bidders (:func:`~belote_sim.infer.auction.gives_calls`), by rejection within
     ``count * tries`` draws: ``k < count`` when fewer were found, and the ``count``
     uniform worlds of one more round of draws when none were (both counted in
     ``kit.stats``)."""
@@ -278,7 +278,7 @@ def draw_pimc_worlds(rules, players, kit, sampler, seat, mine, wanted, rng):
 @jit
 def sample_worlds(hands, seat, played, n, know, count, seed):
     """``count`` deals (``int64[count, 4]`` hands) consistent with what ``seat`` knows,
-    drawn as :func:`belote_sim.players.pimc.pimc_card` draws them; for tests and for
+    drawn as :func:`belote_sim.play.pimc.pimc_card` draws them; for tests and for
     looking at the sampler."""
     rng = np.zeros(1, dtype=np.uint64)
     seed_stream(rng, seed, 0, 0)

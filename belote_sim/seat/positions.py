@@ -22,6 +22,7 @@ import numpy as np
 
 from belote_sim._jit import jit
 from belote_sim.batch.counterfactuals import side_scores
+from belote_sim.dd.kit import VALUES_ROW, VALUES_WORLDS
 from belote_sim.game.deals import play_deal
 from belote_sim.game.state import (
     checked_script,
@@ -45,7 +46,6 @@ from belote_sim.kernels.layout import (
     ST_MISSING_PLAYS,
 )
 from belote_sim.kernels.rng import rand_below, seed_stream
-from belote_sim.players.solver_kit import VALUES_ROW, VALUES_WORLDS
 from belote_sim.rules import R_PLAYERS
 
 #: What a seat saw, as a pack to complete: ``fixed_cards[j]`` at ``fixed_pos[j]`` (its
@@ -87,7 +87,7 @@ def decide_at(rules, players, seen, history, seed, max_tries):
     record of the last replay (to explain an error), and a ``pimc`` player's values of
     the cards (``int64[33]``: per card the takers' points summed over its worlds, then
     the number of worlds; 0 worlds for the other players,
-    :func:`~belote_sim.players.pimc.pimc_values`). A pack is kept
+    :func:`~belote_sim.play.pimc.pimc_values`). A pack is kept
     when the engine replays the history in it and stops where the history ends, showing
     the declarations the seat saw shown; a pack in which another seat's card is illegal
     (the voids it showed), or that shows other declarations, is tried again, at
@@ -163,7 +163,7 @@ def _shows_as_seen(rules, ws, seen, shown):
 
 @jit
 def _values(analysis):
-    """The values :func:`~belote_sim.players.pimc.pimc_values` left in the kit, and the
+    """The values :func:`~belote_sim.play.pimc.pimc_values` left in the kit, and the
     number of worlds (0 when no ``pimc`` player valued the cards)."""
     values = np.zeros(33, dtype=np.int64)
     worlds = analysis[VALUES_WORLDS]

@@ -3,16 +3,16 @@
 
 ``pimc:N`` (perfect-information Monte Carlo) is the strong honest player: at each
 decision it samples ``N`` complete deals consistent with everything its seat knows
-(:mod:`belote_sim.players.knowledge`, sampled by :mod:`belote_sim.players.worlds`) and
+(:mod:`belote_sim.infer.knowledge`, sampled by :mod:`belote_sim.infer.worlds`) and
 with the auction (each call its seat's bidder would make there,
-:mod:`belote_sim.players.bidders`), solves each double-dummy
-(:mod:`belote_sim.players.dd`), and plays the card with the best average value for its
+:mod:`belote_sim.infer.auction`), solves each double-dummy
+(:mod:`belote_sim.dd`), and plays the card with the best average value for its
 side. ``pimc:N:uniform`` and ``fastpimc:N:uniform`` ignore the calls (:class:`Pimc`
 ``given`` false), to measure what reading them is worth.
 
 ``fastpimc:N`` is ``pimc:N`` but for the value of a card in a world while the seat
 holds more than :data:`EXACT_TRICKS` cards: there it is what the takers get when every
-seat then plays the heuristic card (:func:`belote_sim.players.heuristic.heuristic_playout`),
+seat then plays the heuristic card (:func:`belote_sim.play.heuristic.heuristic_playout`),
 not the double-dummy value. Nearly all of ``pimc``'s time goes into the first two
 tricks, and the playouts play them almost as well (``docs/players.md``, *How strong,
 how fast*).
@@ -22,7 +22,7 @@ all hands. All three fall back to the heuristic player during the free tricks of
 stock game, whose draws from the stock the solver does not model.
 
 They keep their solver context, table and knowledge in the solver kit
-(:mod:`belote_sim.players.solver_kit`).
+(:mod:`belote_sim.dd.kit`).
 """
 
 from __future__ import annotations
@@ -31,18 +31,18 @@ from collections import namedtuple
 
 import numpy as np
 
+from belote_sim import dd
 from belote_sim._jit import jit, jit_refcounted
-from belote_sim.kernels.bits import ctz, popcount
-from belote_sim.players import dd
-from belote_sim.players.bidders import auction_read
-from belote_sim.players.heuristic import heuristic_playout, view_after
-from belote_sim.players.solver_kit import VALUES_ROW, VALUES_WORLDS, kit_solver, use_context
-from belote_sim.players.worlds import (
+from belote_sim.dd.kit import VALUES_ROW, VALUES_WORLDS, kit_solver, use_context
+from belote_sim.infer.auction import auction_read
+from belote_sim.infer.worlds import (
     TRIES_PER_WORLD,
     Wanted,
     draw_pimc_worlds,
     prepare_worlds,
 )
+from belote_sim.kernels.bits import ctz, popcount
+from belote_sim.play.heuristic import heuristic_playout, view_after
 
 #: ``fastpimc`` solves its worlds exactly once the seat holds at most this many cards
 #: (from the third trick of a classic deal); before, it plays each world out with the
@@ -65,7 +65,7 @@ def pimc_card(rules, pimc, legal, hands, view, rng, kit, players):
     (:class:`~belote_sim.players.seating.SeatView`): the best average value over
     ``pimc.worlds`` sampled deals consistent with the seat's knowledge ``kit.know`` and,
     with ``pimc.given``, with the calls under ``players``' bidders
-    (:func:`~belote_sim.players.worlds.draw_pimc_worlds`; ties: the lowest card). A
+    (:func:`~belote_sim.infer.worlds.draw_pimc_worlds`; ties: the lowest card). A
     card's value in a world is its double-dummy value while the seat holds at most
     ``pimc.exact_tricks`` cards, otherwise the deal played out by the heuristic in every
     seat (``fastpimc``: :data:`EXACT_TRICKS`; ``pimc``: :data:`ALWAYS_EXACT`). Cards the
@@ -131,7 +131,7 @@ def _best_for_side(total, legal, maximize):
 @jit
 def _sampled_worlds(rules, pimc, hands, view, rng, kit, players):
     """The worlds of a ``pimc`` decision of the seat of ``view``
-    (:func:`~belote_sim.players.worlds.draw_pimc_worlds`, given the calls under
+    (:func:`~belote_sim.infer.worlds.draw_pimc_worlds`, given the calls under
     ``players``' bidders unless ``pimc.given`` is false or the rules' auction is not
     read); none (``int64[0, 4]``) when no world is wanted or the seat's knowledge
     admits none."""

@@ -1,5 +1,5 @@
 r"""Bidding policies for the coinche auction (RULES.md 7.4), selected by the same ids
-as the retourne bidders (:mod:`belote_sim.players.bidding`). A bidder sees only its own
+as the retourne bidders (:mod:`belote_sim.bid.retourne`). A bidder sees only its own
 eight cards and the calls so far.
 
 * ``random`` (``param = p``, default 0.25): after a coinche, a player of the high
@@ -11,9 +11,9 @@ eight cards and the calls so far.
 
 * ``threshold`` (the heuristic bidder; ``param = t``, default 50): values its hand
   for each strain ``k`` with the retourne bidder's scales: ``v_k`` =
-  :func:`~belote_sim.players.bidding.hand_value` for a suit,
-  :func:`~belote_sim.players.bidding.all_trumps_value` for AT and
-  :func:`~belote_sim.players.bidding.no_trumps_value` for NT. Its **estimate** of
+  :func:`~belote_sim.bid.retourne.hand_value` for a suit,
+  :func:`~belote_sim.bid.retourne.all_trumps_value` for AT and
+  :func:`~belote_sim.bid.retourne.no_trumps_value` for NT. Its **estimate** of
   what its side makes in ``k`` (card points scaled to 162, declarations and belote) is
 
   .. math::
@@ -59,6 +59,7 @@ from collections import namedtuple
 import numpy as np
 
 from belote_sim._jit import jit
+from belote_sim.bid.retourne import all_trumps_value, hand_value, no_trumps_value
 from belote_sim.kernels.calls import (
     CAPOT_BID,
     CAPOT_VALUE,
@@ -72,8 +73,7 @@ from belote_sim.kernels.calls import (
 )
 from belote_sim.kernels.layout import CALL_COINCHE, CALL_PASS, CALL_SURCOINCHE
 from belote_sim.kernels.rng import rand_below, rand_float
-from belote_sim.players import BID_RANDOM, BID_THRESHOLD
-from belote_sim.players.bidding import all_trumps_value, hand_value, no_trumps_value
+from belote_sim.players.registry import BID_RANDOM, BID_THRESHOLD
 
 #: ``threshold``: points of estimate per point of hand value.
 SLOPE = 1.3

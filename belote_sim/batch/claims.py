@@ -1,5 +1,5 @@
 """Items handed to the threads of a chunk as they free up: a counter shared by the
-blocks (:func:`~belote_sim.kernels.blocks.run_blocks`), from which compiled code takes
+blocks (:func:`~belote_sim.batch.blocks.run_blocks`), from which compiled code takes
 the next item with an atomic fetch-and-add.
 
 A block that plays a fixed share of a chunk's items suits items of even cost. Where the

@@ -1,20 +1,12 @@
-"""Every bidding policy's call at a point of the auction, in one place, and whether a
-world makes the calls that were made.
+"""Whether a world makes the calls that were made: the auction read by the seats' own
+bidders.
 
-The engine's auctions (:func:`belote_sim.game.phases.bid_retourne`,
-:mod:`belote_sim.game.coinche`) ask :func:`retourne_policy_call` and
-:func:`coinche_policy_call` for the call of a seat's bidding policy. The worlds given the
-auction ask the same functions again: a world (a deal of the cards a seat cannot see) is
-consistent with the calls when each call, replayed by its seat's bidding policy with the
+A world (a deal of the cards a seat cannot see) is consistent with the calls when each
+call, replayed by its seat's bidding policy (:mod:`belote_sim.bid.dispatch`) with the
 hand that seat holds in the world, is the call that was made (:func:`gives_calls`). The
 policies are the bidders' models: what a seat believes of its neighbours is what their
-bidders would do.
-
-Which seats the calls say something about (:func:`reads_calls`): ``threshold`` and
-``table`` decide from the hand alone, so their calls are replayed; ``random`` calls by
-the dice whatever the hand, so its calls say nothing; the ``dd`` bidder samples deals
-and solves them at every call, which no world can afford to replay, so the worlds given
-the auction refuse it (:func:`belote_sim.players.spec.check_policies`).
+bidders would do. Only the seats whose calls say something of their hands are replayed
+(:func:`~belote_sim.bid.dispatch.reads_calls`).
 
 In retourne games a seat bid with the five cards it was dealt first. A world gives each
 seat all the cards it was dealt; which five of them came first is uniform among its
@@ -28,13 +20,11 @@ from __future__ import annotations
 import numpy as np
 
 from belote_sim._jit import jit
+from belote_sim.bid.coinche import Auction
+from belote_sim.bid.dd_bidder import BidView
+from belote_sim.bid.dispatch import coinche_policy_call, reads_calls, retourne_policy_call
 from belote_sim.kernels.bits import nth_bit, popcount
-from belote_sim.kernels.rng import rand_below
-from belote_sim.players import BID_DD, BID_TABLE, BID_THRESHOLD
-from belote_sim.players.bidding import choose_call
-from belote_sim.players.coinche_bidding import Auction, choose_coinche_call
-from belote_sim.players.dd_bidder import BidView, dd_call
-from belote_sim.players.knowledge import (
+from belote_sim.kernels.layout import (
     KNOW_CALL,
     KNOW_CALL_COINCHED,
     KNOW_CALL_HIGH,
@@ -45,8 +35,8 @@ from belote_sim.players.knowledge import (
     KNOW_N_CALLS,
     KNOW_RETOURNE,
 )
+from belote_sim.kernels.rng import rand_below
 from belote_sim.players.seating import at_seat
-from belote_sim.players.table_bidder import table_call, table_coinche_call
 from belote_sim.rules import (
     CONTRACT_COINCHE,
     CONTRACT_NONE,
@@ -54,51 +44,10 @@ from belote_sim.rules import (
     R_ALL_NO_TRUMPS_ROUND,
     R_CONTRACT,
     R_PLAYERS,
-    R_SECOND_ROUND,
-    SECOND_ROUND_ANY,
 )
 
 #: Cards a seat of a retourne game holds when it bids.
 BIDDING_CARDS = 5
-
-
-@jit(inline="always")
-def retourne_policy_call(rules, players, kit, rnd, bidder, rng):
-    """The call the bidding policy of ``bidder.seat`` (a
-    :class:`~belote_sim.players.dd_bidder.BidView`: its five cards, the retourne, the
-    first hand) makes in round ``rnd`` of the retourne bidding; ``kit`` is the solver
-    kit the ``dd`` bidder searches with."""
-    seat = bidder.seat
-    policy = at_seat(players.bid, seat)
-    param = at_seat(players.bid_param, seat)
-    any_suit = rules[R_SECOND_ROUND] == SECOND_ROUND_ANY
-    if policy == BID_DD:
-        return dd_call(rules, kit, param, rnd, bidder, rng)
-    if policy == BID_TABLE:
-        position = (seat - bidder.first_hand + bidder.n) % bidder.n
-        return table_call(players.table_keys, players.table_gains, param, rnd, position,
-                          bidder.hand, bidder.retourne, any_suit)
-    return choose_call(policy, param, rnd, bidder.hand, bidder.retourne, any_suit, rng)
-
-
-@jit(inline="always")
-def coinche_policy_call(players, seat, hand, auction, allow_at_nt, rng):
-    """The call the bidding policy of ``seat``, holding ``hand``, makes at this point of
-    the coinche :class:`~belote_sim.players.coinche_bidding.Auction`."""
-    policy = at_seat(players.bid, seat)
-    param = at_seat(players.bid_param, seat)
-    if policy == BID_TABLE:
-        return table_coinche_call(players.table_keys, players.table_gains, param,
-                                  (seat - auction.fh) & 3, hand, auction.high,
-                                  auction.coinched, allow_at_nt)
-    return choose_coinche_call(policy, param, seat, hand, auction, allow_at_nt, rng)
-
-
-@jit(inline="always")
-def reads_calls(policy):
-    """Whether the calls of a seat bidding by ``policy`` say something of its hand that
-    a world can check: those of ``threshold`` and ``table``."""
-    return policy in (BID_THRESHOLD, BID_TABLE)
 
 
 @jit

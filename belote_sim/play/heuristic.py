@@ -15,7 +15,7 @@ rank, keeping trumps; "richest" means most points, keeping the jack and nine of 
 
 :func:`heuristic_playout` plays the rest of a deal with this player in every seat, each
 seeing only its own hand: ``fastpimc`` values a card in a sampled world by it while the
-deal is young (:mod:`belote_sim.players.pimc`).
+deal is young (:mod:`belote_sim.play.pimc`).
 """
 
 from __future__ import annotations
@@ -234,7 +234,7 @@ def heuristic_playout(rules, hands, view):
     from the position of ``view`` (:class:`~belote_sim.players.seating.SeatView`) on:
     ``trick[:k]`` on the table, led by ``leader``; ``played`` every card played, the
     trick's included; ``cap`` 1 while the takers have won every trick. Counted as the
-    solver counts them (:mod:`belote_sim.players.dd`): the cards of the tricks they win
+    solver counts them (:mod:`belote_sim.dd`): the cards of the tricks they win
     (this one included), the last trick's bonus, and the capot bonus when ``cap`` and
     they win every trick left. ``hands`` and the view's ``trick`` are played out in
     place; free tricks (stock game) are not modelled.

@@ -36,7 +36,7 @@ from belote_sim.kernels.calls import round_two_suits
 from belote_sim.kernels.declarations import belote_pairs
 from belote_sim.kernels.layout import CALL_AT, CALL_NT, CALL_PASS, CALL_SUIT, CALL_TAKE
 from belote_sim.kernels.rng import below_from, float_from
-from belote_sim.players import BID_RANDOM, BID_THRESHOLD
+from belote_sim.players.registry import BID_RANDOM, BID_THRESHOLD
 
 
 def _trump_points_of_bytes():

@@ -1,9 +1,9 @@
-"""The solver kit: what the solver players (:mod:`belote_sim.players.pimc`,
-:mod:`belote_sim.players.dd_bidder`) and the analysis of a deal log keep per workspace.
+"""The solver kit: what the solver players (:mod:`belote_sim.play.pimc`,
+:mod:`belote_sim.bid.dd_bidder`) and the analysis of a deal log keep per workspace.
 
 :func:`new_solver_kit` makes it: the solver context, its transposition table and the
-search scratch (:mod:`belote_sim.players.dd`), the seat's knowledge
-(:mod:`belote_sim.players.knowledge`), per-run statistics (``STAT_*``) and the rows of
+search scratch (:mod:`belote_sim.dd`), the seat's knowledge
+(:mod:`belote_sim.infer.knowledge`), per-run statistics (``STAT_*``) and the rows of
 the analysis of a deal log. :func:`solver_table_bits` sizes the table for the policies
 of a run; :func:`use_context` points the context at a contract, and :func:`kit_solver`
 hands the solver its part of the kit.
@@ -15,15 +15,15 @@ from collections import namedtuple
 
 import numpy as np
 
+from belote_sim import dd
 from belote_sim._jit import jit
-from belote_sim.kernels.layout import MAX_SEATS
-from belote_sim.players import BID_DD, FASTPIMC_PLAYS, SOLVER_PLAYS, dd
-from belote_sim.players.knowledge import KNOW_SIZE
+from belote_sim.kernels.layout import KNOW_SIZE, MAX_SEATS
+from belote_sim.players.registry import BID_DD, FASTPIMC_PLAYS, SOLVER_PLAYS
 
 #: Per-run statistics of the solver players (see :mod:`belote_sim.studies.arena`), two
 #: slots each, per side of the arena: decisions, their cycle-counter ticks; worlds drawn
 #: to find worlds given the calls, worlds found, worlds short of those asked
-#: (:func:`belote_sim.players.worlds.draw_pimc_worlds`).
+#: (:func:`belote_sim.infer.worlds.draw_pimc_worlds`).
 STAT_DECISIONS = 0
 STAT_CYCLES = 2
 STAT_DRAWN = 4
@@ -36,7 +36,7 @@ STAT_SIZE = 10
 MAX_POSITIONS = 40
 NO_VALUE = -1
 #: A solver player's value of every card at a decision a seat is asked for
-#: (:func:`belote_sim.players.pimc.pimc_values`): row ``VALUES_ROW`` by card, the number
+#: (:func:`belote_sim.play.pimc.pimc_values`): row ``VALUES_ROW`` by card, the number
 #: of worlds at ``VALUES_WORLDS``.
 VALUES_ROW = 2
 VALUES_WORLDS = (1, 39)
@@ -55,11 +55,11 @@ SOLVE_TABLE_BITS = dd.DEAL_TABLE_BITS
 
 
 #: The kit, by name: the solver ``context``, its transposition ``table`` and the search's
-#: ``scratch`` (:mod:`belote_sim.players.dd`), the seat knowledge ``know``
-#: (:mod:`belote_sim.players.knowledge`), the decision ``stats`` (``STAT_*``) and the
+#: ``scratch`` (:mod:`belote_sim.dd`), the seat knowledge ``know``
+#: (:mod:`belote_sim.infer.knowledge`), the decision ``stats`` (``STAT_*``) and the
 #: ``analysis`` rows of a deal log.
 #: ``outcomes[trump, taker]`` the takers' double-dummy value of the deal in play
-#: (:func:`belote_sim.players.pimc.deal_value`; -1 not yet solved): a bid-strength world
+#: (:func:`belote_sim.play.pimc.deal_value`; -1 not yet solved): a bid-strength world
 #: plays many auctions on one pack, and those that end in the same contract share it.
 SolverKit = namedtuple(
     "SolverKit", ["context", "table", "scratch", "know", "stats", "analysis", "outcomes"]
@@ -86,7 +86,7 @@ def new_solver_kit(bits):
 
 @jit(inline="always")
 def kit_solver(rules, kit):
-    """The :class:`~belote_sim.players.dd.Solver` of ``kit`` under ``rules``: its
+    """The :class:`~belote_sim.dd.Solver` of ``kit`` under ``rules``: its
     context, table and search scratch."""
     return dd.Solver(rules, kit.context, kit.table, kit.scratch)
 

@@ -30,8 +30,8 @@ Callers use the names re-exported here (``dd.new_context()``,
 
 from __future__ import annotations
 
-from belote_sim.players.dd.ordering import _representative, candidates
-from belote_sim.players.dd.search import (
+from belote_sim.dd.ordering import _representative, candidates
+from belote_sim.dd.search import (
     MAX_TRICKS,
     Position,
     Solver,
@@ -45,7 +45,7 @@ from belote_sim.players.dd.search import (
     dd_value,
     new_workspace,
 )
-from belote_sim.players.dd.table import (
+from belote_sim.dd.table import (
     CX_CUTOFFS,
     CX_FIRST_CUTOFFS,
     CX_GEN,

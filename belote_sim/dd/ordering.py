@@ -26,9 +26,7 @@ import numpy as np
 
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ALL_TRUMPS, PLAIN_ABOVE, TRUMP_ABOVE
-from belote_sim.kernels.bits import nonneg
-from belote_sim.kernels.trick import card_power, seat_after
-from belote_sim.players.dd.table import (
+from belote_sim.dd.table import (
     CX_OPTS,
     CX_PROFILE,
     CX_PTS,
@@ -40,6 +38,8 @@ from belote_sim.players.dd.table import (
     TRUMP_DESC,
     _is_trump_suit,
 )
+from belote_sim.kernels.bits import nonneg
+from belote_sim.kernels.trick import card_power, seat_after
 
 
 def _positions(desc: np.ndarray) -> np.ndarray:

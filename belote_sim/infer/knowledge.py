@@ -1,6 +1,6 @@
 """What a seat knows of the other hands, for the ``pimc:N`` and ``fastpimc:N`` players.
 
-The worlds those players sample (:mod:`belote_sim.players.worlds`) agree with everything
+The worlds those players sample (:mod:`belote_sim.infer.worlds`) agree with everything
 the seat knows, kept card by card by the trick loop in the *knowledge* array
 (``KNOW_*``):
 
@@ -14,7 +14,7 @@ the seat knows, kept card by card by the trick loop in the *knowledge* array
   dealt;
 - the auction: every call, who made it and the point of the auction it was made at
   (``KNOW_CALL_*``, recorded by the engine's auctions through :func:`learn_call`), from
-  which the worlds given the auction (:mod:`belote_sim.players.bidders`) replay each
+  which the worlds given the auction (:mod:`belote_sim.infer.auction`) replay each
   seat's bidder.
 """
 
@@ -23,32 +23,26 @@ from __future__ import annotations
 from belote_sim._jit import jit
 from belote_sim.cards import ALL_TRUMPS
 from belote_sim.kernels.declarations import shown_cards
-from belote_sim.kernels.layout import MAX_CALLS, RULE_FREE
+from belote_sim.kernels.layout import (
+    KNOW_CALL,
+    KNOW_CALL_COINCHED,
+    KNOW_CALL_HIGH,
+    KNOW_CALL_HIGH_SEAT,
+    KNOW_CALL_ROUND,
+    KNOW_CALL_SEAT,
+    KNOW_FIRST_HAND,
+    KNOW_HELD,
+    KNOW_N_CALLS,
+    KNOW_PLAYED,
+    KNOW_RETOURNE,
+    KNOW_VOID,
+    RULE_FREE,
+)
 from belote_sim.rules import (
     R_MUST_TRUMP,
     R_UNDERTRUMP,
     UNDERTRUMP_FREE,
 )
-
-#: Knowledge array: suits each seat has shown void in (4-bit masks), cards known to be
-#: in each seat's hand, cards each seat has played; the auction's first hand, retourne
-#: (-1 none) and number of calls; then per call ``j`` (columns of ``MAX_CALLS``): the
-#: call, its seat, the round (retourne bidding), and the coinche auction's current bid
-#: before it (call code, -1 none), that bid's seat and whether it was coinched
-#: (:class:`~belote_sim.players.coinche_bidding.Auction`).
-KNOW_VOID = 0
-KNOW_HELD = 4
-KNOW_PLAYED = 8
-KNOW_FIRST_HAND = 12
-KNOW_RETOURNE = 13
-KNOW_N_CALLS = 14
-KNOW_CALL = 15
-KNOW_CALL_SEAT = KNOW_CALL + MAX_CALLS
-KNOW_CALL_ROUND = KNOW_CALL_SEAT + MAX_CALLS
-KNOW_CALL_HIGH = KNOW_CALL_ROUND + MAX_CALLS
-KNOW_CALL_HIGH_SEAT = KNOW_CALL_HIGH + MAX_CALLS
-KNOW_CALL_COINCHED = KNOW_CALL_HIGH_SEAT + MAX_CALLS
-KNOW_SIZE = KNOW_CALL_COINCHED + MAX_CALLS
 
 
 @jit

@@ -7,7 +7,7 @@ retourne games (:meth:`Seat.receive`), the declarations shown
 (:meth:`Seat.observe_declarations`) and every card (:meth:`Seat.observe_card`); a ``dd``
 seat, which plays seeing every hand, is also shown them (:meth:`Seat.reveal`).
 :meth:`Seat.decide` asks its player for the next call or card when it is the seat's
-turn. The choice comes from the engine itself (:func:`belote_sim.batch.positions.decide_at`):
+turn. The choice comes from the engine itself (:func:`belote_sim.seat.positions.decide_at`):
 the history is replayed by the engine's kernels in a deal completing what the seat saw,
 and the seat's player chooses there, as inside ``simulate``.
 
@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from belote_sim.batch import positions as P
 from belote_sim.cards import cards_of, format_card, format_cards, parse_card
 from belote_sim.cards import parse_cards as _parse_cards
 from belote_sim.deallog.format import format_call, parse_call
@@ -34,6 +33,7 @@ from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
+from belote_sim.seat import positions
 from belote_sim.studies.playouts import rules_of
 
 #: Packs a decision may try before it says that no deal gives the cards played.
@@ -210,13 +210,13 @@ class Seat:
 
         rules = self.rules.to_array()
         players = players_of(self.bid_policy, self.player, rules, with_solver=True)
-        out, last, values = P.decide_at(rules, players, seen, history,
+        out, last, values = positions.decide_at(rules, players, seen, history,
                                         np.int64(self.seed), np.int64(MAX_TRIES))
-        status = int(out[P.OUT_STATUS])
-        if status == L.ST_ILLEGAL_CARD and int(out[P.OUT_SEAT]) != self.seat:
+        status = int(out[positions.OUT_STATUS])
+        if status == L.ST_ILLEGAL_CARD and int(out[positions.OUT_SEAT]) != self.seat:
             shows = " or shows other declarations" if self._shown is not None else ""
             raise BeloteError(
-                f"no deal gives the cards played: in {int(out[P.OUT_TRIES]):,} deals of "
+                f"no deal gives the cards played: in {int(out[positions.OUT_TRIES]):,} deals of "
                 f"the unseen cards some seat's card always breaks a rule{shows} "
                 f"({explain(last, status, 1, self.rules, where='for example')})"
             )
@@ -224,18 +224,18 @@ class Seat:
             if status == L.ST_OK:
                 raise BeloteError("the deal is over: there is nothing to decide")
             raise BeloteError(explain(last, status, 1, self.rules, where="the history"))
-        whose = int(out[P.OUT_SEAT])
+        whose = int(out[positions.OUT_SEAT])
         if whose != self.seat:
             raise BeloteError(f"it is seat {whose}'s turn, not seat {self.seat}'s")
-        item = int(out[P.OUT_ITEM])
+        item = int(out[positions.OUT_ITEM])
         if bidding:
-            return Choice("call", format_call(item), tries=int(out[P.OUT_TRIES]))
-        legal = int(out[P.OUT_LEGAL])
+            return Choice("call", format_call(item), tries=int(out[positions.OUT_TRIES]))
+        legal = int(out[positions.OUT_LEGAL])
         worlds = int(values[32])
         valued = tuple((format_card(c), float(values[c]) / worlds) for c in range(32)
                        if legal >> c & 1) if worlds else ()
         return Choice("card", format_card(item), tuple(format_cards(legal)),
-                      int(out[P.OUT_TRIES]), valued, worlds)
+                      int(out[positions.OUT_TRIES]), valued, worlds)
 
     # -- the pack positions ----------------------------------------------------------------
 
@@ -244,14 +244,14 @@ class Seat:
         """The dealer of the deal in play (``None`` before :meth:`start`)."""
         return self._dealer
 
-    def position(self) -> tuple[P.History, P.Seen]:
-        """The position as the kernels take it: the :class:`~belote_sim.batch.positions.History`
-        and what the seat saw, :class:`~belote_sim.batch.positions.Seen`."""
+    def position(self) -> tuple[positions.History, positions.Seen]:
+        """The position as the kernels take it: the :class:`~belote_sim.seat.positions.History`
+        and what the seat saw, :class:`~belote_sim.seat.positions.Seen`."""
         self._require_started()
         rec, where = self._slots()
         bidding = self._status(rec) == L.ST_MISSING_CALLS
         seen = self._seen(rec, where, bidding)
-        history = P.History(np.asarray(self._calls, dtype=np.int64),
+        history = positions.History(np.asarray(self._calls, dtype=np.int64),
                             np.asarray(self._plays, dtype=np.int64), np.int64(self._dealer),
                             bidding)
         return history, seen
@@ -298,7 +298,7 @@ class Seat:
     def _status(rec: np.ndarray) -> int:
         return int(rec[L.STATUS])
 
-    def _seen(self, rec: np.ndarray, where: np.ndarray, bidding: bool) -> P.Seen:
+    def _seen(self, rec: np.ndarray, where: np.ndarray, bidding: bool) -> positions.Seen:
         """What the seat saw as a pack to complete: its cards at its positions, the
         retourne at its own, each other seat's played cards at positions of that seat,
         the rest free."""
@@ -363,7 +363,7 @@ class Seat:
             for s in range(n) if s != self.seat]
         mixed_pos = np.array([p for g in groups for p in g], dtype=np.int64)
         mixed_end = np.cumsum([len(g) for g in groups], dtype=np.int64)
-        return P.Seen(fixed_pos, fixed_cards, free_pos, unseen, mixed_pos, mixed_end, masks,
+        return positions.Seen(fixed_pos, fixed_cards, free_pos, unseen, mixed_pos, mixed_end, masks,
                       self._shown is not None)
 
     def _players_of_plays(self, rec: np.ndarray) -> list[int]:

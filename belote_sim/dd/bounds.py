@@ -18,14 +18,14 @@ import numpy as np
 
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ALL_TRUMPS, PLAIN_ABOVE, TRUMP_ABOVE
-from belote_sim.kernels.bits import ctz, popcount
-from belote_sim.players.dd.table import (
+from belote_sim.dd.table import (
     CX_PTS,
     CX_TAKERS,
     PLAIN_DESC,
     TRUMP_DESC,
     _is_trump_suit,
 )
+from belote_sim.kernels.bits import ctz, popcount
 
 
 def _above_top(desc: np.ndarray, above: np.ndarray) -> np.ndarray:

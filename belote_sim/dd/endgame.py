@@ -12,10 +12,7 @@ from collections import namedtuple
 
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import CAPOT_BONUS
-from belote_sim.kernels.bits import ctz
-from belote_sim.kernels.legal import legal_given_top
-from belote_sim.kernels.trick import card_power, seat_after
-from belote_sim.players.dd.table import (
+from belote_sim.dd.table import (
     CX_LAST_BONUS,
     CX_N,
     CX_NODES,
@@ -25,6 +22,9 @@ from belote_sim.players.dd.table import (
     CX_TRUMP,
     INF,
 )
+from belote_sim.kernels.bits import ctz
+from belote_sim.kernels.legal import legal_given_top
+from belote_sim.kernels.trick import card_power, seat_after
 
 #: What the search of the last two tricks keeps from start to end: the ``rules`` as
 #: :func:`belote_sim.kernels.legal.rule_values` gives them, the solver ``context``

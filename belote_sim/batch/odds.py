@@ -17,8 +17,8 @@ from collections import namedtuple
 import numpy as np
 
 from belote_sim._jit import jit, jit_no_refcount
+from belote_sim.batch.blocks import run_blocks
 from belote_sim.kernels.bits import ctz
-from belote_sim.kernels.blocks import run_blocks
 from belote_sim.kernels.declarations import list_declarations, summarise_declarations
 from belote_sim.kernels.layout import (
     HOLD_CARRE_9,
@@ -31,17 +31,24 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.rng import rand_below, seed_stream
 
-# Flag bits of a hand, in the order of belote_sim.studies.odds.ODDS_METRICS.
-F_TIERCE = 0  # a run of exactly 3
-F_QUARTE = 1  # a run of exactly 4
-F_QUINTE = 2  # a run of 5 or more
-F_RUN3 = 3  # a run of 3 or more
-F_CARRE_J = 4
-F_CARRE_9 = 5
-F_CARRE_ANY = 6  # any scoring carré (9, 10, J, Q, K, A)
-F_ANY = 7  # any run of 3+ or scoring carré
-F_KQ_HEARTS = 8  # king and queen of hearts (any one named suit, by symmetry)
-N_FLAGS = 9
+#: What a hand is classified by: one flag bit each, bit ``f`` counted as the metric
+#: ``ODDS_METRICS[f]`` of the odds table (``belote-sim odds``).
+ODDS_METRICS = (
+    "p_tierce",  # a run of exactly 3
+    "p_quarte",  # a run of exactly 4
+    "p_quinte_or_longer",  # a run of 5 or more
+    "p_run_3plus",  # a run of 3 or more
+    "p_carre_jacks",
+    "p_carre_nines",
+    "p_carre_any",  # any scoring carré: 9s, 10s, Js, Qs, Ks, As
+    "p_any_declaration",  # any run of 3+ or scoring carré
+    "p_kq_of_a_given_suit",  # K and Q of hearts (any one named suit, by symmetry)
+)
+(F_TIERCE, F_QUARTE, F_QUINTE, F_RUN3, F_CARRE_J, F_CARRE_9, F_CARRE_ANY, F_ANY,
+ F_KQ_HEARTS) = range(len(ODDS_METRICS))
+N_FLAGS = len(ODDS_METRICS)
+#: The mean metric of the table, from ``SLOT_POINTS``: its last row.
+MEAN_METRIC = "expected_declaration_points"
 SLOT_HANDS = N_FLAGS  # number of hands counted
 SLOT_POINTS = N_FLAGS + 1  # sum of declaration points
 SLOT_POINTS_SQ = N_FLAGS + 2  # sum of squared declaration points

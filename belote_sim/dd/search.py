@@ -31,12 +31,9 @@ import numpy as np
 
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import ALL_TRUMPS, CAPOT_BONUS
-from belote_sim.kernels.bits import ctz, nonneg, popcount
-from belote_sim.kernels.legal import legal_given_top, rule_values
-from belote_sim.kernels.trick import card_power, seat_after, trick_winner
-from belote_sim.players.dd.bounds import _cash_bounds, _trump_bounds
-from belote_sim.players.dd.endgame import LastTwo, _trick_end, _two_tricks
-from belote_sim.players.dd.ordering import (
+from belote_sim.dd.bounds import _cash_bounds, _trump_bounds
+from belote_sim.dd.endgame import LastTwo, _trick_end, _two_tricks
+from belote_sim.dd.ordering import (
     Follow,
     _lead_score,
     _opponents_reach,
@@ -44,7 +41,7 @@ from belote_sim.players.dd.ordering import (
     _representative,
     candidates,
 )
-from belote_sim.players.dd.table import (
+from belote_sim.dd.table import (
     CX_CUTOFFS,
     CX_FIRST_CUTOFFS,
     CX_GEN,
@@ -76,6 +73,9 @@ from belote_sim.players.dd.table import (
     _tt_victim,
     prefetch_bucket,
 )
+from belote_sim.kernels.bits import ctz, nonneg, popcount
+from belote_sim.kernels.legal import legal_given_top, rule_values
+from belote_sim.kernels.trick import card_power, seat_after, trick_winner
 
 # ---------------------------------------------------------------------------------------
 # The search, written as a loop over an explicit stack of frames. Numba 0.68 does cache a

@@ -2,9 +2,9 @@
 
 * ``random``: a uniformly random legal card.
 * ``heuristic``: rules of thumb of a club player, in
-  :mod:`belote_sim.players.heuristic`.
+  :mod:`belote_sim.play.heuristic`.
 * ``pimc:N``, ``fastpimc:N`` (their worlds given the calls; ``:uniform``, not) and
-  ``dd``: the double-dummy solver's players, in :mod:`belote_sim.players.pimc`.
+  ``dd``: the double-dummy solver's players, in :mod:`belote_sim.play.pimc`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,16 @@ import numpy as np
 from belote_sim._jit import jit, jit_refcounted
 from belote_sim.kernels.bits import ctz, nth_bit, popcount
 from belote_sim.kernels.rng import below_from
-from belote_sim.players import (
+from belote_sim.play.heuristic import heuristic_card
+from belote_sim.play.pimc import (
+    ALWAYS_EXACT,
+    EXACT_TRICKS,
+    Pimc,
+    dd_card,
+    pimc_card,
+    pimc_values,
+)
+from belote_sim.players.registry import (
     DEFAULT_WORLDS,
     FASTPIMC_PLAYS,
     PIMC_PLAYS,
@@ -23,15 +32,6 @@ from belote_sim.players import (
     PLAY_HEURISTIC,
     PLAY_PIMC,
     PLAY_RANDOM,
-)
-from belote_sim.players.heuristic import heuristic_card
-from belote_sim.players.pimc import (
-    ALWAYS_EXACT,
-    EXACT_TRICKS,
-    Pimc,
-    dd_card,
-    pimc_card,
-    pimc_values,
 )
 from belote_sim.players.seating import NOT_COMPILED, at_seat
 
@@ -97,7 +97,7 @@ def _choose_card(players, rules, legal, hands, view, rng, kit):
 
 @jit(inline="always")
 def pimc_of(policy, param):
-    """The :class:`~belote_sim.players.pimc.Pimc` of a ``pimc`` or ``fastpimc`` policy
+    """The :class:`~belote_sim.play.pimc.Pimc` of a ``pimc`` or ``fastpimc`` policy
     with parameter ``param`` (its worlds)."""
     worlds = int(param) if param >= 1 else DEFAULT_WORLDS
     fast = policy in FASTPIMC_PLAYS
@@ -109,7 +109,7 @@ def pimc_of(policy, param):
 def valued_card(players, rules, legal, hands, view, rng, kit):
     """The card of the seat of ``view`` when a seat asks its player for it
     (:func:`belote_sim.game.state.deciding`): a ``pimc`` player also values every legal
-    card when it has a choice (:func:`~belote_sim.players.pimc.pimc_values`, in
+    card when it has a choice (:func:`~belote_sim.play.pimc.pimc_values`, in
     ``kit.analysis``); the other players, and a forced card, as :func:`_choose_card`."""
     policy = at_seat(players.play, view.seat)
     if kit is not None and policy in PIMC_PLAYS and not view.free and popcount(legal) > 1:

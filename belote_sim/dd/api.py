@@ -1,8 +1,8 @@
 """The double-dummy solver for Python callers: a validating wrapper of
-:mod:`belote_sim.players.dd`.
+:mod:`belote_sim.dd`.
 
 >>> from belote_sim import Rules
->>> from belote_sim.players.dd.api import dd_value, dd_reaches
+>>> from belote_sim.dd.api import dd_value, dd_reaches
 >>> hands = ["JH AS", "9H AC", "7H KS", "8H TC"]   # two tricks left, hearts trump
 >>> dd_value(Rules(), hands, trump="H", taker=0, leader=0)  # both tricks: 80, capot +90
 170
@@ -16,10 +16,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from belote_sim import dd
 from belote_sim.cards import TRUMP_NAMES, CardSet, format_card, parse_card
 from belote_sim.errors import BeloteError
 from belote_sim.kernels.legal import legal_cards_rule
-from belote_sim.players import dd
 from belote_sim.rules import Rules
 
 _STATE: dict[str, object] = {}

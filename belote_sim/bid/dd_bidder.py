@@ -2,7 +2,7 @@
 chance of making is highest, if that chance reaches its parameter. The chance is the
 share of a few random completions of the deal (``DD_BID_SAMPLES``) in which the bidder,
 as taker, reaches more than half the card points under double-dummy play
-(:func:`make_chance`, one null-window query of :mod:`belote_sim.players.dd` each).
+(:func:`make_chance`, one null-window query of :mod:`belote_sim.dd` each).
 """
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ from collections import namedtuple
 
 import numpy as np
 
+from belote_sim import dd
 from belote_sim._jit import jit, jit_refcounted
 from belote_sim.cards import ALL_TRUMPS
+from belote_sim.dd.kit import kit_solver, use_context
 from belote_sim.kernels.calls import round_two_suits
 from belote_sim.kernels.layout import CALL_AT, CALL_NT, CALL_PASS, CALL_SUIT, CALL_TAKE
 from belote_sim.kernels.rng import rand_below
 from belote_sim.kernels.scoring import deal_total
 from belote_sim.kernels.trick import seat_after
-from belote_sim.players import dd
 from belote_sim.players.seating import NOT_COMPILED
-from belote_sim.players.solver_kit import kit_solver, use_context
 from belote_sim.rules import R_SECOND_ROUND, SECOND_ROUND_ANY
 
 #: What the bidder sees at its turn: its ``hand`` (a card mask, the retourne apart),
