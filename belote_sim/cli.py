@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
 import sys
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -22,6 +26,7 @@ from belote_sim.rules import (
     Rules,
     option_names,
 )
+from belote_sim.runner.jobs import RunOptions
 from belote_sim.seat.advise import ADVISE_WORLDS
 from belote_sim.studies.atlas import ATLAS_DEALS
 from belote_sim.studies.bid_strength import MAX_PACKS, STRENGTH_WORLDS
@@ -122,21 +127,14 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-def _check_report(report: bool, out: Path | None) -> None:
-    """Refuse ``--report`` without ``--out`` before anything is played."""
-    if report and out is None:
-        _fail("--report writes into the output directory: give --out DIR too")
+def _report(out: Path | None) -> None:
+    """Write the report of the finished run in ``out``."""
+    from belote_sim.report import write_report
 
-
-def _report(report: bool, out: Path | None) -> None:
-    """Write the report of the finished run in ``out`` when ``--report`` asked for it."""
-    if report and out is not None:
-        from belote_sim.report import write_report
-
-        try:
-            typer.echo(f"report: {write_report(out)}", err=True)
-        except BeloteError as e:
-            _fail(str(e))
+    try:
+        typer.echo(f"report: {write_report(out)}", err=True)
+    except BeloteError as e:
+        _fail(str(e))
 
 
 def parse_sets(pairs: list[str] | None) -> dict[str, str]:
@@ -181,27 +179,91 @@ SetOption = Annotated[
     list[str] | None,
     typer.Option("--set", help="override one option: option=value (repeatable)"),
 ]
-QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
-ReportOption = Annotated[
-    bool, typer.Option("--report", help="also write OUT/report.html and OUT/plots/ at the end")
-]
-ResumeOption = Annotated[
-    bool, typer.Option("--resume", help="continue the interrupted run in OUT")
-]
-ExecutorOption = Annotated[str, typer.Option(help="local or dask")]
-SchedulerOption = Annotated[
-    str | None, typer.Option(help="Dask scheduler address tcp://HOST:PORT")
-]
-WorkersOption = Annotated[
-    int | None, typer.Option(help="workers of the LocalCluster started by --executor dask")
-]
-ThreadsOption = Annotated[int | None, typer.Option(help="threads to play on (default: all cores)")]
-ChunkSizeOption = Annotated[
-    int | None, typer.Option(help="deals, matches or worlds per committed chunk")
-]
 
 
-@app.command(epilog=_example("simulate"))
+@dataclass(frozen=True)
+class RunFlags:
+    """A long command's run options as the command line gives them: the run's
+    :class:`~belote_sim.runner.jobs.RunOptions` (checked when built), and what the command
+    line does around the run: ``quiet`` (no progress bar) and ``report`` (the run
+    directory's report at the end)."""
+
+    options: RunOptions
+    quiet: bool = False
+    report: bool = False
+
+    def finish(self) -> None:
+        """Write the report of the finished run when ``--report`` asked for it."""
+        if self.report:
+            _report(self.options.out)
+
+
+#: The run options of the long commands, declared once: name, type, default, and the help
+#: of those whose meaning is the same for every command (``out`` and ``chunk_size``
+#: take theirs from :func:`run_command`: what the run directory holds, what a chunk
+#: counts). Each command takes the ones :func:`run_command` gives it, after its own.
+RUN_OPTIONS: dict[str, tuple[Any, Any, str]] = {
+    "threads": (int | None, None, "threads to play on (default: all cores)"),
+    "out": (Path | None, None, ""),
+    "resume": (bool, False, "continue the interrupted run in OUT"),
+    "chunk_size": (int | None, None, ""),
+    "executor": (str, "local", "local or dask"),
+    "scheduler": (str | None, None, "Dask scheduler address tcp://HOST:PORT"),
+    "workers": (int | None, None, "workers of the LocalCluster started by --executor dask"),
+    "quiet": (bool, False, "no progress bar"),
+    "report": (bool, False, "also write OUT/report.html and OUT/plots/ at the end"),
+}
+#: Option names that are not ``--`` and the parameter's name.
+_FLAG_NAMES = {"resume": ("--resume",), "quiet": ("--quiet", "-q"), "report": ("--report",)}
+
+
+def run_command(name: str, *, out: str | None = None, chunk: str | None = None,
+                only: tuple[str, ...] | None = None) -> Callable:
+    """Register a long command: the function's own options, then the run options of
+    :data:`RUN_OPTIONS` (``only`` those, or all; ``out`` and ``chunk`` are the help of
+    ``--out`` and ``--chunk-size``, which are left out without one). The function gets
+    them as one :class:`RunFlags`, its ``run`` argument, built and checked before it is
+    called: a bad run option is one line and exit status 2, before anything is played.
+
+    >>> [p for p in RUN_OPTIONS if p not in ("out", "chunk_size")][:3]
+    ['threads', 'resume', 'executor']
+    """
+    helps = {"out": out, "chunk_size": chunk}
+    names = [n for n in (only or RUN_OPTIONS) if helps.get(n, "") is not None]
+
+    def decorate(func: Callable) -> Callable:
+        own = [q for q in inspect.signature(func, eval_str=True).parameters.values()
+               if q.name != "run"]
+        added = []
+        for n in names:
+            kind, default, text = RUN_OPTIONS[n]
+            option = typer.Option(*_FLAG_NAMES.get(n, ()), help=helps.get(n) or text)
+            added.append(inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                           annotation=Annotated[kind, option]))
+
+        @functools.wraps(func)
+        def command(**given: Any) -> Any:
+            values = {n: given.pop(n) for n in names}
+            quiet, report = values.pop("quiet", False), values.pop("report", False)
+            try:
+                options = RunOptions(**values)
+            except BeloteError as e:
+                _fail(str(e))
+            if report and options.out is None:
+                _fail("--report writes into the output directory: give --out DIR too")
+            return func(**given, run=RunFlags(options, quiet, report))
+
+        params = [q.replace(kind=inspect.Parameter.KEYWORD_ONLY) for q in own] + added
+        command.__signature__ = inspect.Signature(params)
+        command.__annotations__ = {q.name: q.annotation for q in params}
+        del command.__wrapped__  # Typer reads the signature above, not the function's
+        return app.command(name, epilog=_example(name))(command)
+
+    return decorate
+
+
+@run_command("simulate", out="run directory: summary.parquet, histograms.parquet, run.json ...",
+             chunk="deals (or matches) per committed chunk")
 def simulate(
     rules: RulesOption = "classic",
     set_: SetOption = None,
@@ -220,11 +282,6 @@ def simulate(
         str,
         typer.Option(help=f"{policy_usage('play')} (see docs/players.md)"),
     ] = DEFAULT_PLAY_POLICY,
-    threads: ThreadsOption = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(help="run directory: summary.parquet, histograms.parquet, run.json ..."),
-    ] = None,
     records: Annotated[
         bool, typer.Option("--records", help="also write one row per deal to OUT/deals/")
     ] = False,
@@ -233,53 +290,40 @@ def simulate(
         typer.Option(help="write the first K deals (of matches 0, 1 ... with --matches) to "
                      "OUT/deals.jsonl (deal-log form)"),
     ] = 0,
-    resume: ResumeOption = False,
-    chunk_size: Annotated[
-        int | None, typer.Option(help="deals (or matches) per committed chunk")
-    ] = None,
-    executor: ExecutorOption = "local",
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
-    quiet: QuietOption = False,
-    report: ReportOption = False,
+    *,
+    run: RunFlags,
 ) -> None:
     """Play deals (or matches), print the headline figures and write the run directory."""
     from belote_sim.studies.simulate import simulate as run_simulation
 
-    _check_report(report, out)
-    if deals is not None and matches is not None:
-        _fail("give --deals or --matches, not both")
-    if deals is None and matches is None:
-        deals = 100_000
-    unit = "matches" if matches is not None else "deals"
     result = _run(
-        lambda **run: run_simulation(
+        lambda options: run_simulation(
             _rules_from(rules, set_), deals=deals, matches=matches, seed=seed,
-            bid_policy=bid_policy, play_policy=play_policy, threads=threads, out=out,
-            records=records, log_deals=log_deals, chunk_size=chunk_size, resume=resume,
-            executor=executor, scheduler=scheduler, workers=workers, **run,
+            bid_policy=bid_policy, play_policy=play_policy, records=records,
+            log_deals=log_deals, run=options,
         ),
-        unit, quiet,
+        "matches" if matches is not None else "deals", run,
     )
     _print_summary(result)
-    if out is not None:
-        typer.echo(f"wrote {out}", err=True)
-    _report(report, out)
+    if run.options.out is not None:
+        typer.echo(f"wrote {run.options.out}", err=True)
+    run.finish()
 
 
-def _run(start, unit: str, quiet: bool):
-    """Run ``start(progress=..., should_stop=...)`` (a runner function that checks its
-    arguments before it plays anything) with a progress bar on a terminal and the Ctrl-C
-    protocol of :class:`_StopFlag`; user errors exit 2, a stopped run 130."""
+def _run(start: Callable[[RunOptions], Any], unit: str, run: RunFlags) -> Any:
+    """Run ``start(options)`` (a runner function that checks its arguments before it
+    plays anything) with the command's run options, a progress bar on a terminal unless
+    ``--quiet``, and the Ctrl-C protocol of :class:`_StopFlag`; user errors exit 2, a
+    stopped run 130."""
     from belote_sim.runner.jobs import RunInterrupted
 
     flag = _StopFlag()
     previous = flag.install()
     try:
-        if not quiet and sys.stderr.isatty():
+        if not run.quiet and sys.stderr.isatty():
             with _progress_bar(unit) as report:
-                return start(progress=report, should_stop=flag)
-        return start(should_stop=flag)
+                return start(replace(run.options, progress=report, should_stop=flag))
+        return start(replace(run.options, should_stop=flag))
     except RunInterrupted as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(130) from None
@@ -402,39 +446,25 @@ def summary(
     _print_table(data.summary, wanted)
 
 
-@app.command(epilog=_example("odds"))
+@run_command("odds", out="directory for summary.parquet (a run directory with --samples)")
 def odds(
     cards: Annotated[int, typer.Option(help="hand size: 8 or 9")] = 8,
-    out: Annotated[
-        Path | None, typer.Option(help="directory for summary.parquet (a run directory with "
-                                  "--samples)")
-    ] = None,
     samples: Annotated[
         int | None, typer.Option(help="estimate from N random hands instead of enumerating")
     ] = None,
     seed: Annotated[int, typer.Option(help="random seed for --samples")] = 0,
-    threads: ThreadsOption = None,
-    resume: ResumeOption = False,
-    executor: ExecutorOption = "local",
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
-    quiet: QuietOption = False,
-    report: ReportOption = False,
+    *,
+    run: RunFlags,
 ) -> None:
     """Odds that one random hand holds each declaration (exact enumeration in Numba, or
     Monte Carlo with --samples, a run of the chunk runner)."""
     from belote_sim.runner.rundir import software
     from belote_sim.studies.odds import exact_odds, sampled_odds, write_odds
 
-    _check_report(report, out)
+    out = run.options.out
     if samples is not None:
-        table = _run(
-            lambda **run: sampled_odds(
-                cards, samples, seed, out=out, resume=resume, threads=threads,
-                executor=executor, scheduler=scheduler, workers=workers, **run,
-            ),
-            "hands", quiet,
-        )
+        table = _run(lambda options: sampled_odds(cards, samples, seed, run=options),
+                     "hands", run)
     else:
         t0 = time.perf_counter()
         try:
@@ -453,7 +483,7 @@ def odds(
         typer.echo(f"{row.metric:<32}{row.value:>12.6f}  [{row.ci_low:.6f}, {row.ci_high:.6f}]")
     if out is not None:
         typer.echo(f"wrote {out}/summary.parquet", err=True)
-    _report(report, out)
+    run.finish()
 
 
 def _each_deal(file: str, process) -> None:
@@ -505,7 +535,8 @@ def analyse(
     _each_deal(file, analyse_deal)
 
 
-@app.command(epilog=_example("arena"))
+@run_command("arena", out="run directory: summary.parquet, arena.json, run.json, chunks/",
+             chunk="deals (or matches) per committed chunk")
 def arena(
     a: Annotated[
         str, typer.Option("--a", help=f"player A: {policy_usage('play')}")
@@ -529,20 +560,8 @@ def arena(
     b_bid: Annotated[
         str | None, typer.Option("--b-bid", help="side B's own bidding (default: --bid-policy)")
     ] = None,
-    threads: ThreadsOption = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(help="run directory: summary.parquet, arena.json, run.json, chunks/"),
-    ] = None,
-    resume: ResumeOption = False,
-    chunk_size: Annotated[
-        int | None, typer.Option(help="deals (or matches) per committed chunk")
-    ] = None,
-    executor: ExecutorOption = "local",
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
-    quiet: QuietOption = False,
-    report: ReportOption = False,
+    *,
+    run: RunFlags,
 ) -> None:
     """Play A against B on the same cards, sides swapped; print the mean score
     difference per deal with its 95% interval, A's match win rate and the time per
@@ -551,23 +570,21 @@ def arena(
     --a-bid table --b-bid threshold)."""
     from belote_sim.studies.arena import arena as run_arena
 
-    _check_report(report, out)
     result = _run(
-        lambda **run: run_arena(
+        lambda options: run_arena(
             a, b, rules=_rules_from(rules, set_), deals=deals, matches=matches, seed=seed,
-            bid_policy=bid_policy, a_bid=a_bid, b_bid=b_bid, threads=threads, out=out,
-            resume=resume, chunk_size=chunk_size, executor=executor, scheduler=scheduler,
-            workers=workers, **run,
+            bid_policy=bid_policy, a_bid=a_bid, b_bid=b_bid, run=options,
         ),
-        "games", quiet,
+        "games", run,
     )
     typer.echo(result.report())
-    if out is not None:
-        typer.echo(f"wrote {out}", err=True)
-    _report(report, out)
+    if run.options.out is not None:
+        typer.echo(f"wrote {run.options.out}", err=True)
+    run.finish()
 
 
-@app.command(epilog=_example("compare"))
+@run_command("compare", out="run directory: compare.parquet, compare.json, run.json",
+             chunk="deals per committed chunk")
 def compare(
     a: Annotated[str | None, typer.Option("--a", help="the base cell's preset")] = None,
     a_set: Annotated[
@@ -600,17 +617,8 @@ def compare(
     delta: Annotated[float | None, typer.Option(help="the SPRT's H1 difference")] = None,
     alpha: Annotated[float, typer.Option(help="the SPRT's false-positive rate")] = 0.05,
     beta: Annotated[float, typer.Option(help="the SPRT's false-negative rate")] = 0.05,
-    threads: ThreadsOption = None,
-    out: Annotated[
-        Path | None, typer.Option(help="run directory: compare.parquet, compare.json, run.json")
-    ] = None,
-    resume: ResumeOption = False,
-    chunk_size: Annotated[int | None, typer.Option(help="deals per committed chunk")] = None,
-    executor: ExecutorOption = "local",
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
-    quiet: QuietOption = False,
-    report: ReportOption = False,
+    *,
+    run: RunFlags,
 ) -> None:
     """Compare rule variants on the same deals: --a classic --b litige (with --a-set and
     --b-set), or a full factorial: --rules classic --factor undertrump=forced,free
@@ -618,9 +626,7 @@ def compare(
     their 95% intervals and p-values (* = significant after Holm's adjustment)."""
     from belote_sim.studies import compare as C
 
-    _check_report(report, out)
-
-    def start(**run):
+    def start(options: RunOptions):
         if factor and (a or b):
             raise BeloteError("give --a/--b or --factor, not both")
         if factor:
@@ -640,22 +646,21 @@ def compare(
                 raise BeloteError("--until compares two cells (--a and --b)")
             test = C.Until.parse(until, delta, alpha, beta)
         return C.compare(cells, deals, matches=matches, seed=seed, bid_policy=bid_policy,
-                         play_policy=play_policy, factors=factors, until=test,
-                         threads=threads, out=out, resume=resume, chunk_size=chunk_size,
-                         executor=executor, scheduler=scheduler, workers=workers, **run)
+                         play_policy=play_policy, factors=factors, until=test, run=options)
 
-    table = _run(start, "deals" if matches is None else "matches", quiet)
+    table = _run(start, "deals" if matches is None else "matches", run)
     typer.echo(C.compare_report(table))
-    if out is not None:
-        typer.echo(f"wrote {out}", err=True)
-    _report(report, out)
+    if run.options.out is not None:
+        typer.echo(f"wrote {run.options.out}", err=True)
+    run.finish()
 
 
 def _cell_text(preset: str, sets: list[str] | None) -> str:
     return " ".join([preset, *(sets or [])])
 
 
-@app.command("bid-strength", epilog=_example("bid-strength"))
+@run_command("bid-strength", out="run directory: summary.parquet, run.json, chunks/",
+             chunk="deals, matches or worlds per committed chunk")
 def bid_strength(
     hand: Annotated[
         str, typer.Option(help='the seat\'s cards before the bidding, e.g. "JH 9H AS 7D 8C"')
@@ -696,17 +701,8 @@ def bid_strength(
         Path | None,
         typer.Option(help="write the worlds played to this .parquet file (world, seat, cards)"),
     ] = None,
-    threads: ThreadsOption = None,
-    out: Annotated[
-        Path | None, typer.Option(help="run directory: summary.parquet, run.json, chunks/")
-    ] = None,
-    resume: ResumeOption = False,
-    chunk_size: ChunkSizeOption = None,
-    executor: ExecutorOption = "local",
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
-    quiet: QuietOption = False,
-    report: ReportOption = False,
+    *,
+    run: RunFlags,
 ) -> None:
     """How good is this hand: every call the seat may make at one bidding decision,
     each played out in the same worlds (completions of the unseen cards), with its
@@ -714,23 +710,21 @@ def bid_strength(
     passing (95% intervals); the best call is marked."""
     from belote_sim.studies.bid_strength import bid_strength as run_strength
 
-    _check_report(report, out)
     table = _run(
-        lambda **run: run_strength(
+        lambda options: run_strength(
             _rules_from(rules, set_), hand, retourne=retourne, seat=seat, dealer=dealer,
             round=round_, calls=calls, worlds=worlds, seed=seed, bid_policy=bid_policy,
-            models=models, chunk_size=chunk_size, worlds_given=worlds_given,
-            max_packs=max_packs, worlds_out=worlds_out, threads=threads, out=out,
-            resume=resume, executor=executor, scheduler=scheduler, workers=workers, **run,
+            models=models, worlds_given=worlds_given, max_packs=max_packs,
+            worlds_out=worlds_out, run=options,
         ),
-        "worlds", quiet,
+        "worlds", run,
     )
     _print_strength(table)
-    if out is not None:
-        typer.echo(f"wrote {out}/summary.parquet", err=True)
+    if run.options.out is not None:
+        typer.echo(f"wrote {run.options.out}/summary.parquet", err=True)
     if worlds_out is not None:
         typer.echo(f"wrote {worlds_out}", err=True)
-    _report(report, out)
+    run.finish()
 
 
 def _print_strength(table) -> None:
@@ -840,7 +834,8 @@ def advise_command(
         typer.echo(f"wrote {out}", err=True)
 
 
-@app.command("bid-table", epilog=_example("bid-table"))
+@run_command("bid-table", out="run directory: atlas.parquet, run.json, chunks/",
+             chunk="deals, matches or worlds per committed chunk")
 def bid_table(
     rules: RulesOption = "classic",
     set_: SetOption = None,
@@ -855,17 +850,8 @@ def bid_table(
         str, typer.Option(help="card-play models, comma separated, e.g. heuristic,dd")
     ] = "heuristic",
     top: Annotated[int, typer.Option(help="classes to print, the largest first")] = 20,
-    threads: ThreadsOption = None,
-    out: Annotated[
-        Path | None, typer.Option(help="run directory: atlas.parquet, run.json, chunks/")
-    ] = None,
-    resume: ResumeOption = False,
-    chunk_size: ChunkSizeOption = None,
-    executor: ExecutorOption = "local",
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
-    quiet: QuietOption = False,
-    report: ReportOption = False,
+    *,
+    run: RunFlags,
 ) -> None:
     """The bid atlas: every bidding decision met in simulated deals, its call and the
     pass both played out on the same deal, tabulated by hand class (holding in the
@@ -873,19 +859,17 @@ def bid_table(
     value): take, make and capot rates and the gain over passing per play model."""
     from belote_sim.studies.atlas import bid_table as run_atlas
 
-    _check_report(report, out)
     atlas = _run(
-        lambda **run: run_atlas(
+        lambda options: run_atlas(
             _rules_from(rules, set_), deals, seed=seed, bid_policy=bid_policy, models=models,
-            chunk_size=chunk_size, threads=threads, out=out, resume=resume, executor=executor,
-            scheduler=scheduler, workers=workers, **run,
+            run=options,
         ),
-        "deals", quiet,
+        "deals", run,
     )
     _print_atlas(atlas, top)
-    if out is not None:
-        typer.echo(f"wrote {out}/atlas.parquet", err=True)
-    _report(report, out)
+    if run.options.out is not None:
+        typer.echo(f"wrote {run.options.out}/atlas.parquet", err=True)
+    run.finish()
 
 
 def _print_atlas(atlas, top: int) -> None:
@@ -914,7 +898,8 @@ def _print_atlas(atlas, top: int) -> None:
         typer.echo(line)
 
 
-@app.command("card-values", epilog=_example("card-values"))
+@run_command("card-values", out="run directory: summary.parquet, run.json, chunks/",
+             chunk="deals, matches or worlds per committed chunk")
 def card_values(
     rules: RulesOption = "classic",
     set_: SetOption = None,
@@ -926,17 +911,8 @@ def card_values(
     models: Annotated[
         str, typer.Option(help="card-play models, comma separated, e.g. heuristic,dd")
     ] = "heuristic",
-    threads: ThreadsOption = None,
-    out: Annotated[
-        Path | None, typer.Option(help="run directory: summary.parquet, run.json, chunks/")
-    ] = None,
-    resume: ResumeOption = False,
-    chunk_size: ChunkSizeOption = None,
-    executor: ExecutorOption = "local",
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
-    quiet: QuietOption = False,
-    report: ReportOption = False,
+    *,
+    run: RunFlags,
 ) -> None:
     """What holding a card is worth to the taker's side: each of the taker's cards
     swapped with a random defender's card on the same deal, the deal played again; the
@@ -944,14 +920,12 @@ def card_values(
     from belote_sim.studies.card_values import card_values as run_values
     from belote_sim.studies.card_values import value_table
 
-    _check_report(report, out)
     table = _run(
-        lambda **run: run_values(
+        lambda options: run_values(
             _rules_from(rules, set_), deals, seed=seed, bid_policy=bid_policy, models=models,
-            chunk_size=chunk_size, threads=threads, out=out, resume=resume, executor=executor,
-            scheduler=scheduler, workers=workers, **run,
+            run=options,
         ),
-        "deals", quiet,
+        "deals", run,
     )
     prov = table.attrs["provenance"]
     typer.echo(
@@ -967,9 +941,9 @@ def card_values(
             f"{'':>2}" for m in models_
         )
         typer.echo(f"  {card:<9}{cells}")
-    if out is not None:
-        typer.echo(f"wrote {out}/summary.parquet", err=True)
-    _report(report, out)
+    if run.options.out is not None:
+        typer.echo(f"wrote {run.options.out}/summary.parquet", err=True)
+    run.finish()
 
 
 @app.command("report", epilog=_example("report"))
@@ -980,10 +954,10 @@ def report_command(
 ) -> None:
     """Write DIRECTORY/report.html (one self-contained page: plots, every figure with its
     95% interval, how the run was made) and the plots as PNG in DIRECTORY/plots/."""
-    _report(True, directory)
+    _report(directory)
 
 
-@app.command("study", epilog=_example("study"))
+@run_command("study", only=("threads", "executor", "scheduler", "workers"))
 def study(
     out: Annotated[Path, typer.Option(help="where README.md, plots/ and tables/ go")] = Path(
         "results"),
@@ -992,10 +966,8 @@ def study(
     render_only: Annotated[bool, typer.Option(
         "--render-only", help="write README.md and plots/ again from OUT/tables/ "
         "without playing")] = False,
-    threads: ThreadsOption = None,
-    executor: ExecutorOption = "local",
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
+    *,
+    run: RunFlags,
 ) -> None:
     """The published study (make study): every preset between realistic players,
     declaration odds, the bid atlases, card values, the rule-option factorials and the
@@ -1019,8 +991,7 @@ def study(
     previous = flag.install()
     try:
         run_study(out, quick=quick, say=lambda line: typer.echo(line, err=True),
-                  executor=executor, scheduler=scheduler, workers=workers, threads=threads,
-                  should_stop=flag)
+                  run=replace(run.options, should_stop=flag))
     except RunInterrupted:
         typer.echo(f"interrupted: the finished parts and chunks are kept in {out}/runs; run "
                    "the same command again to continue", err=True)

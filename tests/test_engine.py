@@ -256,10 +256,9 @@ from belote_sim.kernels.bits import nth_bit
 def broken(legal, rng):  # the neighbour of the lowest legal card: often not legal
     return nth_bit(legal, 0) ^ 1 if legal & (legal - 1) else nth_bit(legal, 0)
 
-def broken_from(legal, z):  # the same, in the trick loop of mass runs
+def broken_from(legal, z):  # the same, as the trick loop draws it
     return broken(legal, None), z
 
-tricks.random_card = broken
 tricks.random_card_from = broken_from
 try:
     simulate(Rules(), deals=3, seed=1, bid_policy="random", play_policy="random")
@@ -288,13 +287,14 @@ def test_a_policys_illegal_card_is_refused_not_played():
 ])
 def test_the_plain_loops_play_as_the_general_ones(preset, bid, play):
     """Mass runs make the calls in :func:`phases.bid_plain` (random or threshold
-    bidders) and play the tricks in :func:`tricks.play_random_tricks` (every seat random)
-    or :func:`tricks.play_plain_tricks` (random or heuristic players), nothing watching.
-    The arena's decision timing sends the same deals through the general trick loop, a
-    script of no opening call through the general bidding too. All play the same calls
+    bidders) and play the tricks in the kernel form of the trick loop
+    (:func:`tricks.trick_loop`: without policies when every seat plays random, else
+    with random or heuristic players), nothing watching. The arena's decision timing
+    sends the same deals through the loop's general form, inlined in the deal, a script
+    of no opening call through the general bidding too. All play the same calls
     and cards from the same draws: equal records (but for the timing's own fields) and
     equal streams after each deal. A script of calls only (the atlas's openings, here a
-    first pass) leaves the tricks to the plain loops too: the same deals under it play
+    first pass) leaves the tricks to the kernel form too: the same deals under it play
     alike with and without the timing."""
     from belote_sim.game.deals import play_deal_cached
     from belote_sim.game.state import new_workspace, no_script, opening_of

@@ -122,7 +122,7 @@ def test_an_illegal_card_from_a_policy_is_refused_not_played():
         "import belote_sim.game.tricks as T\n"
         "from belote_sim import Rules, simulate\n"
         "broken = lambda legal, *rest: min(c for c in range(32) if not legal >> c & 1)\n"
-        "T.heuristic_choice = T.heuristic_card_inlined = broken\n"
+        "T.heuristic_card = broken\n"
         "try:\n"
         "    simulate(Rules(), deals=20, seed=1, play_policy='heuristic', threads=1)\n"
         "except RuntimeError as e:\n"

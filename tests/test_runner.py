@@ -275,11 +275,11 @@ class _SlowStartJob:
 
 
 def test_the_kernels_load_before_the_clock_and_a_compilation_is_announced(caplog):
-    from belote_sim.runner.jobs import execute
+    from belote_sim.runner.jobs import RunOptions, execute
 
     job = _SlowStartJob(30, start=1.0)
     with caplog.at_level("WARNING", logger="belote_sim"):
-        run = execute(job, None)
+        run = execute(job, RunOptions())
     assert job.played == [0, 10, 10, 10]  # an empty chunk first, then the run's
     assert int(run.counters[0]) == 30 and run.done == 30
     assert run.wall_seconds < job.start  # the warm-up's second is not the run's

@@ -240,9 +240,9 @@ def test_a_pimc_seat_handed_the_engines_stream_chooses_as_the_engine(preset):
     """A sampling player (``pimc:3``, which solves its worlds exactly) through the seat,
     with the random stream the engine hands its player at that position, plays the card
     it plays inside the engine (``play_on``, from the true pack), whatever the seed."""
+    from belote_sim.players.seating import players_of
     from belote_sim.players.spec import as_spec
     from belote_sim.seat.positions import play_on
-    from belote_sim.studies.simulate import players_of
 
     rules = Rules.from_preset(preset)
     players = players_of(as_spec("threshold", "bid"), as_spec("pimc:3", "play"),

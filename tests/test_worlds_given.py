@@ -19,8 +19,9 @@ from belote_sim import Rules
 from belote_sim.errors import BeloteError
 from belote_sim.infer.auction import makes_calls
 from belote_sim.kernels import layout as L
+from belote_sim.players.seating import players_of
 from belote_sim.players.spec import PolicySpec, check_policies
-from belote_sim.studies.simulate import players_of, simulate
+from belote_sim.studies.simulate import simulate
 
 #: Level of each position's law test, split over its p-values (Bonferroni).
 ALPHA = 0.001

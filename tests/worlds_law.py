@@ -34,6 +34,7 @@ from belote_sim.cards import parse_card
 from belote_sim.deallog.format import parse_call
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.calls import bid_strain, is_bid
+from belote_sim.players.seating import players_of
 from belote_sim.players.spec import as_spec
 from belote_sim.studies.bid_strength import (
     WorldsGiven,
@@ -43,7 +44,6 @@ from belote_sim.studies.bid_strength import (
     sample_worlds,
 )
 from belote_sim.studies.playouts import playout_setup
-from belote_sim.studies.simulate import players_of
 
 BID_POLICY = "threshold"
 PLAY_POLICY = "heuristic"

@@ -1,5 +1,4 @@
-"""The tricks of a deal (RULES.md section 6 and 7.2): one loop for every game, and a
-lean copy of its steps for mass runs.
+"""The tricks of a deal (RULES.md section 6 and 7.2): one loop for every game.
 
 :func:`play_tricks` plays the tricks of a plan from the hands in the workspace: each
 card is chosen (by the seat's play policy, or read from the deal log's script), checked
@@ -7,13 +6,20 @@ against the rules, and recorded with its legal set, each trick's leader and winn
 the card points won by each seat and side. The stock game's free tricks and draws and
 its belote "at the first card played" are options of the same loop.
 
-Mass runs, where only ``random`` and ``heuristic`` players sit at the table and nothing
-watches, take :func:`play_plain_tricks`: the same steps (:func:`lay_card`,
-:func:`end_trick`, :func:`end_tricks`, the same rule functions, the same draws in the
-same order) in a loop that carries nothing else, and :func:`play_random_tricks` when
-every seat plays ``random`` (``docs/performance.md`` has their measurements).
-``tests/test_engine.py`` plays the same deals through these loops and the general one
-and compares the records.
+The loop is written once (:func:`_trick_loop`) and compiled in three forms, which the
+types of its arguments choose (Numba drops a branch on ``argument is None`` before it
+compiles the rest):
+
+* every game, with scripts, observers and every player: inlined into the deal
+  (:func:`play_tricks_inlined`), its arguments the deal's named state;
+* four players who play ``random`` or ``heuristic`` with nothing watching, the mass
+  runs: a kernel of its own (:func:`trick_loop`) that takes only the arrays it plays on
+  and the seats' policies, so that the loop's state stays in registers;
+* the same when every seat plays ``random`` (no policies handed over: no heuristic in
+  the loop).
+
+``tests/test_engine.py`` plays the same deals through the three forms and compares the
+records and streams.
 """
 
 from __future__ import annotations
@@ -62,17 +68,11 @@ from belote_sim.kernels.layout import (
     TRICK_WINNER,
     TRUMP,
 )
-from belote_sim.kernels.legal import legal_given_top, legal_given_winner, rule_values
+from belote_sim.kernels.legal import legal_given_top, rule_values
 from belote_sim.kernels.scoring import deal_total
-from belote_sim.kernels.trick import POWER, card_power, seat_after, trick_card_points
-from belote_sim.play.dispatch import (
-    choose_card,
-    heuristic_choice,
-    random_card,
-    random_card_from,
-    valued_card,
-)
-from belote_sim.play.heuristic import heuristic_card_inlined
+from belote_sim.kernels.trick import POWER, seat_after, trick_card_points
+from belote_sim.play.dispatch import choose_card, random_card_from, valued_card
+from belote_sim.play.heuristic import heuristic_card
 from belote_sim.play.pimc import deal_value
 from belote_sim.players.registry import PLAY_HEURISTIC, PLAY_RANDOM
 from belote_sim.players.seating import SeatView, at_seat, table_side
@@ -81,6 +81,16 @@ from belote_sim.rules import R_BELOTE, R_NT_VALUES, R_PLAYERS
 #: A trick once its last card is down, as :func:`end_trick` records it: trick ``t`` of
 #: the deal, its ``cards``, the seat that led it and the seat that took it.
 Trick = namedtuple("Trick", ["t", "cards", "leader", "winner"])
+
+#: The arrays a trick loop plays on, the workspace's: the deal's record, the hands, the
+#: trick, each seat's side and the random stream.
+TrickArrays = namedtuple("TrickArrays", ["rec", "hands", "trick", "sides", "rng"])
+
+#: Who and what is at the table besides the cards, for the loop of every game: the
+#: :class:`~belote_sim.players.seating.Players`, the deal log's
+#: :class:`~belote_sim.game.state.Script`, the workspace (its pack for the stock's draws,
+#: its solver kit, what it watches) and the :class:`~belote_sim.game.state.TrickPlan`.
+AtTable = namedtuple("AtTable", ["players", "script", "ws", "plan"])
 
 
 @jit(inline="always")
@@ -140,10 +150,10 @@ def end_trick(rules, rec, sides, done, n, trump, bonus):
     """Score the :class:`Trick` ``done`` (``bonus``: the last trick's ten) and record
     its leader and winner; return the winner's side as a bit.
 
-    The lean loops name the bonus in a statement before the call: with the conditional
-    expression among the call's arguments, Numba 0.68 compiled the loops that take their
-    arrays as arguments without this function's stores into the record (the golden
-    tests and the plain loops' test caught it)."""
+    The loop names the bonus in a statement before the call: with the conditional
+    expression among the call's arguments, Numba 0.68 compiled the loop's kernel form,
+    which takes its arrays as arguments, without this function's stores into the record
+    (the golden tests and the loop's forms' test caught it)."""
     pts = trick_card_points(rules, done.cards, n, trump) + bonus
     side = sides[done.winner]
     rec[SEAT_POINTS + done.winner] += pts
@@ -168,7 +178,7 @@ def end_tricks(rec, n_plays, n_tricks, won):
 @jit(inline="always")
 def plain_players(play):
     """Whether every seat plays ``random`` or ``heuristic``: the players of mass runs,
-    who need no solver kit and no knowledge (:func:`play_plain_tricks`)."""
+    who need no solver kit and no knowledge (:func:`trick_loop`)."""
     plain = True
     for policy in play:
         if policy != PLAY_RANDOM and policy != PLAY_HEURISTIC:
@@ -178,7 +188,7 @@ def plain_players(play):
 
 @jit(inline="always")
 def random_players(play):
-    """Whether every seat plays ``random`` (:func:`play_random_tricks`)."""
+    """Whether every seat plays ``random`` (:func:`trick_loop` without policies)."""
     every = True
     for policy in play:
         if policy != PLAY_RANDOM:
@@ -186,112 +196,174 @@ def random_players(play):
     return every
 
 
-@jit
-def play_plain_tricks(rules, play, rec, hands, trick, sides, rng, n_tricks):
-    """The tricks of a four-player deal as :func:`play_tricks` plays them when nothing
-    but the players is at the table: no card scripted, no observer, no free trick or stock,
-    every seat ``random`` or ``heuristic``. The same steps with the same rule functions
-    and the same draws, in a loop whose registers hold only what these players use: the
-    stream's state and the rules' values are locals, not array cells reloaded after
-    every store to the record or the hands. The check of the card is the legal set's
-    alone: it lies within the hand. Only the players' policies and the workspace's arrays
-    that the loop uses cross the call (:func:`play_tricks`)."""
-    z = rng[0]  # the stream's state, in a register until the deal's last card
-    values = rule_values(rules)
-    leader = rec[FIRST_HAND]
-    trump = rec[TRUMP]
-    taker = rec[TAKER]
-    last_bonus = LAST_TRICK_BONUS[rules[R_NT_VALUES], trump]
-    t_side = sides[taker]
-    played = 0
-    won = 0
-    for t in range(n_tricks):
-        w = 0
-        w_power = -1
-        for k in range(4):
-            seat = seat_after(leader, k, 4)
-            if k == 0:
-                legal, rule = hands[seat], RULE_FREE
-            else:  # positions k and w stand for the seats, as in play_random_tricks
-                legal, rule = legal_given_top(values, hands[seat], trick[0] >> 3, trick[w],
-                                              k, w, trump, taker)
-            if at_seat(play, seat) == PLAY_RANDOM:
-                card, z = random_card_from(legal, z)
-            else:
-                cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
-                view = SeatView(
-                    np.int64(seat), trick, np.int64(k), np.int64(leader), np.int64(played),
-                    np.int64(trump), np.int64(taker), np.int64(4), np.int64(cap), False,
-                )
-                # Compiled into this loop: a call would copy the view's fields.
-                card = heuristic_card_inlined(np.int64(legal), np.int64(hands[seat]), view)
-            n_plays = 4 * t + k
-            if (legal >> card) & 1 == 0:  # legal is within the hand
-                rng[0] = z
-                return fail(rec, ST_ILLEGAL_CARD, n_plays, seat, card, legal, rule)
-            lay_card(rec, hands, trick, n_plays, seat, k, card, legal)
-            played |= 1 << card
-            power = card_power(card, trick[0] >> 3, trump)
-            if power > w_power:
-                w = k
-                w_power = power
-        winner = seat_after(leader, w, 4)
-        bonus = last_bonus if t == n_tricks - 1 else 0
-        won |= end_trick(values, rec, sides, Trick(t, trick, leader, winner), 4, trump, bonus)
-        leader = winner
-    rng[0] = z
-    end_tricks(rec, 4 * n_tricks, n_tricks, won)
-    return ST_OK
+def _trick_loop(rules, arrays, play, n_tricks, at_table):
+    """Play the tricks of a deal from the record's first hand, trump and taker; return
+    an ``ST_*`` status. The one trick loop, in the forms of the module docstring.
 
+    ``arrays`` is the :class:`TrickArrays` the loop plays on; ``play`` the seats' play
+    policies (``players.play``), or ``None`` when every seat plays ``random``;
+    ``at_table`` the :class:`AtTable` of the general form, or ``None`` for four players
+    of mass runs with nothing watching (then ``play`` holds ``random`` and ``heuristic``
+    only). Each card is chosen (the script's, or the seat's policy's), checked against
+    the rules whoever chose it, and recorded; ``arrays.sides[seat]`` gives each seat's
+    side. The workspace's observers (``ws.watch``) see every position: the knowledge of
+    the solver players, each side's decision time (the arena), and the double-dummy
+    value of every position of a scripted deal (``analyse``).
 
-@jit
-def play_random_tricks(rules, rec, hands, trick, sides, rng, n_tricks):
-    """:func:`play_plain_tricks` when every seat plays ``random``: the same steps, the
-    same draws and the same check of each card, in a loop that carries no other
-    player: without the heuristic's call and view, the loop's state stays in registers.
-    The power of each card is read from the row of
-    :data:`~belote_sim.kernels.trick.POWER` of the suit led."""
-    z = rng[0]  # the stream's state, in a register until the deal's last card
+    The stream's state is held in a local from the first card to the last (and stored
+    before a policy that draws from the stream itself, a solver player, is asked); the
+    rules' options are a tuple (:func:`~belote_sim.kernels.legal.rule_values`): a loop
+    that stores into the record and the hands would otherwise reload both after every
+    store.
+    """
+    rec, hands, trick, sides, rng = arrays.rec, arrays.hands, arrays.trick, arrays.sides, arrays.rng
     values = rule_values(rules)
+    n = 4
+    free_tricks = 0
+    stock_pos = -1
+    if at_table is not None:
+        n = values[R_PLAYERS]
+        free_tricks = at_table.plan.free_tricks
+        stock_pos = at_table.plan.stock_pos
     leader = rec[FIRST_HAND]
     trump = rec[TRUMP]
     taker = rec[TAKER]
     last_bonus = LAST_TRICK_BONUS[values[R_NT_VALUES], trump]
-    won = 0
+    t_side = sides[taker]
+    z = rng[0]
+    played = 0
+    won = 0  # bit s: side s took a trick
     for t in range(n_tricks):
-        legal = hands[leader]
-        card, z = random_card_from(legal, z)
-        if (legal >> card) & 1 == 0:  # the hand: any card leads
-            rng[0] = z
-            return fail(rec, ST_ILLEGAL_CARD, 4 * t, leader, card, legal, RULE_FREE)
-        lay_card(rec, hands, trick, 4 * t, leader, 0, card, legal)
-        led = card >> 3
-        power_of = POWER[trump, led]
-        w = 0
-        top = card
-        w_power = power_of[card]
-        for k in range(1, 4):
-            seat = seat_after(leader, k, 4)
-            # The positions k and w in the trick stand for the two seats: with four
-            # players, two positions are partners' as the seats are (the same parity).
-            legal, rule = legal_given_top(values, hands[seat], led, top, k, w, trump, taker)
-            card, z = random_card_from(legal, z)
-            if (legal >> card) & 1 == 0:  # legal is within the hand
+        free = t < free_tricks
+        w = 0  # position of the card winning the trick so far
+        top = 0  # that card
+        top_power = -1
+        power_of = POWER[trump, 0]  # the powers of the suit led, from the first card on
+        for k in range(n):
+            seat = seat_after(leader, k, n)
+            n_plays = n * t + k
+            hand = hands[seat]
+            if k == 0 or free:
+                legal, rule = hand, RULE_FREE
+            elif at_table is None:
+                # With four players two positions are partners' exactly when their seats
+                # are (the same parity): the positions stand for the seats.
+                legal, rule = legal_given_top(values, hand, trick[0] >> 3, top, k, w, trump,
+                                              taker)
+            else:
+                legal, rule = legal_given_top(values, hand, trick[0] >> 3, top, seat,
+                                              seat_after(leader, w, n), trump, taker)
+            # What the seat sees, for every policy and observer; the view's integers
+            # int64: the policies compile once.
+            cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
+            view = SeatView(np.int64(seat), trick, np.int64(k), np.int64(leader),
+                            np.int64(played), np.int64(trump), np.int64(taker), np.int64(n),
+                            np.int64(cap), free)
+            # Choose: the script's card, or the seat's policy.
+            card = MISSING
+            start = 0
+            if at_table is not None:
+                ws, script = at_table.ws, at_table.script
+                if ws.watch.analyse:  # the value of the position, and of each legal card
+                    value_position(rules, ws.kit, n_plays, rec[TRICK_POINTS + t_side], hands,
+                                   view, legal, not free)
+                if ws.watch.timing:
+                    start = cycles()
+                if script.on:
+                    card = scripted_card(script, n_plays)
+                    if card == MISSING and not script.open_end:
+                        rng[0] = z
+                        return fail(rec, ST_MISSING_PLAYS, n_plays, seat, -1, legal, rule)
+            if card != MISSING:
+                pass
+            elif play is None:  # every seat plays random
+                card, z = random_card_from(legal, z)
+            else:
+                policy = at_seat(play, seat)
+                if policy == PLAY_RANDOM:
+                    card, z = random_card_from(legal, z)
+                elif policy == PLAY_HEURISTIC or at_table is None:
+                    card = heuristic_card(np.int64(legal), np.int64(hands[seat]), view)
+                elif at_table is not None:  # a solver player, who draws from the stream
+                    rng[0] = z
+                    script, ws = at_table.script, at_table.ws
+                    players = at_table.players
+                    if script.decide and n_plays == script.n_plays:  # a seat asks: values too
+                        card = valued_card(players, rules, legal, hands, view, rng, ws.kit)
+                    else:
+                        card = choose_card(players, rules, legal, hands, view, rng, ws.kit)
+                    z = rng[0]
+            # Check: every card, scripted or chosen by a policy (a policy's legal set is
+            # within the hand; a script's card may be anything).
+            if at_table is not None:
+                if at_table.ws.watch.timing:
+                    time_decision(at_table.ws.kit, table_side(seat, n), cycles() - start)
+                if (hands[seat] >> card) & 1 == 0:
+                    rng[0] = z
+                    return fail(rec, ST_NOT_IN_HAND, n_plays, seat, card, legal, rule)
+            if (legal >> card) & 1 == 0:
                 rng[0] = z
-                return fail(rec, ST_ILLEGAL_CARD, 4 * t + k, seat, card, legal, rule)
-            lay_card(rec, hands, trick, 4 * t + k, seat, k, card, legal)
-            power = power_of[card]
-            if power > w_power:
-                w = k
+                return fail(rec, ST_ILLEGAL_CARD, n_plays, seat, card, legal, rule)
+            # Record, and let the observers see the card.
+            if at_table is not None:
+                ws = at_table.ws
+                if ws.watch.analyse and not free:
+                    value_card_played(ws.kit, n_plays, rec[TRICK_POINTS + t_side], card)
+                if ws.watch.know and not free:  # free tricks show nothing
+                    see_card(rules, ws.kit, view, card, w, rule)
+                if at_table.plan.belote_at_play and trump < 4 and card >> 3 == trump:
+                    rank = card & 7
+                    other = 8 * trump + (QUEEN if rank == KING else KING)
+                    if (rank in (KING, QUEEN)) and (hands[seat] >> other) & 1:
+                        rec[BELOTE_SEAT] = seat
+                        if values[R_BELOTE] != 0:
+                            rec[BELOTE + sides[seat]] += BELOTE_POINTS
+            lay_card(rec, hands, trick, n_plays, seat, k, card, legal)
+            if at_table is not None:
+                script = at_table.script
+                if script.decide and n_plays >= script.n_plays:
+                    rng[0] = z
+                    return fail(rec, ST_DECIDED, n_plays, seat, card, legal, rule)
+            played |= 1 << card
+            if k == 0:
+                power_of = POWER[trump, card >> 3]
                 top = card
-                w_power = power
-        winner = seat_after(leader, w, 4)
+                top_power = power_of[card]
+            else:
+                power = power_of[card]
+                if power > top_power:
+                    w = k
+                    top = card
+                    top_power = power
+        winner = seat_after(leader, w, n)
         bonus = last_bonus if t == n_tricks - 1 else 0
-        won |= end_trick(values, rec, sides, Trick(t, trick, leader, winner), 4, trump, bonus)
+        won |= end_trick(values, rec, sides, Trick(t, trick, leader, winner), n, trump, bonus)
+        if at_table is not None and stock_pos >= 0 and free:  # the stock's draws
+            pack = at_table.ws.pack
+            hands[winner] |= 1 << pack[stock_pos]
+            hands[seat_after(winner, 1, n)] |= 1 << pack[stock_pos + 1]
+            stock_pos += 2
         leader = winner
     rng[0] = z
-    end_tricks(rec, 4 * n_tricks, n_tricks, won)
+    n_plays = n * n_tricks
+    if at_table is not None and at_table.ws.watch.analyse:
+        value_end(at_table.ws.kit, n_plays, rec[TRICK_POINTS + t_side],
+                  (won >> (1 - t_side)) & 1 == 0)
+    end_tricks(rec, n_plays, n_tricks, won)
+    if at_table is not None:
+        script = at_table.script
+        if script.on and n_plays < script.n_plays:
+            return fail(rec, ST_EXTRA_PLAYS, n_plays, -1, script.plays[n_plays], 0, 0)
     return ST_OK
+
+
+#: :func:`_trick_loop` as a kernel of its own, for the mass runs: it takes only the
+#: arrays it plays on and the seats' policies (a call copies every field of the named
+#: tuples it is handed).
+trick_loop = jit(_trick_loop)
+#: :func:`_trick_loop` compiled into the deal, for every other table: the named state
+#: it reads crosses no call.
+trick_loop_inlined = jit(inline="always")(_trick_loop)
 
 
 @jit(inline="always")
@@ -299,122 +371,25 @@ def play_tricks(rules, players, script, ws, plan):
     """Play the tricks of a deal (:class:`~belote_sim.game.state.TrickPlan` ``plan``)
     from the record's first hand, trump and taker; return an ``ST_*`` status.
 
-    Each card is chosen by the seat's play policy (or taken from the script), checked
-    against the rules whoever chose it, and recorded. ``ws.sides[seat]`` gives each
-    seat's side. The workspace's observers (``ws.watch``) see every position: the
-    knowledge of the solver players, each side's decision time (the arena), and the
-    double-dummy value of every position of a scripted deal (``analyse``, see
-    :func:`analyse_position`). Without observers, when the players choose every card (no
-    script, or one of calls only: the atlas's openings), for random and heuristic
-    players, the tricks are played by :func:`play_plain_tricks`, or
-    :func:`play_random_tricks` when every seat plays ``random``.
-    """
-    # The solver kit is reached only under a flag or for a solver player: taking its
-    # arrays out costs a reference count each, on the hot path of mass runs.
-    rec, hands, trick, sides, rng = ws.rec, ws.hands, ws.trick, ws.sides, ws.rng
+    A four-player deal that the watch settles by one solve is solved
+    (:func:`solve_tricks`). Without observers, when the players choose every card (no
+    script, or one of calls only: the atlas's openings), for four random and heuristic
+    players, the tricks are played by :func:`trick_loop` (given no policies when every
+    seat plays ``random``); every other deal by the same loop inlined here
+    (:func:`trick_loop_inlined`)."""
     watch = ws.watch
     n = rules[R_PLAYERS]
-    leader = rec[FIRST_HAND]
-    trump = rec[TRUMP]
-    taker = rec[TAKER]
-    n_tricks = plan.n_tricks
-    free_tricks = plan.free_tricks
-    stock_pos = plan.stock_pos
-    analyse = watch.analyse
-    t_side = sides[taker]
-    if watch.solve and n == 4 and free_tricks == 0:
-        return solve_tricks(rules, ws, ws.kit, leader, trump, taker, t_side, n_tricks)
-    if (n == 4 and free_tricks == 0 and stock_pos < 0 and not plan.belote_at_play
-            and leaves_every_card(script) and not (watch.know or watch.timing or analyse)
+    arrays = TrickArrays(ws.rec, ws.hands, ws.trick, ws.sides, ws.rng)
+    if watch.solve and n == 4 and plan.free_tricks == 0:
+        rec = ws.rec
+        taker = rec[TAKER]
+        return solve_tricks(rules, ws, ws.kit, rec[FIRST_HAND], rec[TRUMP], taker,
+                            ws.sides[taker], plan.n_tricks)
+    if (n == 4 and plan.free_tricks == 0 and plan.stock_pos < 0 and not plan.belote_at_play
+            and leaves_every_card(script) and not (watch.know or watch.timing or watch.analyse)
             and plain_players(players.play)):
-        # The lean loops take only the arrays they use: a call copies every field of the
-        # named tuples it is handed.
         if random_players(players.play):
-            return play_random_tricks(rules, rec, hands, trick, sides, rng, n_tricks)
-        return play_plain_tricks(rules, players.play, rec, hands, trick, sides, rng, n_tricks)
-    last_bonus = LAST_TRICK_BONUS[rules[R_NT_VALUES], trump]
-    played = 0
-    n_plays = 0
-    won = 0  # bit s: side s took a trick
-    for t in range(n_tricks):
-        w = 0  # position of the card winning the trick so far
-        w_power = -1
-        for k in range(n):
-            seat = seat_after(leader, k, n)
-            if k == 0 or t < free_tricks:
-                legal, rule = hands[seat], RULE_FREE
-            else:
-                legal, rule = legal_given_winner(
-                    rules, hands[seat], trick, k, leader, trump, taker, w
-                )
-            # What the seat sees, for every policy and observer; the view's integers int64:
-            # the policies compile once (choose_card, heuristic_choice).
-            cap = 1 if (won >> (1 - t_side)) & 1 == 0 else 0
-            view = SeatView(
-                np.int64(seat), trick, np.int64(k), np.int64(leader), np.int64(played),
-                np.int64(trump), np.int64(taker), np.int64(n), np.int64(cap), t < free_tricks,
-            )
-            if analyse:
-                # The value of the position (and of each legal card) before the card.
-                value_position(rules, ws.kit, n_plays, rec[TRICK_POINTS + t_side], hands, view,
-                               legal, t >= free_tricks)
-            # Choose: the script's card, or the seat's policy.
-            policy = at_seat(players.play, seat)
-            start = cycles() if watch.timing else 0
-            card = MISSING
-            if script.on:
-                card = scripted_card(script, n_plays)
-                if card == MISSING and not script.open_end:
-                    return fail(rec, ST_MISSING_PLAYS, n_plays, seat, -1, legal, rule)
-            if card != MISSING:
-                pass
-            elif policy == PLAY_RANDOM:  # the hot path of mass runs, kept tight
-                card = random_card(legal, rng)
-            elif policy == PLAY_HEURISTIC:  # realistic mass runs: no solver kit
-                card = heuristic_choice(legal, hands, view)
-            elif script.decide and n_plays == script.n_plays:  # a seat asks: values too
-                card = valued_card(players, rules, legal, hands, view, rng, ws.kit)
-            else:
-                card = choose_card(players, rules, legal, hands, view, rng, ws.kit)
-            if watch.timing:
-                time_decision(ws.kit, table_side(seat, n), cycles() - start)
-            # Check: every card, scripted or chosen by a policy.
-            if (hands[seat] >> card) & 1 == 0:
-                return fail(rec, ST_NOT_IN_HAND, n_plays, seat, card, legal, rule)
-            if (legal >> card) & 1 == 0:
-                return fail(rec, ST_ILLEGAL_CARD, n_plays, seat, card, legal, rule)
-            # Record, and let the observers see the card.
-            if analyse and t >= free_tricks:
-                value_card_played(ws.kit, n_plays, rec[TRICK_POINTS + t_side], card)
-            if watch.know and t >= free_tricks:  # free tricks show nothing
-                see_card(rules, ws.kit, view, card, w, rule)
-            if plan.belote_at_play and trump < 4 and card >> 3 == trump:
-                rank = card & 7
-                other = 8 * trump + (QUEEN if rank == KING else KING)
-                if (rank in (KING, QUEEN)) and (hands[seat] >> other) & 1:
-                    rec[BELOTE_SEAT] = seat
-                    if rules[R_BELOTE] != 0:
-                        rec[BELOTE + sides[seat]] += BELOTE_POINTS
-            lay_card(rec, hands, trick, n_plays, seat, k, card, legal)
-            n_plays += 1
-            if script.decide and n_plays > script.n_plays:
-                return fail(rec, ST_DECIDED, n_plays - 1, seat, card, legal, rule)
-            played |= 1 << card
-            power = card_power(card, trick[0] >> 3, trump)
-            if power > w_power:
-                w = k
-                w_power = power
-        winner = seat_after(leader, w, n)
-        won |= end_trick(rules, rec, sides, Trick(t, trick, leader, winner), n, trump,
-                         last_bonus if t == n_tricks - 1 else 0)
-        if stock_pos >= 0 and t < free_tricks:
-            hands[winner] |= 1 << ws.pack[stock_pos]
-            hands[seat_after(winner, 1, n)] |= 1 << ws.pack[stock_pos + 1]
-            stock_pos += 2
-        leader = winner
-    if analyse:
-        value_end(ws.kit, n_plays, rec[TRICK_POINTS + t_side], (won >> (1 - t_side)) & 1 == 0)
-    end_tricks(rec, n_plays, n_tricks, won)
-    if script.on and n_plays < script.n_plays:
-        return fail(rec, ST_EXTRA_PLAYS, n_plays, -1, script.plays[n_plays], 0, 0)
-    return ST_OK
+            return trick_loop(rules, arrays, None, plan.n_tricks, None)
+        return trick_loop(rules, arrays, players.play, plan.n_tricks, None)
+    return trick_loop_inlined(rules, arrays, players.play, plan.n_tricks,
+                              AtTable(players, script, ws, plan))

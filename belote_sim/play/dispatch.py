@@ -53,16 +53,6 @@ def random_card_from(legal, z):
 
 
 @jit(inline="always")
-def heuristic_choice(legal, hands, view):
-    """The ``heuristic`` policy's card for the seat of ``view``, called by the trick loop
-    directly: no solver kit crosses the call (passing its arrays to a compiled function
-    costs a reference count of each, several times the cost of the heuristic's own
-    work), and the integers are pinned to int64 (the view's by the trick loop) so that
-    it is compiled once."""
-    return heuristic_card(np.int64(legal), np.int64(hands[view.seat]), view)
-
-
-@jit(inline="always")
 def choose_card(players, rules, legal, hands, view, rng, kit):
     """The card the seat of ``view`` plays (see :func:`_choose_card`), its legal mask
     passed on as int64 (and the view's integers are int64,
@@ -78,8 +68,8 @@ def _choose_card(players, rules, legal, hands, view, rng, kit):
     looks only at what the seat may see (its own hand ``hands[view.seat]``, the view,
     the knowledge ``kit.know``, and the other seats' bidders, whose calls it reads);
     only ``dd`` looks at the other hands. The stock game's free tricks are played by the
-    heuristic. The trick loop calls :func:`random_card` and :func:`heuristic_choice`
-    directly for ``random`` and ``heuristic``."""
+    heuristic. The trick loop draws the ``random`` card and asks the ``heuristic``
+    directly."""
     policy = at_seat(players.play, view.seat)
     param = at_seat(players.play_param, view.seat)
     if policy == PLAY_RANDOM:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from belote_sim._jit import jit, jit_no_refcount, python_form
+from belote_sim._jit import jit, python_form
 from belote_sim.cards import (
     ALL_TRUMPS,
     CAPOT_BONUS,
@@ -146,11 +146,14 @@ def _richest(cards, trump):
     return _first_in_order(cards, 1, trump)
 
 
-@jit_no_refcount
+@jit(inline="always")
 def heuristic_card(legal, hand, view):
     """The ``heuristic`` policy's card (see the module docstring) of the seat of
     ``view`` (:class:`~belote_sim.players.seating.SeatView`), holding ``hand``, whose
-    legal cards are ``legal``."""
+    legal cards are ``legal``.
+
+    Compiled into each caller (the trick loop asks it every card): a call would copy
+    every field of the view it is handed."""
     seat, trick, k, leader, played = view.seat, view.trick, view.k, view.leader, view.played
     trump, taker, n = view.trump, view.taker, view.n
     unseen = _FULL ^ (played | hand)
@@ -208,13 +211,6 @@ def heuristic_card(legal, hand, view):
                 best = c
         return best
     return _cheapest(legal, trump)
-
-
-#: :func:`heuristic_card` compiled into its caller (Numba inlines it), for the trick loop
-#: of mass runs, which asks it every card: a call copies every field of the view it is
-#: handed. The same function, compiled twice: once in that loop, once on its own for the
-#: other callers, which would grow by its size to no gain.
-heuristic_card_inlined = jit(inline="always")(getattr(heuristic_card, "py_func", heuristic_card))
 
 
 @jit(inline="always")

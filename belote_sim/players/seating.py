@@ -37,14 +37,19 @@ compiled block functions of the chunk kernels as it is.
 from __future__ import annotations
 
 from collections import namedtuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import types
 from numba.extending import overload
 
 from belote_sim._jit import COMPILE_ALL, jit
+from belote_sim.players.lookup import lookup_for
 from belote_sim.players.registry import SOLVER_BIDS, SOLVER_PLAYS
 from belote_sim.rules import N_FAMILIES, family_of
+
+if TYPE_CHECKING:
+    from belote_sim.players.spec import PolicySpec
 
 #: The players of a deal, one entry per seat: bidding policy id and parameter, card-play
 #: policy id and parameter. Each field is a tuple of four numbers, not an array: the
@@ -213,3 +218,24 @@ def sided_players(side_a, side_b, n, lookup, solver, families):
                        table_keys, table_gains, solver, family_entries(families))
     return Players((ba, bb, bb, bb), (qa, qb, qb, qb), (a, b, b, b), (pa, pb, pb, pb),
                    table_keys, table_gains, solver, family_entries(families))
+
+
+def players_of(bid: PolicySpec, play: PolicySpec, *rule_sets, with_solver: bool = False,
+               ) -> Players:
+    """The :class:`Players` of a run whose every seat bids with ``bid`` and plays with
+    ``play`` (the table bidder's lookup loaded when it bids), at the deals of
+    ``rule_sets`` (each a :meth:`~belote_sim.rules.Rules.to_array` or a tuple of its
+    integers): built with the solver when a player needs it, or ``with_solver`` (kernels
+    that value or solve positions whoever plays), and with the deal functions of these
+    rule sets' families only. A run builds its players once, here.
+
+    >>> from belote_sim.players.spec import PolicySpec
+    >>> from belote_sim.rules import Rules
+    >>> p = players_of(PolicySpec.parse("threshold", "bid"), PolicySpec.parse("random", "play"),
+    ...                Rules().to_array())
+    >>> [int(x) for x in p.bid], [float(x) for x in p.bid_param]
+    ([1, 1, 1, 1], [50.0, 50.0, 50.0, 50.0])
+    """
+    solver = True if with_solver else solver_need((bid.id,), (play.id,))
+    return same_players(bid.id, bid.value, play.id, play.value, *lookup_for(bid.id), solver,
+                        families_for(*rule_sets))

@@ -37,15 +37,14 @@ def _warm(threads: int | None) -> int:
     import numba
 
     from belote_sim.batch import runs
-    from belote_sim.players.lookup import lookup_for
-    from belote_sim.players.seating import families_for, same_players, solver_need
+    from belote_sim.players.seating import players_of
+    from belote_sim.players.spec import as_spec
     from belote_sim.rules import Rules
 
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     rules = Rules().to_array()
-    players = same_players(0, 0.0, 0, 0.0, *lookup_for(0), solver_need((0,), (0,)),
-                           families_for(rules))
+    players = players_of(as_spec("random", "bid"), as_spec("random", "play"), rules)
     runs.simulate_chunk(rules, players, 0, 0, 1, 1, False)
     return numba.get_num_threads()
 

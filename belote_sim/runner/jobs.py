@@ -21,7 +21,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Protocol
@@ -63,17 +63,82 @@ def check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
     return int(value)
 
 
-def check_run_args(count: int, seed: int, threads: int | None = None, name="deals") -> None:
-    """Refuse non-positive counts, negative seeds and bad thread counts."""
+def check_run_args(count: int, seed: int, name: str = "deals") -> None:
+    """Refuse a non-positive count of ``name`` and a seed out of range."""
     check_int(name, count, 1)
     check_int("seed", seed, 0, MAX_SEED)
-    if threads is not None:
-        check_int("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
 
 
 def check_chunk_size(chunk_size: int) -> None:
     """Refuse a chunk size that is not a positive integer."""
     check_int("chunk size", chunk_size, 1)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run is played, none of which changes its numbers: where it is committed
+    (``out``, a run directory; ``resume`` insists that it holds a run to resume), the
+    ``threads``, the items per committed chunk (``chunk_size``; each job has its
+    default), the executor (``"local"``, ``"dask"`` with a ``scheduler`` address or the
+    ``workers`` of a local cluster, or an executor object), and what the caller watches:
+    ``progress(done, total)`` after each chunk, and ``should_stop()``, which stops the
+    run after the current chunk.
+
+    Built once per run (the command line's run options, or a library call's keywords:
+    :meth:`of`) and checked when built, before anything is played; every study and the
+    runner (:func:`execute`) take it whole.
+
+    >>> RunOptions(chunk_size=0)
+    Traceback (most recent call last):
+    belote_sim.errors.BeloteError: chunk size must be an integer >= 1, not 0
+    >>> RunOptions.of(None, out="results/run", threads=1).out.name
+    'run'
+    """
+
+    out: Path | None = None
+    resume: bool = False
+    threads: int | None = None
+    chunk_size: int | None = None
+    executor: Any = "local"
+    scheduler: str | None = None
+    workers: int | None = None
+    progress: Callable[[int, int], None] | None = None
+    should_stop: Callable[[], bool] | None = None
+
+    def __post_init__(self) -> None:
+        if self.out is not None:
+            object.__setattr__(self, "out", Path(self.out))
+            RunDir(self.out).check_writable()
+        elif self.resume:
+            raise BeloteError("--resume continues the run in OUT: give --out DIR too")
+        if self.threads is not None:
+            check_int("threads", self.threads, 1, numba.config.NUMBA_NUM_THREADS)
+        if self.chunk_size is not None:
+            check_chunk_size(self.chunk_size)
+        if self.workers is not None:
+            check_int("workers", self.workers, 1)
+        check_executor(self.executor, self.scheduler)
+
+    @classmethod
+    def of(cls, run: RunOptions | None = None, **options: Any) -> RunOptions:
+        """``run`` (or the defaults) with the fields ``options`` names: what a study
+        takes as its ``run`` and keywords (``simulate(..., out="DIR", threads=2)``).
+
+        :raises TypeError: a keyword that is no run option.
+        """
+        unknown = sorted(set(options) - {f.name for f in fields(cls)})
+        if unknown:
+            names = ", ".join(f.name for f in fields(cls))
+            raise TypeError(f"unknown run option {unknown[0]!r}: the run options are {names}")
+        return replace(run, **options) if run is not None else cls(**options)
+
+    def run_dir(self) -> RunDir | None:
+        """The run directory of ``out`` (checked writable when built), or None."""
+        return None if self.out is None else RunDir(self.out)
+
+    def chunk_size_or(self, default: int) -> int:
+        """The chunk size given, else the job's ``default``."""
+        return int(self.chunk_size) if self.chunk_size is not None else int(default)
 
 
 class Job(Protocol):
@@ -182,19 +247,6 @@ def make_executor(executor: Any = "local", scheduler: str | None = None,
     return executor
 
 
-def check_out(out: str | Path | None, *, records: bool = False, resume: bool = False,
-              log_deals: int = 0) -> RunDir | None:
-    """The run directory of ``out`` (checked writable), refusing the options that need
-    one when there is none."""
-    if out is None:
-        if records or resume or log_deals:
-            raise BeloteError("--log-deals, --records and --resume need --out DIR")
-        return None
-    run_dir = RunDir(Path(out))
-    run_dir.check_writable()
-    return run_dir
-
-
 @contextmanager
 def _compile_notice(seconds: int) -> Iterator[None]:
     """Log the compile notice once if Numba compiles anything (not: loads it from the
@@ -224,24 +276,14 @@ def warm_up(job: Job, chunk: Chunk, threads: int | None) -> None:
         job.task(chunk._replace(count=0), threads).play(1)
 
 
-def execute(
-    job: Job,
-    run_dir: RunDir | None,
-    *,
-    resume: bool = False,
-    threads: int | None = None,
-    executor: Any = "local",
-    scheduler: str | None = None,
-    workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
-    watch: Callable[[np.ndarray, int], bool] | None = None,
-) -> Execution:
-    """Play the chunks of ``job`` not yet committed in ``run_dir`` on ``executor``
-    (see :func:`make_executor`; one it creates is closed at the end), committing each
-    as it finishes, and merge them. ``progress(done, total)`` is called after each
-    chunk; when ``should_stop()`` turns true the run stops after the current chunk and
-    raises :class:`RunInterrupted`. Every long command goes through here.
+def execute(job: Job, run: RunOptions,
+            watch: Callable[[np.ndarray, int], bool] | None = None) -> Execution:
+    """Play the chunks of ``job`` not yet committed in the run directory of ``run``
+    (:class:`RunOptions`) on its executor (see :func:`make_executor`; one it creates is
+    closed at the end), committing each as it finishes, and merge them.
+    ``run.progress(done, total)`` is called after each chunk; when ``run.should_stop()``
+    turns true the run stops after the current chunk and raises :class:`RunInterrupted`.
+    Every long command goes through here.
 
     ``watch(result, units)`` sees the merge of the first chunks as soon as they are all
     done (chunk 0, then 0 and 1, ...: the same merges whatever the executor's order);
@@ -250,10 +292,11 @@ def execute(
     On the local executor the kernels are loaded or compiled first (:func:`warm_up`),
     outside the run's wall time; a Dask cluster's workers load them on their first
     chunk, which its wall time includes."""
-    check_executor(executor, scheduler)
-    done: dict[int, np.ndarray] = run_dir.prepare(job, resume) if run_dir else {}
-    owned = executor is None or isinstance(executor, str)
-    executor = make_executor(executor, scheduler, workers, threads)
+    run_dir = run.run_dir()
+    threads, progress, should_stop = run.threads, run.progress, run.should_stop
+    done: dict[int, np.ndarray] = run_dir.prepare(job, run.resume) if run_dir else {}
+    owned = run.executor is None or isinstance(run.executor, str)
+    executor = make_executor(run.executor, run.scheduler, run.workers, threads)
     started = datetime.now(timezone.utc).isoformat()
     chunk_list = job.chunks()
     sizes = {c.index: c.count for c in chunk_list}

@@ -170,7 +170,7 @@ def playout_of(player: PolicySpec, held: int) -> PolicySpec:
 
 
 def _card_values(s: Seat, worlds: int, seed: int) -> tuple[pd.DataFrame, dict]:
-    from belote_sim.studies.simulate import players_of
+    from belote_sim.players.seating import players_of
 
     history, seen = s.position()
     playout = playout_of(s.player, s.held())

@@ -206,7 +206,7 @@ class Seat:
         if self.player.name == "dd" and not bidding and self._revealed is None:
             raise BeloteError("dd plays seeing every hand: reveal the other seats' hands "
                               "first (Seat.reveal)")
-        from belote_sim.studies.simulate import players_of
+        from belote_sim.players.seating import players_of
 
         rules = self.rules.to_array()
         players = players_of(self.bid_policy, self.player, rules, with_solver=True)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,13 +34,13 @@ import pandas as pd
 from belote_sim.errors import BeloteError
 from belote_sim.game.clock import cycles
 from belote_sim.kernels import layout as L
+from belote_sim.players.seating import Players
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
-from belote_sim.rules import R_PLAYERS, Rules
+from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult
 from belote_sim.runner.jobs import (
-    check_chunk_size,
+    RunOptions,
     check_int,
-    check_out,
     check_run_args,
     chunk_plan,
     engine_identity,
@@ -72,39 +71,43 @@ class ArenaTask:
     chunk: Chunk
     threads: int | None
     rules: tuple[int, ...]
-    a: Side
-    b: Side
+    a_first: Players
+    b_first: Players
     seed: int
 
     def play(self, blocks: int) -> ChunkResult:
         from belote_sim.batch import runs
-        from belote_sim.players.lookup import lookup_for
-        from belote_sim.players.seating import SidePolicies, families_for, sided_players
-
-        lookup = lookup_for(self.a.bid_policy.id, self.b.bid_policy.id)
-        n = int(self.rules[R_PLAYERS])
-
-        def policies(side: Side) -> SidePolicies:
-            return SidePolicies(side.bid_policy.id, side.bid_policy.value,
-                                side.play_policy.id, side.play_policy.value)
-
-        def seats(first: Side, second: Side):
-            # With the solver kit whoever plays: it keeps each side's decision time.
-            return sided_players(policies(first), policies(second), n, lookup, True,
-                                 families_for(self.rules))
 
         c = self.chunk
         counters = runs.arena_chunk(
-            np.asarray(self.rules, dtype=np.int64), seats(self.a, self.b), seats(self.b, self.a),
-            self.seed, c.start, c.count, blocks, c.unit == "matches",
+            np.asarray(self.rules, dtype=np.int64), self.a_first, self.b_first, self.seed,
+            c.start, c.count, blocks, c.unit == "matches",
         )
         return ChunkResult(c.index, counters)
+
+
+def sides_seated(rules: Rules, first: Side, second: Side) -> Players:
+    """The :class:`~belote_sim.players.seating.Players` of an arena pass: ``first`` on
+    side 0, ``second`` on side 1; with the solver kit whoever plays (it keeps each side's
+    decision time)."""
+    from belote_sim.players.lookup import lookup_for
+    from belote_sim.players.seating import SidePolicies, families_for, sided_players
+
+    def policies(side: Side) -> SidePolicies:
+        return SidePolicies(side.bid_policy.id, side.bid_policy.value, side.play_policy.id,
+                            side.play_policy.value)
+
+    array = rules.to_array()
+    lookup = lookup_for(first.bid_policy.id, second.bid_policy.id)
+    return sided_players(policies(first), policies(second), rules.players, lookup, True,
+                         families_for(array))
 
 
 @dataclass(frozen=True)
 class ArenaJob:
     """An arena run: ``deals`` deals, then ``matches`` matches, each played twice with
-    the sides swapped, into arena counters."""
+    the sides swapped, into arena counters. The players of both passes are built once,
+    when the job is."""
 
     rules: Rules
     a: Side
@@ -113,6 +116,11 @@ class ArenaJob:
     deals: int
     matches: int
     chunk_size: int
+    seats: tuple[Players, Players] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seats", (sides_seated(self.rules, self.a, self.b),
+                                           sides_seated(self.rules, self.b, self.a)))
 
     @property
     def unit(self) -> str:
@@ -141,8 +149,8 @@ class ArenaJob:
         return chunk_plan([("deals", self.deals), ("matches", self.matches)], self.chunk_size)
 
     def task(self, chunk: Chunk, threads: int | None) -> ArenaTask:
-        return ArenaTask(chunk, threads, tuple(int(x) for x in self.rules.to_array()), self.a,
-                         self.b, self.seed)
+        return ArenaTask(chunk, threads, tuple(int(x) for x in self.rules.to_array()),
+                         *self.seats, self.seed)
 
     merge = staticmethod(np.add)
 
@@ -313,27 +321,21 @@ def arena(
     bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
     a_bid: str | PolicySpec | None = None,
     b_bid: str | PolicySpec | None = None,
-    threads: int | None = None,
-    out: str | Path | None = None,
-    resume: bool = False,
-    chunk_size: int | None = None,
-    executor: Any = "local",
-    scheduler: str | None = None,
-    workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    run: RunOptions | None = None,
+    **options: Any,
 ) -> ArenaResult:
     """Play ``deals`` deals and ``matches`` matches (default ``deals // 10``), each twice
     with the sides swapped, between play policies ``a`` and ``b``. Side A bids with
     ``a_bid``, side B with ``b_bid``; each defaults to ``bid_policy``.
 
-    An arena is a run of :func:`belote_sim.runner.jobs.execute`: chunked, on any executor,
-    resumable from ``out`` (where ``summary.parquet``, ``arena.json`` and ``run.json``
-    are written at the end), ``progress(done, total)`` after each chunk, and
-    ``should_stop`` as in :func:`belote_sim.studies.simulate.simulate`. Its figures are a pure
+    An arena is a run of :func:`belote_sim.runner.jobs.execute`, played as ``run`` (or
+    its fields as keywords) says, as :func:`belote_sim.studies.simulate.simulate`'s:
+    chunked, on any executor, resumable from ``out`` (where ``summary.parquet``,
+    ``arena.json`` and ``run.json`` are written at the end). Its figures are a pure
     function of (rules, players, seed, deals, matches). Three-player rules are refused:
     the sides are not symmetric.
     """
+    run = RunOptions.of(run, **options)
     rules = rules if rules is not None else Rules()
     if rules.players == 3:
         raise BeloteError(
@@ -344,26 +346,20 @@ def arena(
     bid = as_spec(bid_policy, "bid")
     bid_a = as_spec(a_bid, "bid") if a_bid is not None else bid
     bid_b = as_spec(b_bid, "bid") if b_bid is not None else bid
-    check_run_args(deals, seed, threads)
+    check_run_args(deals, seed)
     for spec in (bid_a, bid_b):
         check_policies(rules, spec, spec_a, spec_b)
     if matches is None:
         matches = deals // 10
     matches = check_int("matches", matches, 0)
-    if chunk_size is None:
-        slow = any(s.uses_solver for s in (spec_a, spec_b, bid_a, bid_b))
-        chunk_size = CHUNK_SOLVER if slow else CHUNK_FAST
-    check_chunk_size(chunk_size)
-    run_dir = check_out(out, resume=resume)
+    slow = any(s.uses_solver for s in (spec_a, spec_b, bid_a, bid_b))
     job = ArenaJob(rules, Side(bid_a, spec_a), Side(bid_b, spec_b), int(seed), int(deals),
-                   int(matches), int(chunk_size))
+                   int(matches), run.chunk_size_or(CHUNK_SOLVER if slow else CHUNK_FAST))
     c0, t0 = cycles(), time.perf_counter()
-    run = execute(job, run_dir, resume=resume, threads=threads, executor=executor,
-                  scheduler=scheduler, workers=workers, progress=progress,
-                  should_stop=should_stop)
+    ran = execute(job, run)
     seconds = time.perf_counter() - t0
     per_second = (cycles() - c0) / seconds if seconds > 0 else math.nan
-    c = run.counters
+    c = ran.counters
     # Scores are integers: the sums below are exact in float64.
     mean, _, lo, hi = mean_interval(int(c[L.AR_DIFF]) / 2, int(c[L.AR_DIFF_SQ]) / 4, deals)
     dec = (int(c[L.AR_DECISIONS]), int(c[L.AR_DECISIONS + 1]))
@@ -378,14 +374,14 @@ def arena(
         thrown_in=int(c[L.AR_THROWN_IN]), match_wins=int(c[L.AR_WINS]),
         match_draws=int(c[L.AR_DRAWS]), match_unfinished=int(c[L.AR_UNFINISHED]),
         decisions=dec, seconds_per_decision=(float(spd[0]), float(spd[1])), seconds=seconds,
-        executor=run.executor,
+        executor=ran.executor,
         worlds_drawn=(int(c[L.AR_WORLDS_DRAWN]), int(c[L.AR_WORLDS_DRAWN + 1])),
         worlds_given=(int(c[L.AR_WORLDS_GIVEN]), int(c[L.AR_WORLDS_GIVEN + 1])),
         worlds_short=(int(c[L.AR_WORLDS_SHORT]), int(c[L.AR_WORLDS_SHORT + 1])),
     )
-    if run_dir is not None:
-        write_arena(result, run_dir.path)
-        run_dir.write_info({"status": "complete", "settings": job.to_json(),
+    if ran.run_dir is not None:
+        write_arena(result, ran.run_dir.path)
+        ran.run_dir.write_info({"status": "complete", "settings": job.to_json(),
                             "done": job.total, "provenance": result.provenance()})
     return result
 

@@ -45,7 +45,7 @@ from belote_sim.players import lookup
 from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult
-from belote_sim.runner.jobs import check_run_args
+from belote_sim.runner.jobs import RunOptions, check_run_args, execute
 from belote_sim.runner.rundir import read_provenance, write_parquet
 from belote_sim.stats import Z95
 from belote_sim.studies.playouts import (
@@ -53,7 +53,6 @@ from belote_sim.studies.playouts import (
     PlayoutSetup,
     check_refused,
     finish,
-    play,
     playout_setup,
     provenance,
 )
@@ -155,16 +154,15 @@ def bid_table(
     seed: int = 0,
     bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
     models: str | Iterable[str | PolicySpec] = ("heuristic",),
-    chunk_size: int | None = None,
-    **run: Any,
+    run: RunOptions | None = None,
+    **options: Any,
 ) -> pd.DataFrame:
     """The bid atlas of ``deals`` simulated deals (see the module docstring): one row per
     hand class and model, provenance in ``df.attrs``. A pure function of (rules,
     policies, seed, deals) whatever the threads, executor or chunk size.
 
-    A run of the chunk runner: ``run`` takes the options of
-    :class:`~belote_sim.studies.playouts.RunOptions` (``out``, ``resume``, ``threads``,
-    ``executor``, ``scheduler``, ``workers``, ``progress``, ``should_stop``). With
+    A run of the chunk runner, played as ``run``
+    (:class:`~belote_sim.runner.jobs.RunOptions`, or its fields as keywords) says. With
     ``out`` the chunks are committed there as they finish (an interrupted run resumes),
     and ``atlas.parquet`` and ``run.json`` written at the end.
 
@@ -172,15 +170,16 @@ def bid_table(
         deal is played); :class:`~belote_sim.runner.jobs.RunInterrupted` when
         ``should_stop()`` turns true.
     """
-    check_run_args(deals, seed, run.get("threads"))
+    run = RunOptions.of(run, **options)
+    check_run_args(deals, seed)
     setup = playout_setup(rules, seed=seed, bid_policy=bid_policy, models=models)
     job = AtlasJob(setup, int(deals),
-                   setup.chunk_size(chunk_size, CHUNK_FAST, CHUNK_SOLVER, CHUNK_DD))
-    ran, run_dir = play(job, run)
+                   setup.chunk_size(run, CHUNK_FAST, CHUNK_SOLVER, CHUNK_DD))
+    ran = execute(job, run)
     sums = pd.DataFrame(ran.counters, columns=[*KEYS, *SUMS])
     atlas = _rates(sums, setup.models, setup.rules.contract == "coinche")
     atlas.attrs["provenance"] = provenance("bid-table", {}, setup, "deals", job.deals, ran)
-    finish(run_dir, job, atlas, "atlas.parquet")
+    finish(ran, job, atlas, "atlas.parquet")
     return atlas
 
 

@@ -73,10 +73,12 @@ from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult
 from belote_sim.runner.jobs import (
+    RunOptions,
     check_int,
     check_run_args,
     chunk_plan,
     engine_identity,
+    execute,
 )
 from belote_sim.runner.rundir import summary_frame, write_parquet
 from belote_sim.stats import mean_interval, wilson_interval
@@ -84,7 +86,6 @@ from belote_sim.studies.playouts import (
     PlayoutSetup,
     check_refused,
     finish,
-    play,
     playout_setup,
     provenance,
     rules_of,
@@ -447,7 +448,7 @@ def plan_worlds(dec: Decision, setup: PlayoutSetup, worlds: int, given: str = "c
     max_packs = check_int("max_packs", max_packs, 1, 2**62)
     if checked == 0:
         return WorldsGiven(given, 0, 1)
-    from belote_sim.studies.simulate import players_of
+    from belote_sim.players.seating import players_of
 
     rules = setup.rules.to_array()
     players = players_of(setup.bid_policy, setup.models[0], rules, with_solver=True)
@@ -575,20 +576,19 @@ def bid_strength(
     seed: int = 0,
     bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
     models: str | Iterable[str | PolicySpec] = ("heuristic",),
-    chunk_size: int | None = None,
     worlds_given: str = "calls",
     max_packs: int = MAX_PACKS,
     worlds_out: str | Path | None = None,
-    **run: Any,
+    run: RunOptions | None = None,
+    **options: Any,
 ) -> pd.DataFrame:
     """Every call the seat may make at this decision (:func:`decision`), played out in
     ``worlds`` completions of what it knows under each play model of ``models``; the
     tidy table of the module docstring, with the provenance in ``df.attrs``.
 
-    A run of the chunk runner (:func:`belote_sim.runner.jobs.execute`): ``run`` takes the
-    options of :class:`~belote_sim.studies.playouts.RunOptions` (``out``, ``resume``,
-    ``threads``, ``executor``, ``scheduler``, ``workers``, ``progress``,
-    ``should_stop``), as :func:`~belote_sim.studies.simulate.simulate` does. With ``out`` the
+    A run of the chunk runner (:func:`belote_sim.runner.jobs.execute`), played as ``run``
+    (:class:`~belote_sim.runner.jobs.RunOptions`, or its fields as keywords) says, as
+    :func:`~belote_sim.studies.simulate.simulate`'s. With ``out`` the
     chunks are committed there as they finish, and ``summary.parquet`` and ``run.json``
     written at the end. The worlds are a pure function of the decision, ``seed`` and
     their number: the same whatever the threads, executor or chunk size; every call and
@@ -607,9 +607,10 @@ def bid_strength(
         worlds the budget cannot find (:func:`plan_worlds`), before any is played too;
         a world not found in its share of the budget, after the run (nothing written).
     """
+    run = RunOptions.of(run, **options)
     dec = decision(rules, hand, retourne=retourne, seat=seat, dealer=dealer, round=round,
                    calls=calls)
-    check_run_args(worlds, seed, run.get("threads"), "worlds")
+    check_run_args(worlds, seed, "worlds")
     setup = playout_setup(dec.rules, seed=seed, bid_policy=bid_policy, models=models)
     if worlds_out is not None:
         worlds_out = Path(worlds_out)
@@ -617,8 +618,8 @@ def bid_strength(
             raise BeloteError(f"--worlds-out {str(worlds_out)!r}: give a .parquet file")
     given = plan_worlds(dec, setup, int(worlds), worlds_given, max_packs)
     job = StrengthJob(dec, setup, int(worlds),
-                      setup.chunk_size(chunk_size, CHUNK_FAST, CHUNK_SOLVER, CHUNK_DD), given)
-    ran, run_dir = play(job, run)
+                      setup.chunk_size(run, CHUNK_FAST, CHUNK_SOLVER, CHUNK_DD), given)
+    ran = execute(job, run)
     counters, reach, draws = job.split(ran.counters)
     check_refused(int(counters[:, :, counterfactuals.SC_REFUSED].sum()))
     missed = int(draws[counterfactuals.DW_MISSED])
@@ -651,7 +652,7 @@ def bid_strength(
                               "acceptance": found / packs, "effective_worlds": found}
     if worlds_out is not None:
         write_parquet(worlds_frame(job), worlds_out, df.attrs["provenance"])
-    finish(run_dir, job, df, "summary.parquet")
+    finish(ran, job, df, "summary.parquet")
     return df
 
 
@@ -667,7 +668,7 @@ def sample_worlds(dec: Decision, setup: PlayoutSetup, given: WorldsGiven, start:
     >>> packs.shape, int(draws[counterfactuals.DW_WORLDS])
     ((10, 32), 10)
     """
-    from belote_sim.studies.simulate import players_of
+    from belote_sim.players.seating import players_of
 
     rules = setup.rules.to_array()
     players = players_of(setup.bid_policy, setup.models[0], rules, with_solver=True)

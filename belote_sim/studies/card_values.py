@@ -31,7 +31,7 @@ from belote_sim.cards import RANKS
 from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult
-from belote_sim.runner.jobs import check_run_args
+from belote_sim.runner.jobs import RunOptions, check_run_args, execute
 from belote_sim.runner.rundir import summary_frame
 from belote_sim.stats import mean_interval, wilson_interval
 from belote_sim.studies.playouts import (
@@ -39,7 +39,6 @@ from belote_sim.studies.playouts import (
     PlayoutSetup,
     check_refused,
     finish,
-    play,
     playout_setup,
     provenance,
 )
@@ -88,16 +87,15 @@ def card_values(
     seed: int = 0,
     bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
     models: str | Iterable[str | PolicySpec] = ("heuristic",),
-    chunk_size: int | None = None,
-    **run: Any,
+    run: RunOptions | None = None,
+    **options: Any,
 ) -> pd.DataFrame:
     """The card-value table of ``deals`` simulated deals (see the module docstring),
     provenance in ``df.attrs``. A pure function of (rules, policies, seed, deals)
     whatever the threads, executor or chunk size.
 
-    A run of the chunk runner: ``run`` takes the options of
-    :class:`~belote_sim.studies.playouts.RunOptions` (``out``, ``resume``, ``threads``,
-    ``executor``, ``scheduler``, ``workers``, ``progress``, ``should_stop``). With
+    A run of the chunk runner, played as ``run``
+    (:class:`~belote_sim.runner.jobs.RunOptions`, or its fields as keywords) says. With
     ``out`` the chunks are committed there as they finish, and ``summary.parquet`` and
     ``run.json`` written at the end.
 
@@ -105,11 +103,12 @@ def card_values(
         is played); :class:`~belote_sim.runner.jobs.RunInterrupted` when ``should_stop()``
         turns true.
     """
-    check_run_args(deals, seed, run.get("threads"))
+    run = RunOptions.of(run, **options)
+    check_run_args(deals, seed)
     setup = playout_setup(rules, seed=seed, bid_policy=bid_policy, models=models)
     job = CardValuesJob(setup, int(deals),
-                        setup.chunk_size(chunk_size, CHUNK_FAST, CHUNK_SOLVER))
-    ran, run_dir = play(job, run)
+                        setup.chunk_size(run, CHUNK_FAST, CHUNK_SOLVER))
+    ran = execute(job, run)
     counters = ran.counters
     rows = []
     for m, spec in enumerate(setup.models):
@@ -130,7 +129,7 @@ def card_values(
                 rows.append((metric, group, n, k, k / n, lo, hi))
     df = summary_frame(rows)
     df.attrs["provenance"] = provenance("card-values", {}, setup, "deals", job.deals, ran)
-    finish(run_dir, job, df, "summary.parquet")
+    finish(ran, job, df, "summary.parquet")
     return df
 
 

@@ -43,9 +43,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -53,12 +52,12 @@ import pandas as pd
 
 from belote_sim.errors import BeloteError
 from belote_sim.kernels import layout as L
+from belote_sim.players.seating import Players, players_of
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult, refuse_illegal
 from belote_sim.runner.jobs import (
-    check_chunk_size,
-    check_out,
+    RunOptions,
     check_run_args,
     chunk_plan,
     engine_identity,
@@ -80,7 +79,6 @@ from belote_sim.studies.simulate import (
     DEFAULT_BID_POLICY,
     DEFAULT_PLAY_POLICY,
     compile_seconds_of,
-    players_of,
 )
 
 #: Deals per chunk (one progress step, one SPRT look) of the fast players.
@@ -472,19 +470,18 @@ class CompareTask:
     cells: tuple[tuple[int, ...], ...]
     cell_seeds: tuple[int, ...]
     slots: tuple[int, ...]
-    bid_policy: PolicySpec
-    play_policy: PolicySpec
+    players: Players
 
     def play(self, blocks: int) -> ChunkResult:
         from belote_sim.batch import runs
 
         c = self.chunk
         comparison = runs.Comparison(np.asarray(self.cells, dtype=np.int64),
-                                       np.asarray(self.cell_seeds, dtype=np.int64),
-                                       np.asarray(self.slots, dtype=np.int64))
+                                     np.asarray(self.cell_seeds, dtype=np.int64),
+                                     np.asarray(self.slots, dtype=np.int64))
         counters, errors = runs.compare_chunk(
-            comparison, players_of(self.bid_policy, self.play_policy, *self.cells), c.start,
-            c.count, blocks, c.unit == "matches", L.MAX_MATCH_DEALS,
+            comparison, self.players, c.start, c.count, blocks, c.unit == "matches",
+            L.MAX_MATCH_DEALS,
         )
         refuse_illegal(errors, c)
         return ChunkResult(c.index, counters)
@@ -494,7 +491,8 @@ class CompareTask:
 class CompareJob:
     """A comparison run: ``count`` deals or matches (``unit``) under each rule set of
     ``cells`` (cell ``k`` from the stream of ``cell_seeds[k]``) with the same players;
-    ``slots`` are the counters whose per-deal values are paired."""
+    ``slots`` are the counters whose per-deal values are paired. Its players (at the
+    deals of every cell) are built once, when the job is."""
 
     cells: tuple[Rules, ...]
     cell_seeds: tuple[int, ...]
@@ -505,6 +503,11 @@ class CompareJob:
     unit: str
     count: int
     chunk_size: int
+    players: Players = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", players_of(
+            self.bid_policy, self.play_policy, *(c.to_array() for c in self.cells)))
 
     @property
     def total(self) -> int:
@@ -536,8 +539,7 @@ class CompareJob:
 
     def task(self, chunk: Chunk, threads: int | None) -> CompareTask:
         cells = tuple(tuple(int(x) for x in c.to_array()) for c in self.cells)
-        return CompareTask(chunk, threads, cells, self.cell_seeds, self.slots, self.bid_policy,
-                           self.play_policy)
+        return CompareTask(chunk, threads, cells, self.cell_seeds, self.slots, self.players)
 
     merge = staticmethod(np.add)
 
@@ -561,15 +563,8 @@ def compare(
     play_policy: str | PolicySpec = DEFAULT_PLAY_POLICY,
     factors: Sequence[tuple[str, Sequence[str]]] = (),
     until: Until | None = None,
-    threads: int | None = None,
-    out: str | Path | None = None,
-    resume: bool = False,
-    chunk_size: int | None = None,
-    executor: Any = "local",
-    scheduler: str | None = None,
-    workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    run: RunOptions | None = None,
+    **options: Any,
 ) -> pd.DataFrame:
     """Play ``deals`` deals (or, given ``matches``, whole matches: then the match metrics
     are compared too, and a match is the pair) under every cell (the first is the
@@ -579,13 +574,13 @@ def compare(
     ``out/compare.parquet`` (and ``run.json``) when ``out`` is given.
 
     ``factors`` (from :func:`factorial_cells`'s cells) adds the main effects and the
-    two-way interactions. A run of the chunk runner: ``threads``, ``executor``,
-    ``resume``, ``progress`` and ``should_stop`` as in
-    :func:`~belote_sim.studies.simulate.simulate`.
+    two-way interactions. A run of the chunk runner, played as ``run`` (or its fields as
+    keywords) says, as :func:`~belote_sim.studies.simulate.simulate`'s.
 
     :raises BeloteError: fewer than two cells, bad counts or players, a cell the players
         cannot play (before any deal is played).
     """
+    run = RunOptions.of(run, **options)
     cells = [c if isinstance(c, Cell) else Cell(_label(c), c) for c in cells]
     labels = [c.label for c in cells]
     if len(set(labels)) < len(labels):  # the same rules twice (an A/A comparison)
@@ -593,7 +588,7 @@ def compare(
     if len(cells) < 2:
         raise BeloteError("a comparison needs two cells or more")
     unit, count = ("deals", deals) if matches is None else ("matches", matches)
-    check_run_args(count, seed, threads)
+    check_run_args(count, seed, unit)
     if until is not None and unit == "deals" and until.entry() in PAIRED_MATCHES:
         raise BeloteError(f"--until {until.metric} is a match metric: it needs --matches")
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
@@ -605,14 +600,11 @@ def compare(
         if c.rules.shuffle == "cut" and unit == "deals":
             raise BeloteError(f"cell {c.label!r}: shuffle=cut plays whole matches, which "
                               "--matches compares")
-    if chunk_size is None:
-        chunk_size = CHUNK_SOLVER if play.uses_solver else CHUNK_FAST
-    check_chunk_size(chunk_size)
-    run_dir = check_out(out, resume=resume)
     paired = _pairing(cells)
     seeds = tuple(cell_seed(int(seed), i, p) for i, p in enumerate(paired))
     job = CompareJob(tuple(c.rules for c in cells), seeds, SLOTS, bid, play, int(seed), unit,
-                     int(count), int(chunk_size))
+                     int(count), run.chunk_size_or(CHUNK_SOLVER if play.uses_solver
+                                                   else CHUNK_FAST))
     k, q = len(cells), len(SLOTS)
     sprt: list[SprtResult] = []
 
@@ -620,15 +612,13 @@ def compare(
         sprt.append(_sprt(Moments.of(flat, k, q), until, paired[-1]))
         return sprt[-1].decision != "undecided"
 
-    run = execute(job, run_dir, resume=resume, threads=threads, executor=executor,
-                  scheduler=scheduler, workers=workers, progress=progress,
-                  should_stop=should_stop, watch=watch if until is not None else None)
-    mo = Moments.of(run.counters, k, q)
+    ran = execute(job, run, watch if until is not None else None)
+    mo = Moments.of(ran.counters, k, q)
     table = _table(mo, cells, paired, factors, unit)
     prov = {**job.to_json(), "labels": [c.label for c in cells],
             "factors": [[n, list(v)] for n, v in factors], "played": mo.n,
-            **software(), "executor": run.executor, "wall_seconds": run.wall_seconds,
-            "started": run.started, "finished": run.finished}
+            **software(), "executor": ran.executor, "wall_seconds": ran.wall_seconds,
+            "started": ran.started, "finished": ran.finished}
     if until is not None:
         last = sprt[-1]
         prov["sprt"] = {"metric": until.metric, "group": until.group, "delta": until.delta,
@@ -636,13 +626,14 @@ def compare(
                         "lower": last.lower, "upper": last.upper,
                         "decision": last.decision, "played": last.played}
     table.attrs["provenance"] = prov
+    run_dir = ran.run_dir
     if run_dir is not None:
         import json
 
         write_parquet(table, run_dir.path / "compare.parquet", prov)
         write_text_atomic(run_dir.path / "compare.json", json.dumps(prov, indent=2) + "\n")
         run_dir.write_info({"status": "complete", "settings": job.to_json(),
-                            "done": run.done, "provenance": prov})
+                            "done": ran.done, "provenance": prov})
     return table
 
 

@@ -26,10 +26,16 @@ from belote_sim.batch import odds
 from belote_sim.batch.odds import MEAN_METRIC, ODDS_METRICS
 from belote_sim.errors import BeloteError
 from belote_sim.runner.executors import Chunk, ChunkResult
-from belote_sim.runner.jobs import check_chunk_size, check_run_args, chunk_plan, engine_identity
+from belote_sim.runner.jobs import (
+    RunOptions,
+    check_run_args,
+    chunk_plan,
+    engine_identity,
+    execute,
+)
 from belote_sim.runner.rundir import software, summary_frame, write_parquet
 from belote_sim.stats import mean_interval, wilson_interval
-from belote_sim.studies.playouts import finish, play
+from belote_sim.studies.playouts import finish
 
 CARDS = (8, 9)
 
@@ -119,15 +125,15 @@ class SampledOddsJob:
 
 
 def sampled_odds(cards: int = 8, samples: int = 1_000_000, seed: int = 0, *,
-                 chunk_size: int = CHUNK_SAMPLES, **run: Any) -> pd.DataFrame:
+                 run: RunOptions | None = None, **options: Any) -> pd.DataFrame:
     """Monte Carlo odds of declarations over ``samples`` random hands of ``cards`` cards.
 
     Hand ``i`` is a pure function of ``(seed, i)``, so a table is reproducible whatever
     the threads, executor or chunk size. Proportions have Wilson 95% intervals; the mean
     has ``mean ± 1.96 × standard error`` (sample variance; nan for one sample). A run of
-    the chunk runner: ``run`` takes the options of
-    :class:`~belote_sim.studies.playouts.RunOptions` (``out`` commits the chunks there, and
-    ``summary.parquet`` and ``run.json`` at the end).
+    the chunk runner, played as ``run`` (:class:`~belote_sim.runner.jobs.RunOptions`, or
+    its fields as keywords) says: ``out`` commits the chunks there, and
+    ``summary.parquet`` and ``run.json`` at the end.
 
     :raises BeloteError: ``cards`` is not 8 or 9, ``samples <= 0`` or ``seed < 0``.
 
@@ -136,11 +142,11 @@ def sampled_odds(cards: int = 8, samples: int = 1_000_000, seed: int = 0, *,
     >>> row.metric, bool(row.ci_low < row.value < row.ci_high)
     ('expected_declaration_points', True)
     """
+    run = RunOptions.of(run, **options)
     cards = _check_cards(cards)
-    check_run_args(samples, seed, run.get("threads"), "samples")
-    check_chunk_size(chunk_size)
-    job = SampledOddsJob(cards, int(samples), int(seed), int(chunk_size))
-    ran, run_dir = play(job, run)
+    check_run_args(samples, seed, "samples")
+    job = SampledOddsJob(cards, int(samples), int(seed), run.chunk_size_or(CHUNK_SAMPLES))
+    ran = execute(job, run)
     counts = ran.counters
     group = f"cards={cards}"
     rows = []
@@ -155,7 +161,7 @@ def sampled_odds(cards: int = 8, samples: int = 1_000_000, seed: int = 0, *,
     df = summary_frame(rows)
     df.attrs["provenance"] = {**job.to_json(), **software(), **ran.executor,
                               "started": ran.started, "wall_seconds": ran.wall_seconds}
-    finish(run_dir, job, df, "summary.parquet")
+    finish(ran, job, df, "summary.parquet")
     return df
 
 

@@ -6,8 +6,7 @@ and card values (:mod:`belote_sim.studies.card_values`).
 What they share is here, written once: the checked setup of such a run
 (:func:`playout_setup`: rules, seed, bidding policy, play models), the players as the
 kernels read them, the job of a playout over simulated deals (:class:`DealsPlayoutJob`),
-how a run is played and finished in its run directory (:func:`play`, :func:`finish`)
-and its provenance.
+how a run is finished in its run directory (:func:`finish`) and its provenance.
 
 >>> s = playout_setup("classic", seed=1, bid_policy="threshold", models="heuristic,dd")
 >>> [str(m) for m in s.models], s.uses_solver
@@ -16,9 +15,8 @@ and its provenance.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -32,14 +30,12 @@ from belote_sim.runner.jobs import (
     MAX_SEED,
     Execution,
     Job,
-    check_chunk_size,
+    RunOptions,
     check_int,
-    check_out,
     chunk_plan,
     engine_identity,
-    execute,
 )
-from belote_sim.runner.rundir import RunDir, software, write_parquet
+from belote_sim.runner.rundir import software, write_parquet
 
 
 def rules_of(rules: Rules | str) -> Rules:
@@ -113,19 +109,15 @@ class PlayoutSetup:
         return {"seed": self.seed, "bid_policy": str(self.bid_policy),
                 "models": [str(m) for m in self.models]}
 
-    def chunk_size(self, given: int | None, fast: int, solver: int,
-                   dd: int | None = None) -> int:
-        """``given``, checked, or the default of the players: ``solver`` items per chunk
-        when they search (seconds an item), ``dd`` (when given) when only the ``dd``
-        model searches (:attr:`solves_once`), else ``fast``."""
-        if given is not None:
-            size = given
-        elif not self.uses_solver:
-            size = fast
+    def chunk_size(self, run: RunOptions, fast: int, solver: int, dd: int | None = None) -> int:
+        """The chunk size ``run`` gives, or the default of the players: ``solver`` items
+        per chunk when they search (seconds an item), ``dd`` (when given) when only the
+        ``dd`` model searches (:attr:`solves_once`), else ``fast``."""
+        if not self.uses_solver:
+            default = fast
         else:
-            size = dd if dd is not None and self.solves_once else solver
-        check_chunk_size(size)
-        return int(size)
+            default = dd if dd is not None and self.solves_once else solver
+        return run.chunk_size_or(default)
 
 
 def playout_setup(rules: Rules | str, *, seed: int, bid_policy: str | PolicySpec,
@@ -147,37 +139,6 @@ def check_refused(refused: int) -> None:
     """Refuse the results of a run in which a player broke the rules."""
     if refused:
         raise BeloteError(f"a player broke the rules in {int(refused)} deal(s): a policy bug")
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    """How a playout runs (none of it changes its numbers): where it is committed
-    (``out``), whether it must resume, threads, executor, progress and stop."""
-
-    out: str | Path | None = None
-    resume: bool = False
-    threads: int | None = None
-    executor: Any = "local"
-    scheduler: str | None = None
-    workers: int | None = None
-    progress: Callable[[int, int], None] | None = None
-    should_stop: Callable[[], bool] | None = None
-
-    def run_dir(self) -> RunDir | None:
-        """The checked run directory (before anything is played)."""
-        return check_out(self.out, resume=self.resume)
-
-
-def play(job: Job, run: dict[str, Any]) -> tuple[Execution, RunDir | None]:
-    """Play ``job`` with the chunk runner as ``run`` (the options of
-    :class:`RunOptions`) says; its run directory is checked before anything is played."""
-    options = RunOptions(**run)
-    run_dir = options.run_dir()
-    ran = execute(job, run_dir, resume=options.resume, threads=options.threads,
-                  executor=options.executor, scheduler=options.scheduler,
-                  workers=options.workers, progress=options.progress,
-                  should_stop=options.should_stop)
-    return ran, run_dir
 
 
 @dataclass(frozen=True)
@@ -229,9 +190,10 @@ def provenance(command: str, head: dict[str, Any], setup: PlayoutSetup, unit: st
     }
 
 
-def finish(run_dir: RunDir | None, job: Job, table: pd.DataFrame, name: str) -> None:
+def finish(ran: Execution, job: Job, table: pd.DataFrame, name: str) -> None:
     """Write ``table`` (its provenance in ``table.attrs``) as ``name`` in the run
-    directory and mark the run complete."""
+    directory of ``ran`` (when it has one) and mark the run complete."""
+    run_dir = ran.run_dir
     if run_dir is None:
         return
     prov = table.attrs["provenance"]

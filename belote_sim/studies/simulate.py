@@ -18,7 +18,6 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,17 +29,14 @@ from belote_sim.batch import runs
 from belote_sim.deallog.format import dumps, record_to_deal
 from belote_sim.errors import BeloteError
 from belote_sim.kernels import layout as L
-from belote_sim.players.lookup import lookup_for
-from belote_sim.players.seating import Players, families_for, same_players, solver_need
+from belote_sim.players.seating import Players, players_of
 from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult, refuse_illegal
 from belote_sim.runner.jobs import (
     COMPILE_SECONDS,
-    check_chunk_size,
-    check_executor,
+    RunOptions,
     check_int,
-    check_out,
     check_run_args,
     chunk_plan,
     engine_identity,
@@ -57,6 +53,9 @@ from belote_sim.stats import counters_to_dict, histogram_table, summary_table
 #: stays available for both.
 DEFAULT_BID_POLICY = "threshold"
 DEFAULT_PLAY_POLICY = "heuristic"
+
+#: The deals of a run that names neither deals nor matches.
+DEFAULT_DEALS = 100_000
 
 CHUNK_DEALS = 1_000_000
 CHUNK_MATCHES = 20_000
@@ -80,19 +79,6 @@ def compile_seconds_of(bid: PolicySpec, play: PolicySpec) -> int:
     return COMPILE_SECONDS[bid.uses_solver or play.uses_solver]
 
 
-def players_of(bid: PolicySpec, play: PolicySpec, *rule_sets: Any,
-               with_solver: bool = False) -> Players:
-    """The kernels' :class:`~belote_sim.players.seating.Players`: every seat bids with
-    ``bid`` and plays with ``play`` (the table bidder's lookup loaded when it bids), at
-    the deals of ``rule_sets`` (each a :meth:`Rules.to_array` or a tuple of its
-    integers). The kernels are built with the solver when a player needs it, or
-    ``with_solver`` (kernels that value or solve positions whoever plays), and with the
-    deal functions of these rule sets' families only."""
-    solver = True if with_solver else solver_need((bid.id,), (play.id,))
-    return same_players(bid.id, bid.value, play.id, play.value, *lookup_for(bid.id), solver,
-                        families_for(*rule_sets))
-
-
 @dataclass(frozen=True)
 class DealsTask:
     """A chunk of independent deals of ``simulate``: their counters, and their per-deal
@@ -101,17 +87,15 @@ class DealsTask:
     chunk: Chunk
     threads: int | None
     rules: tuple[int, ...]
-    bid_policy: PolicySpec
-    play_policy: PolicySpec
+    players: Players
     seed: int
     records: bool
 
     def play(self, blocks: int) -> ChunkResult:
         c = self.chunk
         counters, errors, rows = runs.simulate_chunk(
-            np.asarray(self.rules, dtype=np.int64),
-            players_of(self.bid_policy, self.play_policy, self.rules),
-            self.seed, c.start, c.count, blocks, self.records,
+            np.asarray(self.rules, dtype=np.int64), self.players, self.seed, c.start, c.count,
+            blocks, self.records,
         )
         refuse_illegal(errors, c)
         return ChunkResult(c.index, counters, rows if self.records else None)
@@ -124,16 +108,14 @@ class MatchesTask:
     chunk: Chunk
     threads: int | None
     rules: tuple[int, ...]
-    bid_policy: PolicySpec
-    play_policy: PolicySpec
+    players: Players
     seed: int
 
     def play(self, blocks: int) -> ChunkResult:
         c = self.chunk
         counters = runs.simulate_matches(
-            np.asarray(self.rules, dtype=np.int64),
-            players_of(self.bid_policy, self.play_policy, self.rules),
-            self.seed, c.start, c.count, blocks, L.MAX_MATCH_DEALS,
+            np.asarray(self.rules, dtype=np.int64), self.players, self.seed, c.start, c.count,
+            blocks, L.MAX_MATCH_DEALS,
         )
         return ChunkResult(c.index, counters)
 
@@ -141,7 +123,8 @@ class MatchesTask:
 @dataclass(frozen=True)
 class SimulateJob:
     """A ``simulate`` run: ``count`` deals or matches (``unit``) of ``rules`` between the
-    same players, cut into chunks of ``chunk_size``; with ``records`` every deal's row."""
+    same players, cut into chunks of ``chunk_size``; with ``records`` every deal's row.
+    Its players are built once, when the job is (every chunk's task carries them)."""
 
     rules: Rules
     bid_policy: PolicySpec
@@ -151,6 +134,11 @@ class SimulateJob:
     count: int
     records: bool
     chunk_size: int
+    players: Players = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", players_of(self.bid_policy, self.play_policy,
+                                                       self.rules.to_array()))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -175,10 +163,8 @@ class SimulateJob:
     def task(self, chunk: Chunk, threads: int | None) -> DealsTask | MatchesTask:
         rules = tuple(int(x) for x in self.rules.to_array())
         if self.unit == "matches":
-            return MatchesTask(chunk, threads, rules, self.bid_policy, self.play_policy,
-                               self.seed)
-        return DealsTask(chunk, threads, rules, self.bid_policy, self.play_policy, self.seed,
-                         self.records)
+            return MatchesTask(chunk, threads, rules, self.players, self.seed)
+        return DealsTask(chunk, threads, rules, self.players, self.seed, self.records)
 
     merge = staticmethod(np.add)
 
@@ -258,61 +244,55 @@ def simulate(
     matches: int | None = None,
     bid_policy: str | PolicySpec = DEFAULT_BID_POLICY,
     play_policy: str | PolicySpec = DEFAULT_PLAY_POLICY,
-    threads: int | None = None,
-    out: str | Path | None = None,
     records: bool = False,
     log_deals: int = 0,
-    chunk_size: int | None = None,
-    resume: bool = False,
-    executor: Any = "local",
-    scheduler: str | None = None,
-    workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    run: RunOptions | None = None,
+    **options: Any,
 ) -> SimulationResult:
-    """Play ``deals`` independent deals (or ``matches`` whole matches) and count.
+    """Play ``deals`` independent deals (or ``matches`` whole matches; neither:
+    :data:`DEFAULT_DEALS` deals) and count.
 
     The counters are a pure function of (rules, policies, seed, count): the same for any
-    ``threads``, ``chunk_size`` or executor (``"local"``, ``"dask"`` with ``scheduler``
-    or ``workers``, or an executor object). With ``out`` each chunk is committed to that
-    run directory as it finishes, and the summary, histograms and ``run.json`` are
-    written at the end (with ``log_deals = K`` also ``deals.jsonl``, the first K deals
-    in deal-log form: of match 0, 1 ... with ``matches``); calling again with the same
-    settings resumes (``resume=True`` insists that there is something to resume).
-    ``progress(done, total)`` is called after each chunk; when ``should_stop()`` turns
-    true the run stops after the current chunk and raises :class:`RunInterrupted`.
-    Every argument is checked before anything runs (what ``belote-sim simulate`` does).
+    threads, chunk size or executor. How the run is played is ``run``
+    (:class:`~belote_sim.runner.jobs.RunOptions`), or its fields as keywords
+    (``out=DIR``, ``threads=2``, ``executor="dask"``, ``progress``, ``should_stop``...).
+    With ``out`` each chunk is committed to that run directory as it finishes, and the
+    summary, histograms and ``run.json`` are written at the end (with ``log_deals = K``
+    also ``deals.jsonl``, the first K deals in deal-log form: of match 0, 1 ... with
+    ``matches``); calling again with the same settings resumes (``resume=True`` insists
+    that there is something to resume). ``progress(done, total)`` is called after each
+    chunk; when ``should_stop()`` turns true the run stops after the current chunk and
+    raises :class:`RunInterrupted`. Every argument is checked before anything runs (what
+    ``belote-sim simulate`` does).
     """
-    if (deals is None) == (matches is None):
-        raise BeloteError("give either a number of deals or a number of matches")
-    unit, count = ("deals", deals) if matches is None else ("matches", matches)
-    check_run_args(count, seed, threads, unit)
+    run = RunOptions.of(run, **options)
+    if deals is not None and matches is not None:
+        raise BeloteError("give either a number of deals or a number of matches, not both")
+    unit, count = ("deals", DEFAULT_DEALS if deals is None else deals) if matches is None else (
+        "matches", matches)
+    check_run_args(count, seed, unit)
     check_independent_deals(rules, unit)
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
     check_policies(rules, bid, play)
     check_int("log_deals", log_deals, 0)
     if unit == "deals" and log_deals > count:
         raise BeloteError(f"--log-deals {log_deals} is more than --deals {count}")
-    run_dir = check_out(out, records=records, resume=resume, log_deals=log_deals)
-    check_executor(executor, scheduler)
+    if (records or log_deals) and run.out is None:
+        raise BeloteError("--log-deals and --records need --out DIR")
     if records and unit == "matches":
         raise BeloteError("per-deal records are written for deal runs, not with --matches")
-    if chunk_size is None:
-        chunk_size = CHUNK_MATCHES if unit == "matches" else (
-            CHUNK_RECORDS if records else CHUNK_DEALS
-        )
-        if play.uses_solver:  # seconds per deal: small chunks
-            chunk_size = CHUNK_SOLVER
-    check_chunk_size(chunk_size)
+    default_chunk = CHUNK_MATCHES if unit == "matches" else (
+        CHUNK_RECORDS if records else CHUNK_DEALS)
+    if play.uses_solver:  # seconds per deal: small chunks
+        default_chunk = CHUNK_SOLVER
     settings = SimulateJob(rules, bid, play, int(seed), unit, int(count), bool(records),
-                           int(chunk_size))
-    run = execute(settings, run_dir, resume=resume, threads=threads, executor=executor,
-                  scheduler=scheduler, workers=workers, progress=progress,
-                  should_stop=should_stop)
+                           run.chunk_size_or(default_chunk))
+    ran = execute(settings, run)
+    run_dir = ran.run_dir
     result = SimulationResult(
-        settings, run.counters, run.wall_seconds, run.executor, run.started, run.finished,
+        settings, ran.counters, ran.wall_seconds, ran.executor, ran.started, ran.finished,
         run_dir.path if run_dir else None,
-        0 if run.played_counters is None else int(run.played_counters[L.C_DEALS]),
+        0 if ran.played_counters is None else int(ran.played_counters[L.C_DEALS]),
     )
     if run_dir is not None:
         write_run_outputs(run_dir, result)

@@ -31,7 +31,7 @@ import json
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,7 @@ import pandas as pd
 
 from belote_sim.errors import BeloteError
 from belote_sim.rules import BOOL_OPTIONS, CHOICES, PRESETS, Rules
+from belote_sim.runner.jobs import RunOptions
 from belote_sim.runner.rundir import read_provenance, software, write_parquet
 from belote_sim.runner.rundir import write_text_atomic as _write_text
 from belote_sim.studies.atlas import SHIPPED, SUMS
@@ -103,17 +104,16 @@ class StudyRuns:
     """Where the study commits its runs and how they run (nothing here changes a
     figure): every run of a part is a run directory under ``root`` (``OUT/runs/``), so an
     interrupted study resumes chunk by chunk, and each finished part keeps its tables
-    there (``parts/``), so a study run again plays only the parts it had not finished."""
+    there (``parts/``), so a study run again plays only the parts it had not finished.
+    ``run`` is the study's :class:`~belote_sim.runner.jobs.RunOptions` (its executor
+    shared by every run)."""
 
     root: Path
-    executor: Any = "local"
-    threads: int | None = None
-    should_stop: Callable[[], bool] | None = None
+    run: RunOptions
 
-    def at(self, name: str) -> dict[str, Any]:
-        """The runner options of the run called ``name``."""
-        return {"out": self.root / name, "executor": self.executor, "threads": self.threads,
-                "should_stop": self.should_stop}
+    def at(self, name: str) -> RunOptions:
+        """The run options of the run called ``name``."""
+        return replace(self.run, out=self.root / name)
 
 
 # -- The parts --------------------------------------------------------------------------
@@ -143,7 +143,7 @@ def presets_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
                 continue  # a cut pack depends on the deal before: whole matches only
             kw = {"deals": count} if unit == "deals" else {"matches": count}
             run = simulate(rules, seed=SEEDS["presets"], **kw, **PLAYERS,
-                           **runs.at(f"presets/{name}-{unit}"))
+                           run=runs.at(f"presets/{name}-{unit}"))
             parts.append(_tidy(run.table(), preset=name, unit=unit))
     return {"presets": pd.concat(parts, ignore_index=True)}
 
@@ -152,7 +152,7 @@ def odds_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
     from belote_sim.studies.odds import exact_odds, sampled_odds
 
     parts = [_tidy(exact_odds(c), cards=c, method="exact") for c in (8, 9)]
-    parts.append(_tidy(sampled_odds(8, s.odds_samples, SEEDS["odds"], **runs.at("odds")),
+    parts.append(_tidy(sampled_odds(8, s.odds_samples, SEEDS["odds"], run=runs.at("odds")),
                        cards=8, method="sampled"))
     return {"odds": pd.concat(parts, ignore_index=True)}
 
@@ -163,7 +163,7 @@ def shuffle_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
     cells = named_cells([("shuffle=full", "classic", {}),
                          ("shuffle=cut", "classic", {"shuffle": "cut"})])
     table = compare(cells, matches=s.shuffle_matches, seed=SEEDS["shuffle"], **PLAYERS,
-                    **runs.at("shuffle"))
+                    run=runs.at("shuffle"))
     return {"shuffle": pd.DataFrame(table)}
 
 
@@ -183,7 +183,7 @@ def atlas_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
                            deals=int(atlas.attrs["provenance"]["deals"])))
         both = bid_table(preset, s.gap_deals[preset], seed=SEEDS["atlas_gap"],
                          models="heuristic,dd", bid_policy=PLAYERS["bid_policy"],
-                         **runs.at(f"atlas-gap/{preset}"))
+                         run=runs.at(f"atlas-gap/{preset}"))
         by = "round" if "round" in both.columns else "strain"
         for key in (by, "trumps", "holding"):
             gap = model_gap(both, "heuristic", by=[key]).sort_values(key, kind="stable")
@@ -197,9 +197,9 @@ def card_values_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
     from belote_sim.studies.card_values import card_values
 
     parts = [card_values("classic", s.card_deals, seed=SEEDS["card_values"],
-                         models="heuristic", **runs.at("card-values/heuristic")),
+                         models="heuristic", run=runs.at("card-values/heuristic")),
              card_values("classic", s.card_dd_deals, seed=SEEDS["card_values"],
-                         models="dd", **runs.at("card-values/dd"))]
+                         models="dd", run=runs.at("card-values/dd"))]
     return {"card_values": pd.concat([pd.DataFrame(p) for p in parts], ignore_index=True)}
 
 
@@ -240,7 +240,7 @@ def factorial_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
         for unit, kw in (("deals", {"deals": s.factorial_deals}),
                          ("matches", {"matches": s.factorial_matches})):
             table = compare(cells, seed=SEEDS["factorial"], factors=factors, **kw, **PLAYERS,
-                            **runs.at(f"factorial/{name.replace(' ', '-')}-{unit}"))
+                            run=runs.at(f"factorial/{name.replace(' ', '-')}-{unit}"))
             parts.append(_tidy(pd.DataFrame(table), study=name, unit=unit))
     return {"factorial": pd.concat(parts, ignore_index=True)}
 
@@ -251,7 +251,7 @@ def arena_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
     rows = []
     for a, b, a_bid, b_bid, deals, matches in s.arena:
         r = arena(a, b, deals=deals, matches=matches, seed=SEEDS["arena"], a_bid=a_bid,
-                  b_bid=b_bid, **runs.at(f"arena/{a}-{a_bid}-vs-{b}-{b_bid}"))
+                  b_bid=b_bid, run=runs.at(f"arena/{a}-{a_bid}-vs-{b}-{b_bid}"))
         decided = r.games - r.match_unfinished
         rows.append({
             "a": a, "b": b, "a_bid": a_bid, "b_bid": b_bid, "deals": deals,
@@ -286,7 +286,7 @@ def worlds_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
         for given in WORLD_KINDS:
             df = bid_strength(preset, hand, worlds=s.worlds_strength, seed=SEEDS["worlds"],
                               worlds_given=given, **where,
-                              **runs.at(f"worlds/position-{i}-{given}"))
+                              run=runs.at(f"worlds/position-{i}-{given}"))
             accept = row_where(df, metric="world_acceptance")
             for group in df[df.metric == "gain_over_pass"].group:
                 call = group.split("call=")[1]
@@ -304,7 +304,7 @@ def worlds_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
     for preset in ("coinche", "classic"):
         r = arena("fastpimc:20", "fastpimc:20:uniform", rules=Rules.from_preset(preset),
                   deals=s.worlds_arena_deals, matches=0, seed=SEEDS["worlds"],
-                  **runs.at(f"worlds/arena-{preset}"))
+                  run=runs.at(f"worlds/arena-{preset}"))
         arena_rows.append({
             "preset": preset, "deals": s.worlds_arena_deals,
             "mean_score_diff": r.mean_score_diff, "diff_low": r.diff_low,
@@ -375,24 +375,24 @@ def _save_part(root: Path, name: str, tables: dict[str, pd.DataFrame], seconds: 
 
 
 def run_study(out: str | Path, quick: bool = False,
-              say: Callable[[str], None] = print, *, executor: Any = "local",
-              scheduler: str | None = None, workers: int | None = None,
-              threads: int | None = None,
-              should_stop: Callable[[], bool] | None = None) -> dict[str, pd.DataFrame]:
+              say: Callable[[str], None] = print, *, run: RunOptions | None = None,
+              **options: Any) -> dict[str, pd.DataFrame]:
     """Play every part and write ``OUT/tables/*.parquet``; return the tables. (The
     README and plots are drawn from those tables by
     :func:`belote_sim.report.study.write_study`.)
 
     ``quick`` plays a few deals of each part (for the test suite): the figures mean
     nothing, the files are those of the full study. Every run goes through the chunk
-    runner on ``executor`` (``"local"`` or ``"dask"``, with ``scheduler`` or
-    ``workers``) and ``threads``, committed under ``OUT/runs/`` (:class:`StudyRuns`):
-    when ``should_stop()`` turns true the study stops after the current chunk with
+    runner as ``run`` (:class:`~belote_sim.runner.jobs.RunOptions`, or its fields as
+    keywords: ``threads``, the executor, ``should_stop``; ``out`` and ``chunk_size`` are
+    the study's own) says, committed under ``OUT/runs/`` (:class:`StudyRuns`): when
+    ``should_stop()`` turns true the study stops after the current chunk with
     :class:`~belote_sim.runner.jobs.RunInterrupted`, and running it again resumes part
     by part and chunk by chunk, to the same tables.
     """
     from belote_sim.runner.jobs import make_executor
 
+    run = RunOptions.of(run, **options)
     sizes = QUICK if quick else FULL
     out = Path(out)
     root = out / RUNS_DIR
@@ -400,8 +400,8 @@ def run_study(out: str | Path, quick: bool = False,
     tables: dict[str, pd.DataFrame] = {}
     timings = []
     started = datetime.now(timezone.utc)
-    pool = make_executor(executor, scheduler, workers, threads)
-    runs = StudyRuns(root, pool, threads, should_stop)
+    pool = make_executor(run.executor, run.scheduler, run.workers, run.threads)
+    runs = StudyRuns(root, replace(run, executor=pool, scheduler=None, workers=None))
     try:
         for name, part in PARTS.items():
             kept = _load_part(root, name)
