@@ -57,13 +57,18 @@ def source_hash(package_dir: Path = PACKAGE_DIR) -> str:
 SOURCE_HASH = source_hash()
 
 
-def cache_dir() -> str:
-    """Directory of this source tree's compiled kernels."""
+def cache_base() -> str:
+    """The directory that holds the kernel caches of every source tree."""
     base = os.environ.get("BELOTE_SIM_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
     if not base:
         xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
         base = os.path.join(xdg, "belote_sim")
-    return os.path.join(base, f"numba-{SOURCE_HASH}")
+    return base
+
+
+def cache_dir() -> str:
+    """Directory of this source tree's compiled kernels."""
+    return os.path.join(cache_base(), f"numba-{SOURCE_HASH}")
 
 
 @contextlib.contextmanager
@@ -90,8 +95,8 @@ def copy_callees_once() -> bool:
     ``copy.deepcopy`` and a memo of its own. Every block refers to the function's one
     scope, which holds all its variables, so every block copies every variable: an
     inlining costs blocks times variables. The deal's phases are inlined into one
-    another (each made a call of its own cost the deal rate several per cent,
-    docs/performance.md), and half of a first run's compilation went into these copies.
+    another (each call of its own costs the deal rate), and these copies were a large
+    share of a first run's compilation.
     With one memo for the whole copy the scope is copied once and the copied blocks share
     it, as the blocks of the original do; the compiled code is the same.
     """
@@ -120,7 +125,7 @@ def copy_callees_once() -> bool:
 
 
 #: Whether :func:`copy_callees_once` applies to this Numba (the kernels' first compilation
-#: takes about a third longer without it).
+#: takes longer without it).
 COPIES_CALLEES_ONCE = copy_callees_once()
 
 
@@ -147,8 +152,7 @@ def python_form(kernel: Any) -> Callable:
     """``kernel`` as plain Python, every jitted callee it names plain Python too: what
     ``NUMBA_DISABLE_JIT=1`` would run. For the tables a module derives at import from a
     kernel's own code (read by other kernels as constants), without compiling or loading
-    the kernel and its callees from the cache, which would cost the import a tenth of a
-    second.
+    the kernel and its callees from the cache, which every import would pay for.
 
     >>> from belote_sim.kernels.bits import popcount
     >>> python_form(popcount)(0b1011)

@@ -65,6 +65,7 @@ def test_the_wheel_installs_without_extras(installed):
     where = _run([str(installed / "python"), "-c", probe], cwd=installed)
     assert "site-packages" in where.stdout, where.stderr
     assert "bidder-classic.npz" in where.stdout and "atlas-coinche.parquet" in where.stdout
+    assert "compile-seconds.json" in where.stdout
 
 
 #: Every command once, on a small input, in the order they build on each other.

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,17 +29,12 @@ import numba
 import numpy as np
 
 from belote_sim.errors import BeloteError
+from belote_sim.runner import compile_times
 from belote_sim.runner.executors import Chunk, ChunkTask, LocalExecutor
 from belote_sim.runner.rundir import RunDir
 
 #: The largest seed: seeds are unsigned 63-bit integers.
 MAX_SEED = 2**63 - 1
-
-#: Seconds a first run compiles its kernels for on this project's 2-core machine, by
-#: whether its players need the double-dummy solver (docs/performance.md, *A first
-#: run*): the figure of the compile notice (:func:`warm_up`). A job says which it is
-#: with a ``compile_seconds`` attribute; one without is taken to need the solver.
-COMPILE_SECONDS = {False: 25, True: 110}
 
 #: Where the runner says what the user should know but need not act on: the compile
 #: notice. The CLI prints its records on standard error, ``--quiet`` or not; a library
@@ -154,8 +148,8 @@ class Job(Protocol):
     @property
     def total(self) -> int: ...
 
-    # Optional: ``compile_seconds``, the figure of :data:`COMPILE_SECONDS` its kernels
-    # take to compile.
+    # Optional: ``uses_solver``, whether its players need the double-dummy solver (the
+    # kind of its kernels, runner.compile_times.compile_kind).
 
     def to_json(self) -> dict[str, Any]: ...
 
@@ -247,33 +241,54 @@ def make_executor(executor: Any = "local", scheduler: str | None = None,
     return executor
 
 
-@contextmanager
-def _compile_notice(seconds: int) -> Iterator[None]:
-    """Log the compile notice once if Numba compiles anything (not: loads it from the
-    cache) inside the ``with`` block."""
-    from numba.core import event
+class _CompileNotice:
+    """Inside its ``with`` block: log the compile notice once if Numba compiles anything
+    (not: loads it from the cache), with the figure of :func:`compile_times.estimate`,
+    and time the compilation from its start to the block's end (``seconds``, None when
+    nothing compiled)."""
 
-    class Notice(event.Listener):
-        said = False
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.started: float | None = None
+        self.seconds: float | None = None
 
-        def on_start(self, ev: event.Event) -> None:
-            if not self.said:
-                self.said = True
-                log.warning("compiling the kernels for this machine, once: about %d s", seconds)
+    def __enter__(self) -> _CompileNotice:
+        from numba.core import event
 
-        def on_end(self, ev: event.Event) -> None:
-            pass
+        notice = self
 
-    with event.install_listener("numba:compile", Notice()):
-        yield
+        class Listener(event.Listener):
+            def on_start(self, ev: event.Event) -> None:
+                if notice.started is None:
+                    notice.started = time.perf_counter()
+                    figure = compile_times.estimate(notice.kind)
+                    about = f": about {figure:.0f} s" if figure is not None else ""
+                    log.warning("compiling the kernels for this machine, once%s", about)
+
+            def on_end(self, ev: event.Event) -> None:
+                pass
+
+        self._listening = event.install_listener("numba:compile", Listener())
+        self._listening.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._listening.__exit__(*exc)
+        if self.started is not None and exc[0] is None:
+            self.seconds = time.perf_counter() - self.started
 
 
 def warm_up(job: Job, chunk: Chunk, threads: int | None) -> None:
     """Load the kernels of ``job``'s chunks from the cache, or compile them, by playing
     ``chunk`` with nothing in it: then the clock of :func:`execute` times play alone,
-    and a first run says that it compiles (:func:`_compile_notice`) before it does."""
-    with _compile_notice(getattr(job, "compile_seconds", COMPILE_SECONDS[True])):
+    and a first run says that it compiles (:class:`_CompileNotice`) before it does, and
+    keeps how long it took for the next compilation of its kind
+    (:mod:`belote_sim.runner.compile_times`)."""
+    kind = compile_times.compile_kind(job)
+    with _CompileNotice(kind) as notice:
         job.task(chunk._replace(count=0), threads).play(1)
+    if notice.seconds is not None:
+        compile_times.record(kind, notice.seconds)
 
 
 def execute(job: Job, run: RunOptions,

@@ -535,6 +535,11 @@ class StrengthJob:
     def total(self) -> int:
         return self.worlds
 
+    @property
+    def uses_solver(self) -> bool:
+        """Whether its players search (the kind of its kernels)."""
+        return self.setup.uses_solver
+
     def to_json(self) -> dict[str, Any]:
         return {**engine_identity(counterfactuals.N_SC), "command": "bid-strength",
                 **self.decision.describe(), **self.setup.to_json(), "worlds": self.worlds,

@@ -78,7 +78,6 @@ from belote_sim.studies.simulate import (
     CHUNK_SOLVER,
     DEFAULT_BID_POLICY,
     DEFAULT_PLAY_POLICY,
-    compile_seconds_of,
 )
 
 #: Deals per chunk (one progress step, one SPRT look) of the fast players.
@@ -544,8 +543,9 @@ class CompareJob:
     merge = staticmethod(np.add)
 
     @property
-    def compile_seconds(self) -> int:
-        return compile_seconds_of(self.bid_policy, self.play_policy)
+    def uses_solver(self) -> bool:
+        """Whether its players need the double-dummy solver (the kind of its kernels)."""
+        return self.bid_policy.uses_solver or self.play_policy.uses_solver
 
 
 def _pairing(cells: Sequence[Cell]) -> list[bool]:

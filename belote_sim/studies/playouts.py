@@ -159,6 +159,11 @@ class DealsPlayoutJob:
     def total(self) -> int:
         return self.deals
 
+    @property
+    def uses_solver(self) -> bool:
+        """Whether its players search (the kind of its kernels)."""
+        return self.setup.uses_solver
+
     def to_json(self) -> dict[str, Any]:
         return {**engine_identity(self.layout), "command": self.command,
                 "rules": self.setup.rules.describe(), **self.setup.to_json(),

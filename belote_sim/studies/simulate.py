@@ -34,7 +34,6 @@ from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult, refuse_illegal
 from belote_sim.runner.jobs import (
-    COMPILE_SECONDS,
     RunOptions,
     check_int,
     check_run_args,
@@ -71,12 +70,6 @@ def check_independent_deals(rules: Rules, unit: str) -> None:
             "shuffle=cut rebuilds each pack from the deal before, so it plays whole "
             "matches: use --matches (simulate(..., matches=M)) instead of --deals"
         )
-
-
-def compile_seconds_of(bid: PolicySpec, play: PolicySpec) -> int:
-    """The compile notice's figure for kernels of players bidding with ``bid`` and
-    playing with ``play`` (:data:`~belote_sim.runner.jobs.COMPILE_SECONDS`)."""
-    return COMPILE_SECONDS[bid.uses_solver or play.uses_solver]
 
 
 @dataclass(frozen=True)
@@ -169,8 +162,9 @@ class SimulateJob:
     merge = staticmethod(np.add)
 
     @property
-    def compile_seconds(self) -> int:
-        return compile_seconds_of(self.bid_policy, self.play_policy)
+    def uses_solver(self) -> bool:
+        """Whether its players need the double-dummy solver (the kind of its kernels)."""
+        return self.bid_policy.uses_solver or self.play_policy.uses_solver
 
 
 @dataclass
