@@ -213,7 +213,7 @@ RUN_OPTIONS: dict[str, tuple[Any, Any, str]] = {
     "quiet": (bool, False, "no progress bar"),
     "report": (bool, False, "also write OUT/report.html and OUT/plots/ at the end"),
 }
-#: Option names that are not ``--`` and the parameter's name.
+#: The flags' own names: without them Typer would also offer ``--no-resume`` and the like.
 _FLAG_NAMES = {"resume": ("--resume",), "quiet": ("--quiet", "-q"), "report": ("--report",)}
 
 
@@ -225,8 +225,8 @@ def run_command(name: str, *, out: str | None = None, chunk: str | None = None,
     them as one :class:`RunFlags`, its ``run`` argument, built and checked before it is
     called: a bad run option is one line and exit status 2, before anything is played.
 
-    >>> [p for p in RUN_OPTIONS if p not in ("out", "chunk_size")][:3]
-    ['threads', 'resume', 'executor']
+    >>> " ".join(inspect.signature(odds).parameters)  # its own, then the run options
+    'cards samples seed threads out resume executor scheduler workers quiet report'
     """
     helps = {"out": out, "chunk_size": chunk}
     names = [n for n in (only or RUN_OPTIONS) if helps.get(n, "") is not None]
@@ -1051,8 +1051,8 @@ def main() -> None:
     if hasattr(signal, "SIGPIPE"):  # `belote-sim replay log | head` ends quietly
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     # The imports leave a heap of objects that live as long as the command (numba's,
-    # pandas's: some 175,000): out of the collector's passes, which would otherwise walk
-    # them all at every full collection and again at exit (docs/performance.md).
+    # pandas's): out of the collector's passes, which would otherwise walk them all at
+    # every full collection and again at exit.
     gc.freeze()
     app(prog_name=PROG)
 

@@ -71,8 +71,8 @@ PLAYERS = {
 }
 #: The coverage check's players by default: random bidding and play, whose runs differ
 #: between the cells in many deals (with realistic players most deals of 1,000 play the
-#: same under both cells, and the paired interval is then too narrow: see
-#: docs/performance.md; ``--coverage-players realistic`` measures that).
+#: same under both cells, and the paired interval is then too narrow:
+#: ``--coverage-players realistic`` measures that).
 COVERAGE_PLAYERS = "random"
 
 

@@ -1,12 +1,12 @@
 """Whole-deal exact values as the ``dd`` model of bid strength and the atlas solves them.
 
 ``python benchmarks/bench_solve_table.py [--deals N] [--seed S]`` (not part of ``make
-bench``: it answers design questions, the figures go to docs/performance.md):
+bench``: it answers design questions; its figures go to the commit that acts on them):
 
 - the table's size: each deal that the threshold bidder took (``bench_players.bid_deals``)
   solved from its first lead in a new generation of the table, as
   :func:`belote_sim.play.pimc.deal_value` does, with tables of 2^20 down to 2^12
-  entries: total time and nodes per size (``solver_kit.SOLVE_TABLE_BITS`` is the
+  entries: total time and nodes per size (``dd.kit.SOLVE_TABLE_BITS`` is the
   size the solved outcomes use);
 - at that size, other ways to the same exact value, against the one full-window
   search ``deal_value`` makes: ``dd_value``'s null window at 81 followed by one

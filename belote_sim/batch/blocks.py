@@ -12,8 +12,7 @@ into that function's module and optimises and compiles the whole module again, a
 parallel loop adds two such layers above its block function (the loop's body and the
 kernel around it). With the deal below them, those layers were a large part of a first
 run's compilation, paid again by each chunk kernel that plays deals (the simulator's,
-the arena's, the atlas's...); ``benchmarks/bench_compile.py`` measures them, and
-docs/performance.md gives the figures.
+the arena's, the atlas's...); ``benchmarks/bench_compile.py`` measures them.
 
 >>> run_blocks(lambda b, lo, hi: (b, lo, hi), 10, 7, 3, threads=2)
 [(0, 10, 12), (1, 12, 14), (2, 14, 17)]

@@ -7,7 +7,7 @@ a chunk's rows into such a table, sorted by its keys, and :func:`merge_sums` add
 such tables: the result does not depend on the order of the rows or of the chunks.
 
 A chunk has several rows a deal, so a pandas group-by of them (a DataFrame built column
-by column, then hashed) costs a fair share of what the deals do (docs/performance.md).
+by column, then hashed) costs a fair share of what the deals do.
 Here the class of a row is coded as one integer (each key's offset from its smallest
 value, in a mixed radix, so the codes sort as the keys do), one compiled pass adds each
 row into its class, found in a hash table of the codes, and numpy sorts the classes by

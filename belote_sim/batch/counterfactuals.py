@@ -465,7 +465,8 @@ def atlas_chunk(rules, models, seed, start, n, n_blocks, solve_dd):
     per_deal = ROWS_PER_DEAL * models.players_table.shape[0]
     # Room for the most rows the deals can have, of which they use a few: the blocks
     # take the rows one at a time from the front, and the memory of the rest, left
-    # uninitialised, is never touched (filling it cost the atlas as much as its deals).
+    # uninitialised, is never touched (filling it would be a large share of the atlas's
+    # time).
     rows = np.empty((n * per_deal, N_AF), dtype=np.int64)
     claims = np.array([start, 0], dtype=np.int64)  # the next deal, the next row
     refused = run_blocks(

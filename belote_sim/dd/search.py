@@ -623,7 +623,7 @@ def dd_exact(solver, position):
     """Exact value of a position (see :func:`dd_search`) by one search in the full
     window. The way to a whole deal's value, which lies anywhere from a few points to a
     capot: a null-window test at a guess first (:func:`dd_value`) pays only when the
-    guess is within a few points (docs/performance.md)."""
+    guess is within a few points."""
     return dd_search(solver, position, -1, INF)
 
 
@@ -675,11 +675,11 @@ def dd_move_values(solver, position, legal, out):
     either side of the previous card's value (the cards of a hand are often worth a few
     points apart), and searched again on the side it failed, from the bound its
     fail-soft result gives, only when its value lies outside. On random and bid deals
-    that takes fewer nodes than a full window for every card (``docs/performance.md``);
+    that takes fewer nodes than a full window for every card;
     a null window at the previous value first would confirm what a search finds anyway,
     and cost more. The strongest card of a suit first leaves in the table positions its
     weaker cards meet again: fewer nodes, on random and bid deals, than the cards taken
-    in the order of their indices (``docs/performance.md``)."""
+    in the order of their indices."""
     cx = solver.context
     moves, maximize = _root_moves(cx, position, legal)
     best = -INF if maximize else INF

@@ -27,7 +27,7 @@ CALL_NAMES = {
     L.CALL_COINCHE: "coinche", L.CALL_SURCOINCHE: "surcoinche",
 }  # fmt: skip
 CALL_NAMES.update({L.CALL_SUIT + i: s for i, s in enumerate(SUITS)})
-# The kernel's plain-Python body: compiling it would cost every command ~0.15 s at import.
+# The kernel's plain-Python body: compiling it would cost every command's import.
 _bid_code = getattr(bid_code, "py_func", bid_code)
 for _v, _value in enumerate(L.BID_VALUES):
     for _strain, _name in enumerate(TRUMP_NAMES):

@@ -184,7 +184,7 @@ def _play_deal_compiled(families, rules, players, script, ws, dealer, pot_before
 
     Compiled without reference counting (so are the family functions it calls): a deal
     hands its named tuples through many functions, and counting the references of every
-    array in them cost a quarter of the deal rate. Nothing here allocates; the solver
+    array in them cost a large share of the deal rate. Nothing here allocates; the solver
     players' entry points, which do, keep the runtime (``jit_refcounted``). A function
     of its own, not inlined: Numba types an inlined overload twice, which cost more
     compilation than the pruning saved. The start of the deal is part of it, not a

@@ -47,8 +47,8 @@ def _read_every_slot():
     """``impl(rules) -> (rules[0], ..., rules[N_RULE_SLOTS - 1])``, the reads written out.
 
     Numba's ``to_fixed_tuple`` builds the tuple in a loop that LLVM does not see
-    through: the lean trick loop copied every slot through the stack at each deal
-    (``docs/performance.md``). Written out, each read is a load of its own, and the
+    through: the trick loop copied every slot through the stack at each deal. Written
+    out, each read is a load of its own, and the
     loads of the slots a kernel never uses are dropped."""
     reads = ", ".join(f"rules[{i}]" for i in range(N_RULE_SLOTS))
     namespace: dict = {}

@@ -130,7 +130,7 @@ def at_seat(values, seat):
     """``values[seat]`` of one of the players' four-entry tuples (``players.play``...).
 
     By selects, not the jump table Numba makes of a tuple indexed at run time: the seat
-    to play changes with every trick's winner, and the mispredicted jump cost a fifth of
+    to play changes with every trick's winner, and the mispredicted jump cost a visible share of
     a random card."""
     if seat == 0:
         return values[0]

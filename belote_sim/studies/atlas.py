@@ -67,7 +67,7 @@ CLASS_COLUMNS = ("round", "position", "strain", "value", "retourne", "holding", 
 #: solver models, and ``dd`` as the only searching model (one exact solve per contract:
 #: longer chunks, which the threads' blocks share more evenly). A fast chunk also pays
 #: for merging its class sums into the table of every class met so far, a cost per
-#: chunk that grows with that table (docs/performance.md).
+#: chunk that grows with that table.
 CHUNK_FAST = 20_000
 CHUNK_SOLVER = 8
 CHUNK_DD = 64
@@ -384,7 +384,7 @@ def ship_atlases(presets: Iterable[str] = tuple(SHIPPED), threads: int | None = 
                           progress=progress)
         lookup.DATA_DIR.mkdir(parents=True, exist_ok=True)
         # The sums only: the rates follow from them (:func:`with_rates`), and the file
-        # is a quarter of the size.
+        # is smaller.
         write_parquet(atlas.drop(columns=list(RATE_COLUMNS)), atlas_path(preset),
                       atlas.attrs["provenance"], compression="zstd")
         keys, gains = bidder_lookup(atlas)

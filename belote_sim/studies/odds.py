@@ -55,8 +55,7 @@ def exact_odds(cards: int = 8) -> pd.DataFrame:
     all ``C(32, cards)`` hands.
 
     ``n`` is the number of hands, ``k`` the number with the property, ``value = k / n``
-    and ``ci_low = ci_high = value``; the mean row has ``k`` empty. Takes about 0.2 s
-    (8 cards) or 0.5 s (9 cards) on two cores once compiled.
+    and ``ci_low = ci_high = value``; the mean row has ``k`` empty.
 
     :raises BeloteError: ``cards`` is not 8 or 9.
 
