@@ -10,6 +10,8 @@ each tree's figure the median of its rounds. It prints each tree's rates and thi
 tree's ratio to each commit. The machine is shared and its speed drifts within
 minutes: only trees measured in the same rounds are compared.
 
+``--probe presets`` measures the same way the presets whose tricks the trick loop's
+general form plays (two and three players, the stock game) and coinche.
 ``--probe loops`` times instead the loops outside ``simulate``: those that call the
 deal's cached kernel (``belote_sim.game.deals.play_deal_cached``) rather than inline
 it (bid strength, card values, matches and an arena of cheap players) and the bid
@@ -86,6 +88,27 @@ for name, kw in (("random", {{"bid_policy": "random", "play_policy": "random"}})
 print(json.dumps(out))
 """
 
+#: ``--probe presets``: deals/s of the presets whose deals the trick loop's general form
+#: plays (two and three players, the stock's free tricks) and of coinche, under random
+#: and realistic players, each the median of the same runs as the engine probe's.
+PRESETS_PROBE = f"""
+import json, statistics, time
+from belote_sim import Rules, simulate
+out = {{}}
+for preset in ("three-player", "stock-2p", "no-contract-2p", "coinche"):
+    for name, kw in (("random", {{"bid_policy": "random", "play_policy": "random"}}),
+                     ("realistic", {{"bid_policy": "threshold", "play_policy": "heuristic"}})):
+        rules = Rules.from_preset(preset)
+        simulate(rules, deals=20_000, seed=1, **kw)  # compile or load
+        rates = []
+        for _ in range({REPEATS}):
+            t0 = time.perf_counter()
+            simulate(rules, deals={DEALS}, seed=1, **kw)
+            rates.append({DEALS} / (time.perf_counter() - t0))
+        out[f"{{preset}} {{name}}"] = statistics.median(rates)
+print(json.dumps(out))
+"""
+
 
 def rates(tree: Path, threads: int, probe: str = PROBE) -> dict[str, float]:
     """The ``probe``'s figures for the package in ``tree`` on ``threads`` threads (0:
@@ -105,12 +128,15 @@ def main() -> None:
                         help="threads of each probe (default: all the machine's)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="rounds, each measuring every tree once (default 3)")
-    parser.add_argument("--probe", choices=("engine", "loops"), default="engine",
-                        help="engine: deals/s of simulate (default); loops: seconds of "
-                             "the loops outside simulate and of the bid atlas")
+    parser.add_argument("--probe", choices=("engine", "presets", "loops"), default="engine",
+                        help="engine: deals/s of simulate's classic deals (default); "
+                             "presets: deals/s of the two- and three-player presets and "
+                             "coinche; loops: seconds of the loops outside simulate and "
+                             "of the bid atlas")
     args = parser.parse_args()
-    probe, unit, fmt = ((PROBE, "deals/s", ",.0f") if args.probe == "engine"
-                        else (LOOPS_PROBE, "s", ".3f"))
+    probe, unit, fmt = {"engine": (PROBE, "deals/s", ",.0f"),
+                        "presets": (PRESETS_PROBE, "deals/s", ",.0f"),
+                        "loops": (LOOPS_PROBE, "s", ".3f")}[args.probe]
     with tempfile.TemporaryDirectory() as tmp:
         trees = {}
         for commit in args.commits:

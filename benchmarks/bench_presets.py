@@ -16,6 +16,7 @@ from pathlib import Path
 import numba
 
 from belote_sim import PRESETS, Rules
+from belote_sim.players.seating import players_of
 from belote_sim.players.spec import PolicySpec
 from belote_sim.runner.executors import Chunk, run_chunk
 from belote_sim.studies.simulate import DealsTask
@@ -24,19 +25,19 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _task(rules: Rules, n: int) -> DealsTask:
-    return DealsTask(
-        Chunk(0, "deals", 0, n), None, tuple(int(x) for x in rules.to_array()),
-        PolicySpec.parse("random", "bid"), PolicySpec.parse("random", "play"), seed=1,
-        records=False,
-    )
+    players = players_of(PolicySpec.parse("random", "bid"), PolicySpec.parse("random", "play"),
+                         rules.to_array())
+    return DealsTask(Chunk(0, "deals", 0, n), None, tuple(int(x) for x in rules.to_array()),
+                     players, seed=1, records=False)
 
 
 def rate(rules: Rules, n: int, repeats: int = 3) -> float:
     run_chunk(_task(rules, 1000))  # compile or load
+    task = _task(rules, n)
     best = float("inf")
     for _ in range(repeats):
         t0 = time.perf_counter()
-        run_chunk(_task(rules, n))
+        run_chunk(task)
         best = min(best, time.perf_counter() - t0)
     return n / best
 

@@ -7,6 +7,7 @@ again and say in the commit which cases changed and why::
 
     python tests/golden.py record     # rewrite tests/golden_outputs.json
     python tests/golden.py check      # list the cases whose digests differ
+    python tests/golden.py check --executor dask   # the runs on a local Dask cluster
 
 Each case is a preset with options, the players, and a small run: the counters of
 ``simulate`` (independent deals or whole matches), the deal logs of the first deals
@@ -128,8 +129,9 @@ def _digest(obj: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def run_case(case: Case) -> dict[str, str]:
-    """The digests of one case: ``counters`` and ``logs`` (or ``arena``)."""
+def run_case(case: Case, executor: Any = "local") -> dict[str, str]:
+    """The digests of one case: ``counters`` and ``logs`` (or ``arena``), its runs played
+    on ``executor`` (the deal logs in this process)."""
     from belote_sim import Rules
     from belote_sim.studies.arena import arena
     from belote_sim.studies.simulate import play_match, simulate, simulated_deals
@@ -149,17 +151,17 @@ def run_case(case: Case) -> dict[str, str]:
     if case.arena:
         a, b = case.arena.split(",")
         res = arena(a, b, rules=rules, deals=case.deals, matches=case.matches, seed=7,
-                    bid_policy=case.bid)
+                    bid_policy=case.bid, executor=executor)
         figures = {k: getattr(res, k) for k in ARENA_FIGURES}
         return {"arena": _digest(figures)}
     if case.deals:
         run = simulate(rules, deals=case.deals, seed=11, bid_policy=case.bid,
-                       play_policy=case.play)
+                       play_policy=case.play, executor=executor)
         logs = simulated_deals(rules, case.logs, seed=11, bid_policy=case.bid,
                                play_policy=case.play)
     else:
         run = simulate(rules, matches=case.matches, seed=11, bid_policy=case.bid,
-                       play_policy=case.play)
+                       play_policy=case.play, executor=executor)
         logs = play_match(rules, seed=11, match=0, bid_policy=case.bid,
                           play_policy=case.play) if case.logs else []
     if case.kind == "summary":  # what summary.parquet and histograms.parquet hold
@@ -168,15 +170,27 @@ def run_case(case: Case) -> dict[str, str]:
     return {"counters": _digest(run.counters), "logs": _digest(logs)}
 
 
-def compute(only: list[Case] | None = None) -> dict[str, dict[str, str]]:
-    return {c.name: run_case(c) for c in (only if only is not None else cases())}
+def compute(only: list[Case] | None = None, executor: Any = "local"
+            ) -> dict[str, dict[str, str]]:
+    return {c.name: run_case(c, executor) for c in (only if only is not None else cases())}
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2 or argv[1] not in ("record", "check"):
+    dask = argv[2:] == ["--executor", "dask"]
+    if len(argv) not in (2, 4) or argv[1] not in ("record", "check") or (
+            len(argv) == 4 and not (dask and argv[1] == "check")):
         print(__doc__)
         return 2
-    now = compute()
+    if dask:
+        from belote_sim.runner.distributed import DaskExecutor
+
+        executor = DaskExecutor(n_workers=2, threads=1)
+        try:
+            now = compute(executor=executor)
+        finally:
+            executor.close()
+    else:
+        now = compute()
     if argv[1] == "record":
         GOLDEN_FILE.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
         print(f"wrote {len(now)} cases to {GOLDEN_FILE}")

@@ -302,8 +302,10 @@ def test_a_first_run_compiles_only_what_it_plays_and_says_so_even_when_quiet(tmp
     first = subprocess.run([sys.executable, "-c", _FIRST_RUN], env=env, capture_output=True,
                            text=True, timeout=600)
     assert first.returncode == 0, first.stderr
-    notice = "compiling the kernels for this machine, once: about"
+    notice = "compiling the kernels for this machine, once: about"  # make bench's figure
     assert first.stderr.count(notice) == 1, first.stderr
+    kept = json.loads((tmp_path / "compile-seconds.json").read_text())  # this machine's
+    assert set(kept) == {"SimulateJob"} and kept["SimulateJob"] > 0
     *_, reached, refused = (ast.literal_eval(line) for line in first.stdout.splitlines()[-2:])
     assert refused == [40, 0]
     assert reached == {"pimc_card": [], "dd_card": [], "dd_call": ["none"],
@@ -327,3 +329,78 @@ def test_a_run_read_back_prints_no_rate_for_deals_it_did_not_play(tmp_path):
     assert "2,000 deals in" in first.stdout and "deals/s" in first.stdout
     assert "2,000 deals, every one read back from" in again.stdout
     assert "deals/s" not in again.stdout
+
+
+#: Each long command, with what it needs besides the run options.
+LONG_COMMANDS = {
+    "simulate": [],
+    "odds": ["--samples", "1000"],
+    "arena": ["--a", "heuristic", "--b", "random"],
+    "compare": ["--a", "classic", "--b", "litige"],
+    "bid-strength": ["--hand", "JH 9H AH 7D 8C", "--retourne", "TH"],
+    "bid-table": [],
+    "card-values": [],
+    "study": [],
+}
+
+
+def test_the_run_options_are_declared_once_and_no_command_repeats_them():
+    """The long commands take their run options from ``cli.RUN_OPTIONS`` through
+    ``run_command``: none declares one in its own signature, and each command's options
+    are its own followed by the run options, in the order they are declared."""
+    import ast
+    import inspect
+
+    from belote_sim import cli
+
+    tree = ast.parse(Path(cli.__file__).read_text(encoding="utf-8"))
+    decorated = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            for deco in node.decorator_list:
+                if isinstance(deco, ast.Call) and getattr(deco.func, "id", "") == "run_command":
+                    decorated[deco.args[0].value] = [a.arg for a in node.args.args
+                                                     + node.args.kwonlyargs]
+    assert set(decorated) == set(LONG_COMMANDS)
+    for name, own in decorated.items():
+        repeated = (set(own) - {"out"} if name == "study" else set(own)) & set(cli.RUN_OPTIONS)
+        assert not repeated, (name, repeated)
+        assert own[-1] == "run", name
+        command = next(c for c in cli.app.registered_commands if c.name == name)
+        params = list(inspect.signature(command.callback).parameters)
+        run_part = [p for p in params if p not in own]
+        assert params[:len(own) - 1] == own[:-1], name
+        assert run_part == [p for p in cli.RUN_OPTIONS if p in run_part], name
+
+
+@pytest.mark.beside_warm
+@pytest.mark.parametrize("name", sorted(LONG_COMMANDS))
+def test_a_bad_run_option_is_one_line_before_anything_is_played(name, tmp_path):
+    """Every long command checks its run options the same way, once, when it builds them:
+    a thread count out of range, a chunk size of 0 (where it has one), a scheduler
+    without Dask, ``--resume`` or ``--report`` without ``--out``, an ``--out`` that is
+    a file."""
+    from belote_sim import cli
+
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    command = next(c for c in cli.app.registered_commands if c.name == name)
+    takes = set(inspect_params(command.callback))
+    cases = [(["--threads", "0"], "threads must be"),
+             (["--scheduler", "tcp://nowhere:1"], "--scheduler needs --executor dask")]
+    if "chunk_size" in takes:
+        cases.append((["--chunk-size", "0"], "chunk size must be"))
+    if "out" in takes and name != "study":
+        cases += [(["--resume"], "--resume continues the run in OUT: give --out DIR too"),
+                  (["--report"], "give --out DIR too"),
+                  (["--out", str(a_file)], "is a file, not a directory")]
+    for args, message in cases:
+        p = run(name, *LONG_COMMANDS[name], *args)
+        assert p.returncode == 2, (name, args, p.stderr)
+        assert p.stderr.count("\n") == 1 and message in p.stderr, (name, args, p.stderr)
+
+
+def inspect_params(callback) -> list[str]:
+    import inspect
+
+    return list(inspect.signature(callback).parameters)
