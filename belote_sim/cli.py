@@ -975,16 +975,21 @@ def study(
     OUT/plots/ written from those tables. Every run is committed under OUT/runs/: after
     Ctrl-C the same command resumes part by part. About 17 minutes on 2 cores."""
     from belote_sim.report.study import write_study
-    from belote_sim.runner.jobs import RunInterrupted
 
-    if render_only:
-        try:
-            path = write_study(out)
-        except BeloteError as e:
-            _fail(str(e))
-            return
-        typer.echo(f"wrote {path}")
+    if not render_only:
+        _play_study(out, quick, run)
+    try:
+        path = write_study(out)
+    except BeloteError as e:
+        _fail(str(e))
         return
+    typer.echo(f"wrote {path}")
+
+
+def _play_study(out: Path, quick: bool, run: RunFlags) -> None:
+    """Play the study's parts into ``OUT/tables/``, with the Ctrl-C protocol of
+    :class:`_StopFlag`: interrupted, it says how to resume and exits 130."""
+    from belote_sim.runner.jobs import RunInterrupted
     from belote_sim.studies.study import run_study
 
     flag = _StopFlag()
@@ -1002,17 +1007,10 @@ def study(
         raise typer.Exit(130) from None
     except BeloteError as e:
         _fail(str(e))
-        return
     finally:
         import signal
 
         signal.signal(signal.SIGINT, previous)
-    try:
-        path = write_study(out)
-    except BeloteError as e:
-        _fail(str(e))
-        return
-    typer.echo(f"wrote {path}")
 
 
 @app.command("rules", epilog=_example("rules"))

@@ -344,6 +344,7 @@ LONG_COMMANDS = {
 }
 
 
+@pytest.mark.beside_warm
 def test_the_run_options_are_declared_once_and_no_command_repeats_them():
     """The long commands take their run options from ``cli.RUN_OPTIONS`` through
     ``run_command``: none declares one in its own signature, and each command's options

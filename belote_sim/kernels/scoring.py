@@ -58,6 +58,21 @@ def deal_total(rules, trump):
     return TOTALS[k10, rules[R_NT_VALUES], trump]
 
 
+@jit(inline="always")
+def record_side_points(rec, T, E):
+    """``S = C + D + B`` of the takers' side ``T`` and the defenders' ``E`` (RULES 8) from
+    the record's card points, declarations and belote; written as ``S_T``/``S_E`` with
+    the takers' card points, and no pot yet. Returns ``(S_T, S_E)``."""
+    s_t = rec[CARD_POINTS + T] + rec[DECL_POINTS + T] + rec[BELOTE + T]
+    s_e = rec[CARD_POINTS + E] + rec[DECL_POINTS + E] + rec[BELOTE + E]
+    rec[SCORE_TAKERS] = s_t
+    rec[SCORE_DEFENDERS] = s_e
+    rec[TAKER_CARD_POINTS] = rec[CARD_POINTS + T]
+    rec[POT] = 0
+    rec[POT_WON_BY] = -1
+    return s_t, s_e
+
+
 @jit_no_refcount
 def score_two_sides(rec, taker_side, tie_rule):
     """Score a deal between two sides from the record's trick points, capot, contest and
@@ -72,13 +87,7 @@ def score_two_sides(rec, taker_side, tie_rule):
     capot = rec[CAPOT_SIDE]
     for s in range(2):
         rec[CARD_POINTS + s] = rec[TRICK_POINTS + s] + (CAPOT_BONUS if capot == s else 0)
-    s_t = rec[CARD_POINTS + T] + rec[DECL_POINTS + T] + rec[BELOTE + T]
-    s_e = rec[CARD_POINTS + E] + rec[DECL_POINTS + E] + rec[BELOTE + E]
-    rec[SCORE_TAKERS] = s_t
-    rec[SCORE_DEFENDERS] = s_e
-    rec[TAKER_CARD_POINTS] = rec[CARD_POINTS + T]
-    rec[POT] = 0
-    rec[POT_WON_BY] = -1
+    s_t, s_e = record_side_points(rec, T, E)
     pot_before = rec[POT_BEFORE]
     if s_t > s_e or (s_t == s_e and tie_rule == TIE_TAKERS):
         rec[OUTCOME] = OUT_MADE
@@ -224,13 +233,7 @@ def score_coinche(rec, taker_side, scale, to_ten):
             rec[CARD_POINTS + s] = rec[TRICK_POINTS + s]
     if capot >= 0:
         rec[CARD_POINTS + capot] += CAPOT_BONUS
-    s_t = rec[CARD_POINTS + T] + rec[DECL_POINTS + T] + rec[BELOTE + T]
-    s_e = rec[CARD_POINTS + E] + rec[DECL_POINTS + E] + rec[BELOTE + E]
-    rec[SCORE_TAKERS] = s_t
-    rec[SCORE_DEFENDERS] = s_e
-    rec[TAKER_CARD_POINTS] = rec[CARD_POINTS + T]
-    rec[POT] = 0
-    rec[POT_WON_BY] = -1
+    s_t, s_e = record_side_points(rec, T, E)
     # A capot bid is made exactly when the takers take every trick (RULES 7.4 step 3).
     made = capot == T if value == CAPOT_VALUE else s_t >= value
     if made:

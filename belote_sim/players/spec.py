@@ -87,8 +87,6 @@ class PolicySpec:
         return policy(self.kind, self.name).solver
 
 
-
-
 #: The suffix of a player whose worlds ignore the calls (``fastpimc:20:uniform``).
 UNIFORM = "uniform"
 

@@ -4,7 +4,9 @@ size.
 
 A run is a :class:`Job`: what it counts, its identity (the settings that make its
 numbers), its chunks and the task of each (the task types live beside the commands they
-serve, in :mod:`belote_sim.studies`), and how two results merge exactly. :func:`execute`
+serve, in :mod:`belote_sim.studies`), and how two results merge exactly; how it is
+played (where it is committed, threads, chunk size, executor, progress, stop) is its
+:class:`RunOptions`, none of which changes its numbers. :func:`execute`
 plays the chunks not yet committed in the run directory on an executor
 (:mod:`belote_sim.runner.executors`, :mod:`belote_sim.runner.distributed`), commits each
 as it finishes (:class:`belote_sim.runner.rundir.RunDir`), reports progress and stops
@@ -17,7 +19,6 @@ uninterrupted one.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
@@ -35,11 +36,6 @@ from belote_sim.runner.rundir import RunDir
 
 #: The largest seed: seeds are unsigned 63-bit integers.
 MAX_SEED = 2**63 - 1
-
-#: Where the runner says what the user should know but need not act on: the compile
-#: notice. The CLI prints its records on standard error, ``--quiet`` or not; a library
-#: user sees them through Python's last-resort handler, or their own logging setup.
-log = logging.getLogger("belote_sim")
 
 
 def check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
@@ -241,54 +237,13 @@ def make_executor(executor: Any = "local", scheduler: str | None = None,
     return executor
 
 
-class _CompileNotice:
-    """Inside its ``with`` block: log the compile notice once if Numba compiles anything
-    (not: loads it from the cache), with the figure of :func:`compile_times.estimate`,
-    and time the compilation from its start to the block's end (``seconds``, None when
-    nothing compiled)."""
-
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-        self.started: float | None = None
-        self.seconds: float | None = None
-
-    def __enter__(self) -> _CompileNotice:
-        from numba.core import event
-
-        notice = self
-
-        class Listener(event.Listener):
-            def on_start(self, ev: event.Event) -> None:
-                if notice.started is None:
-                    notice.started = time.perf_counter()
-                    figure = compile_times.estimate(notice.kind)
-                    about = f": about {figure:.0f} s" if figure is not None else ""
-                    log.warning("compiling the kernels for this machine, once%s", about)
-
-            def on_end(self, ev: event.Event) -> None:
-                pass
-
-        self._listening = event.install_listener("numba:compile", Listener())
-        self._listening.__enter__()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self._listening.__exit__(*exc)
-        if self.started is not None and exc[0] is None:
-            self.seconds = time.perf_counter() - self.started
-
-
 def warm_up(job: Job, chunk: Chunk, threads: int | None) -> None:
     """Load the kernels of ``job``'s chunks from the cache, or compile them, by playing
     ``chunk`` with nothing in it: then the clock of :func:`execute` times play alone,
-    and a first run says that it compiles (:class:`_CompileNotice`) before it does, and
-    keeps how long it took for the next compilation of its kind
-    (:mod:`belote_sim.runner.compile_times`)."""
-    kind = compile_times.compile_kind(job)
-    with _CompileNotice(kind) as notice:
+    and a first run says that it compiles before it does, and keeps how long it took for
+    the next compilation of its kind (:func:`compile_times.compiling`)."""
+    with compile_times.compiling(compile_times.compile_kind(job)):
         job.task(chunk._replace(count=0), threads).play(1)
-    if notice.seconds is not None:
-        compile_times.record(kind, notice.seconds)
 
 
 def execute(job: Job, run: RunOptions,

@@ -71,6 +71,7 @@ from belote_sim.kernels.calls import BID_VALUES, N_STRAINS, bid_strain
 from belote_sim.kernels.calls import is_bid as _is_bid
 from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
+from belote_sim.runner import compile_times
 from belote_sim.runner.executors import Chunk, ChunkResult
 from belote_sim.runner.jobs import (
     RunOptions,
@@ -613,18 +614,21 @@ def bid_strength(
         a world not found in its share of the budget, after the run (nothing written).
     """
     run = RunOptions.of(run, **options)
-    dec = decision(rules, hand, retourne=retourne, seat=seat, dealer=dealer, round=round,
-                   calls=calls)
     check_run_args(worlds, seed, "worlds")
-    setup = playout_setup(dec.rules, seed=seed, bid_policy=bid_policy, models=models)
+    setup = playout_setup(rules, seed=seed, bid_policy=bid_policy, models=models)
     if worlds_out is not None:
         worlds_out = Path(worlds_out)
         if worlds_out.suffix != ".parquet":
             raise BeloteError(f"--worlds-out {str(worlds_out)!r}: give a .parquet file")
-    given = plan_worlds(dec, setup, int(worlds), worlds_given, max_packs)
-    job = StrengthJob(dec, setup, int(worlds),
-                      setup.chunk_size(run, CHUNK_FAST, CHUNK_SOLVER, CHUNK_DD), given)
-    ran = execute(job, run)
+    # The replay of the calls so far and the search for the worlds compile kernels of
+    # their own: one compile notice and one compile figure with the run's.
+    with compile_times.compiling(compile_times.compile_kind(StrengthJob, setup.uses_solver)):
+        dec = decision(setup.rules, hand, retourne=retourne, seat=seat, dealer=dealer,
+                       round=round, calls=calls)
+        given = plan_worlds(dec, setup, int(worlds), worlds_given, max_packs)
+        job = StrengthJob(dec, setup, int(worlds),
+                          setup.chunk_size(run, CHUNK_FAST, CHUNK_SOLVER, CHUNK_DD), given)
+        ran = execute(job, run)
     counters, reach, draws = job.split(ran.counters)
     check_refused(int(counters[:, :, counterfactuals.SC_REFUSED].sum()))
     missed = int(draws[counterfactuals.DW_MISSED])
