@@ -10,8 +10,8 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 ## The package and its tools, installed by uv (one small wheel from the package index, then
-## every dependency fetched and unpacked in parallel, several times faster than pip:
-## docs/performance.md); by pip where uv cannot be had.
+## every dependency fetched and unpacked in parallel, far faster than pip); by pip where uv
+## cannot be had.
 $(STAMP): $(BIN)/python pyproject.toml
 	{ $(BIN)/python -m pip install --quiet uv \
 		&& $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -e '.[dev]'; } \
@@ -64,7 +64,8 @@ test-plain: $(STAMP)
 
 ## The benchmarks; the peer engine they measure beside ours (colver, Rust, on PyPI) is
 ## installed first when the package index can be reached (else they say so and print our
-## figures alone).
+## figures alone). Last, benchmarks/figures.py keeps the sitting's figures in
+## docs/figures.json and writes docs/performance.md and the README's speed lines from them.
 PEERS := colver>=0.11
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet '$(PEERS)' || echo "$(PEERS) could not be installed"
@@ -77,12 +78,16 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_vs_colver.py --pairs 10 --out results/bench_vs_colver.json
 	$(BIN)/python benchmarks/bench_worlds.py
 	$(BIN)/python benchmarks/bench_cold.py
+	$(BIN)/python benchmarks/figures.py
 
 ## The generated parts of the docs: docs/metrics.md's tables (from belote_sim.stats.METRICS
-## and the per-deal row schema) and docs/design.md's picture of the layers (docs/layers.py).
+## and the per-deal row schema), docs/design.md's picture of the layers (docs/layers.py),
+## and docs/performance.md with the README's speed lines from the last sitting of `make
+## bench` (docs/figures.json).
 docs: $(STAMP)
 	$(BIN)/python -c "from belote_sim.stats import write_metrics_doc; write_metrics_doc()"
 	$(BIN)/python docs/layers.py
+	$(BIN)/python benchmarks/figures.py --render
 
 ## The bid atlases the package ships (belote_sim/data/: classic and coinche, fixed deals and
 ## seeds, belote_sim.studies.atlas.SHIPPED) and the table bidder's lookups derived from them.
