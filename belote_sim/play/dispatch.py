@@ -14,7 +14,7 @@ import numpy as np
 from belote_sim._jit import jit, jit_refcounted
 from belote_sim.kernels.bits import ctz, nth_bit, popcount
 from belote_sim.kernels.rng import below_from
-from belote_sim.play.heuristic import heuristic_card
+from belote_sim.play.heuristic import heuristic_card_apart
 from belote_sim.play.pimc import (
     ALWAYS_EXACT,
     EXACT_TRICKS,
@@ -75,7 +75,7 @@ def _choose_card(players, rules, legal, hands, view, rng, kit):
     if policy == PLAY_RANDOM:
         return random_card(legal, rng)
     if policy == PLAY_HEURISTIC or view.free:
-        return heuristic_card(legal, hands[view.seat], view)
+        return heuristic_card_apart(legal, hands[view.seat], view)
     if kit is None:  # the solver players are not compiled in (players.seating)
         return NOT_COMPILED
     if policy in PIMC_PLAYS:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from belote_sim._jit import jit, python_form
+from belote_sim._jit import jit, jit_no_refcount, python_form
 from belote_sim.cards import (
     ALL_TRUMPS,
     CAPOT_BONUS,
@@ -146,14 +146,11 @@ def _richest(cards, trump):
     return _first_in_order(cards, 1, trump)
 
 
-@jit(inline="always")
-def heuristic_card(legal, hand, view):
+def _heuristic_card(legal, hand, view):
     """The ``heuristic`` policy's card (see the module docstring) of the seat of
     ``view`` (:class:`~belote_sim.players.seating.SeatView`), holding ``hand``, whose
-    legal cards are ``legal``.
-
-    Compiled into each caller (the trick loop asks it every card): a call would copy
-    every field of the view it is handed."""
+    legal cards are ``legal``; compiled as :func:`heuristic_card` and
+    :func:`heuristic_card_apart`."""
     seat, trick, k, leader, played = view.seat, view.trick, view.k, view.leader, view.played
     trump, taker, n = view.trump, view.taker, view.n
     unseen = _FULL ^ (played | hand)
@@ -212,6 +209,16 @@ def heuristic_card(legal, hand, view):
         return best
     return _cheapest(legal, trump)
 
+
+
+#: The heuristic's card compiled into its caller, for the mass runs' trick loop
+#: (:func:`belote_sim.game.tricks.trick_loop`), which asks it every card: a call would
+#: copy every field of the view it is handed.
+heuristic_card = jit(inline="always")(_heuristic_card)
+#: The heuristic's card as a kernel of its own, for every other caller: the general
+#: trick loop is compiled into each game's deal function, and a copy of the heuristic in
+#: each would lengthen a first run's compilation.
+heuristic_card_apart = jit_no_refcount(_heuristic_card)
 
 @jit(inline="always")
 def view_after(view, trick, card):

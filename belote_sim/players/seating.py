@@ -7,8 +7,8 @@ players everywhere (:func:`same_players`); the arena seats player A on one side 
 on the other (:func:`sided_players`), each side with its own bidding and card play
 (:class:`SidePolicies`). The players also carry the ``table`` bidder's lookup
 (``table_keys``, ``table_gains``: :func:`belote_sim.players.lookup.shipped_lookup`,
-or :func:`no_lookup` where no seat bids by table), as arrays the kernels receive rather
-than compile in.
+or :func:`~belote_sim.players.lookup.no_lookup` where no seat bids by table), as
+arrays the kernels receive rather than compile in.
 
 What the players need decides what the kernels compile. Where no seat bids by table
 the lookup is ``None``, and where no seat runs the double-dummy solver (``solver``,
