@@ -18,7 +18,7 @@ import json
 import platform
 import subprocess
 import sys
-from collections.abc import Callable
+from collections import namedtuple
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -58,7 +58,7 @@ def _cpu() -> str:
 def _commit() -> str | None:
     try:
         return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
+                          capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return None
 
@@ -78,13 +78,13 @@ def gather() -> dict[str, Any]:
     return {
         "sitting": {
             "date": datetime.now(timezone.utc).date().isoformat(),
-            "commit": _commit(),
-            "cpu": _cpu(),
-            "cores": __import__("os").cpu_count(),
-            "belote_sim": belote_sim.__version__,
-            "numba": numba.__version__,
-            "numpy": numpy.__version__,
-            "python": platform.python_version(),
+        "commit": _commit(),
+        "cpu": _cpu(),
+        "cores": __import__("os").cpu_count(),
+        "belote_sim": belote_sim.__version__,
+        "numba": numba.__version__,
+        "numpy": numpy.__version__,
+        "python": platform.python_version(),
         },
         "benches": benches,
     }
@@ -139,15 +139,7 @@ def _targets(checks: dict[str, bool | None]) -> str:
 # -- The sections ---------------------------------------------------------------------------
 
 
-def engine_section(e: dict | None) -> list[str]:
-    out = ["## The engine", "",
-           "`python benchmarks/bench_engine.py`: complete classic deals, every figure of the "
-           "same run. The baseline (a shuffle and nothing else, one thread) says how fast the "
-           "machine ran; colver, the fastest public belote engine (Rust, `pip install "
-           "colver`), is measured beside ours in the same run (its rollouts score no "
-           "declarations).", ""]
-    if e is None:
-        return out + _missing("engine") + [""]
+def engine_section(e: dict) -> list[str]:
     threads = e["threads"]
     rows = [
         ["shuffle only, 1 thread (baseline)", f"{n(e['shuffle_only_per_s'])} deals/s", ""],
@@ -167,32 +159,19 @@ def engine_section(e: dict | None) -> list[str]:
     rows += [[f"peak memory, a run of {int(k):,} deals", f"{n(v)} MB", ""]
              for k, v in e["peak_rss_run_mb"].items()]
     rows.append(["command start to first deal, warm cache", s(e["start_to_first_deal_s"]),
-                 "best of 5"])
-    return out + table(["figure", "value", "ratio"], rows) + ["", _targets(e["targets"]), ""]
+             "best of 5"])
+    return table(["figure", "value", "ratio"], rows) + ["", _targets(e["targets"]), ""]
 
 
-def presets_section(p: dict | None) -> list[str]:
-    out = ["## Every preset", "",
-           "`python benchmarks/bench_presets.py`: deals a second with random bidding and "
-           "play on all threads, each the best of 3 runs, beside the ratio to classic in "
-           "the same run.", ""]
-    if p is None:
-        return out + _missing("presets") + [""]
+def presets_section(p: dict) -> list[str]:
     rates = p["deals_per_second"]
     base = rates["classic"]
     rows = [[f"`{name}`", n(r), ratio(r / base)] for name, r in rates.items()]
-    return out + table(["preset", "deals/s", "against classic"], rows) + [""]
+    return table(["preset", "deals/s", "against classic"], rows) + [""]
 
 
-def cold_section(c: dict | None) -> list[str]:
-    out = ["## A first run", "",
-           "`python benchmarks/bench_cold.py`: commands in an empty kernel cache (what a "
-           "first run after installing meets), then again with the cache filled; and the "
-           "compile notice's figures, each kind of job's first compilation as the runner "
-           "measures it (`belote_sim/data/compile-seconds.json`, the figure a machine that "
-           "never compiled that kind of job announces).", ""]
-    if c is None:
-        return out + _missing("cold") + [""]
+def cold_section(c: dict) -> list[str]:
+    out: list[str] = []
     rows = []
     for name, r in c.items():
         if name == "compile_seconds":
@@ -203,29 +182,23 @@ def cold_section(c: dict | None) -> list[str]:
     kinds = c.get("compile_seconds", {})
     if kinds:
         out += table(["kind of job", "first compilation"],
-                     [[f"`{k}`", f"{v:.0f} s"] for k, v in sorted(kinds.items())]) + [""]
+                 [[f"`{k}`", f"{v:.0f} s"] for k, v in sorted(kinds.items())]) + [""]
     return out
 
 
-def players_section(p: dict | None) -> list[str]:
-    out = ["## The solver and the players", "",
-           "`python benchmarks/bench_players.py`, one core: the double-dummy solver's "
-           "queries from the first lead, on random classic deals and on *bid* deals (those "
-           "the threshold bidder took, where the takers hold most trumps: the positions "
-           "`pimc` meets), and the players' time per decision.", ""]
-    if p is None:
-        return out + _missing("players") + [""]
+def players_section(p: dict) -> list[str]:
+    out: list[str] = []
 
     def solve_row(label: str, r: dict) -> list[str]:
         return [label, ms(r["mean_ms"]), ms(r["median_ms"]), n(r["nodes_per_second"] / 1e6, 1)]
 
     rows = [solve_row("exact value, random deal", p["exact"]),
-            solve_row("can the takers reach 82, random deal", p["query82"]),
-            solve_row("exact value, bid deal", p["bid_deals_exact"]),
-            solve_row("exact value, bid deal, by bisection", p["bid_deals_exact_bisection"]),
-            solve_row("every card's value, bid deal", p["bid_deals_every_card"]),
-            solve_row("every card's value, bid deal, by bisection",
-                      p["bid_deals_every_card_bisection"])]
+        solve_row("can the takers reach 82, random deal", p["query82"]),
+        solve_row("exact value, bid deal", p["bid_deals_exact"]),
+        solve_row("exact value, bid deal, by bisection", p["bid_deals_exact_bisection"]),
+        solve_row("every card's value, bid deal", p["bid_deals_every_card"]),
+        solve_row("every card's value, bid deal, by bisection",
+                  p["bid_deals_every_card_bisection"])]
     out += table(["query, from the first lead", "mean", "median", "M nodes/s"], rows) + [""]
     v = p.get("colver_comparison")
     if v:
@@ -253,14 +226,7 @@ def players_section(p: dict | None) -> list[str]:
     return out + table(["player", "time per decision"], rows) + [""]
 
 
-def strength_section(b: dict | None) -> list[str]:
-    out = ["## Bid strength, the atlas and the table bidder", "",
-           "`python benchmarks/bench_strength.py`: one classic decision as a user meets it "
-           "(the command run as a subprocess, start-up included, warm kernel cache), the "
-           "bid atlas against `simulate`'s rate in the same run, and the table bidder's "
-           "cost against threshold bidding.", ""]
-    if b is None:
-        return out + _missing("strength") + [""]
+def strength_section(b: dict) -> list[str]:
     rows = [
         ["`bid-strength`, 10,000 worlds, heuristic, start-up included",
          s(b["cli_10000_worlds_heuristic_s"]), "< 2 s"],
@@ -275,69 +241,99 @@ def strength_section(b: dict | None) -> list[str]:
          f"{n(b['simulate_table_heuristic_deals_per_s'])} deals/s",
          f"{ratio(b['table_to_threshold_ratio'])} threshold bidding"],
     ]
-    return out + table(["what", "figure", "against"], rows) + [""]
+    return table(["what", "figure", "against"], rows) + [""]
 
 
-def worlds_section(w: dict | None) -> list[str]:
-    out = ["## Worlds given the auction", "",
-           "`python benchmarks/bench_worlds.py`: what reading the calls costs, as a user "
-           "meets it.", ""]
-    if w is None:
-        return out + _missing("worlds") + [""]
+def worlds_section(w: dict) -> list[str]:
     rows = [[f"`bid-strength --rules {r['position']}`, 10,000 worlds, start-up included",
-             s(r["given_s"]), s(r["uniform_s"]), pct(r["acceptance"]) + " of packs",
-             f"< {r['target_s']:g} s"] for r in w["strength"]]
+         s(r["given_s"]), s(r["uniform_s"]), pct(r["acceptance"]) + " of packs",
+         f"< {r['target_s']:g} s"] for r in w["strength"]]
     rows += [[f"`fastpimc:20` per decision, {r['preset']} ({r['deals']} deals, sides swapped)",
-              ms(r["given_ms"]), ms(r["uniform_ms"]), pct(r["acceptance"]) + " of worlds",
-              f"≤ 1.5×: {ratio(r['ratio'])}"] for r in w["pimc"]]
-    return out + table(["what", "given the calls", "uniform", "give the calls", "target"],
-                       rows) + [""]
+          ms(r["given_ms"]), ms(r["uniform_ms"]), pct(r["acceptance"]) + " of worlds",
+          f"≤ 1.5×: {ratio(r['ratio'])}"] for r in w["pimc"]]
+    return table(["what", "given the calls", "uniform", "give the calls", "target"],
+                   rows) + [""]
 
 
-def compare_section(c: dict | None) -> list[str]:
-    out = ["## Comparisons", "",
-           "`python benchmarks/bench_compare.py`: `compare`'s speed against one `simulate` "
-           "of the same deals, its paired intervals' coverage, and the sequential test.", ""]
-    if c is None:
-        return out + _missing("compare") + [""]
+def compare_section(c: dict) -> list[str]:
     rows = [["two cells, threshold bidding and heuristic play",
-             f"{n(c['compare_deals_per_s'])} deals/s",
-             f"{ratio(c['compare_over_simulate'])} one `simulate` "
+         f"{n(c['compare_deals_per_s'])} deals/s",
+         f"{ratio(c['compare_over_simulate'])} one `simulate` "
              f"({n(c['simulate_deals_per_s'])} deals/s; target ≤ 2.3×)"]]
     for metric, v in c.get("coverage", {}).items():
         rows.append([f"coverage of the paired 95% interval, `{metric}`",
-                     f"{v['coverage']:.3f} [{v['coverage_low']:.3f}, {v['coverage_high']:.3f}]",
-                     "target 0.95 ± 0.02"])
+                 f"{v['coverage']:.3f} [{v['coverage_low']:.3f}, {v['coverage_high']:.3f}]",
+                 "target 0.95 ± 0.02"])
     sq = c.get("sequential")
     if sq:
         decided = ", ".join(f"{d} {sq['decisions'].count(d)}" for d in sorted(set(sq["decisions"])))
         rows.append([f"`--until dedans_rate --delta {sq['delta']}`, {sq['runs']} seeds",
-                     f"{decided}", f"{n(sq['mean_deals'])} deals on average"])
-    return out + table(["what", "figure", "against"], rows) + [""]
+                 f"{decided}", f"{n(sq['mean_deals'])} deals on average"])
+    return table(["what", "figure", "against"], rows) + [""]
 
 
-def vs_colver_section(v: dict | None) -> list[str]:
-    out = ["## Against colver's players", "",
-           "`python benchmarks/bench_vs_colver.py --pairs 10` (in `make bench`: a few pairs, "
-           "a check that the match runs; the published ladder, with its intervals over "
-           "hundreds of pairs, is in [results/README.md](../results/README.md)): our seats "
-           "against colver's in colver's own environment, each deal played twice with the "
-           "sides swapped; time per move of each side.", ""]
-    if not v or not v.get("matches"):
-        return out + _missing("vs_colver") + [""]
+def vs_colver_section(v: dict) -> list[str]:
+    if not v.get("matches"):
+        return _missing("vs_colver") + [""]
     rows = [[m["match"], n(m.get("pairs")), f"{m['mean_difference']:+.1f} "
              f"[{m['difference_low']:+.1f}, {m['difference_high']:+.1f}]",
-             ms(m.get("ours_ms_per_move")), ms(m.get("theirs_ms_per_move"))]
+         ms(m.get("ours_ms_per_move")), ms(m.get("theirs_ms_per_move"))]
             for m in v["matches"]]
-    return out + table(["match", "pairs", "ours − theirs a deal [95%]", "ours a move",
-                        "theirs a move"], rows) + [""]
+    return table(["match", "pairs", "ours − theirs a deal [95%]", "ours a move",
+                  "theirs a move"], rows) + [""]
 
 
-SECTIONS: tuple[tuple[str, Callable[[dict | None], list[str]]], ...] = (
-    ("engine", engine_section), ("presets", presets_section), ("cold", cold_section),
-    ("players", players_section), ("strength", strength_section),
-    ("worlds", worlds_section), ("compare", compare_section),
-    ("vs_colver", vs_colver_section),
+#: A section of the page: its bench's name (``BENCHES``), its title, what it measures
+#: and with which command, and the rows it renders from that bench's figures.
+Section = namedtuple("Section", ["name", "title", "intro", "render"])
+
+SECTIONS: tuple[Section, ...] = (
+    Section("engine", "The engine",
+        "`python benchmarks/bench_engine.py`: complete classic deals, every figure of the "
+        "same run. The baseline (a shuffle and nothing else, one thread) says how fast the "
+        "machine ran; colver, the fastest public belote engine (Rust, `pip install "
+        "colver`), is measured beside ours in the same run (its rollouts score no "
+        "declarations).",
+        engine_section),
+    Section("presets", "Every preset",
+        "`python benchmarks/bench_presets.py`: deals a second with random bidding and "
+        "play on all threads, each the best of 3 runs, beside the ratio to classic in "
+        "the same run.",
+        presets_section),
+    Section("cold", "A first run",
+        "`python benchmarks/bench_cold.py`: commands in an empty kernel cache (what a "
+        "first run after installing meets), then again with the cache filled; and the "
+        "compile notice's figures, each kind of job's first compilation as the runner "
+        "measures it (`belote_sim/data/compile-seconds.json`, the figure a machine that "
+        "never compiled that kind of job announces).",
+        cold_section),
+    Section("players", "The solver and the players",
+        "`python benchmarks/bench_players.py`, one core: the double-dummy solver's "
+        "queries from the first lead, on random classic deals and on *bid* deals (those "
+        "the threshold bidder took, where the takers hold most trumps: the positions "
+        "`pimc` meets), and the players' time per decision.",
+        players_section),
+    Section("strength", "Bid strength, the atlas and the table bidder",
+        "`python benchmarks/bench_strength.py`: one classic decision as a user meets it "
+        "(the command run as a subprocess, start-up included, warm kernel cache), the "
+        "bid atlas against `simulate`'s rate in the same run, and the table bidder's "
+        "cost against threshold bidding.",
+        strength_section),
+    Section("worlds", "Worlds given the auction",
+        "`python benchmarks/bench_worlds.py`: what reading the calls costs, as a user "
+        "meets it.",
+        worlds_section),
+    Section("compare", "Comparisons",
+        "`python benchmarks/bench_compare.py`: `compare`'s speed against one `simulate` "
+        "of the same deals, its paired intervals' coverage, and the sequential test.",
+        compare_section),
+    Section("vs_colver", "Against colver's players",
+        "`python benchmarks/bench_vs_colver.py --pairs 10` (in `make bench`: a few pairs, "
+        "a check that the match runs; the published ladder, with its intervals over "
+        "hundreds of pairs, is in [results/README.md](../results/README.md)): our seats "
+        "against colver's in colver's own environment, each deal played twice with the "
+        "sides swapped; time per move of each side.",
+        vs_colver_section),
 )
 
 
@@ -379,8 +375,10 @@ def render_page(figures: dict[str, Any]) -> str:
         "model of bid strength solves them |",
         "| `python benchmarks/perf_kernels.py` | Linux `perf` over the jitted code |", "",
     ]
-    for name, section in SECTIONS:
-        lines += section(figures["benches"].get(name))
+    for section in SECTIONS:
+        bench = figures["benches"].get(section.name)
+        lines += [f"## {section.title}", "", section.intro, ""]
+        lines += _missing(section.name) + [""] if bench is None else section.render(bench)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -412,13 +410,13 @@ def with_readme_block(readme: str, figures: dict[str, Any]) -> str:
 def write(figures: dict[str, Any]) -> None:
     PAGE.write_text(render_page(figures), encoding="utf-8")
     README.write_text(with_readme_block(README.read_text(encoding="utf-8"), figures),
-                      encoding="utf-8")
+                  encoding="utf-8")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--render", action="store_true",
-                        help="render from docs/figures.json without gathering results/")
+                    help="render from docs/figures.json without gathering results/")
     args = parser.parse_args()
     if args.render:
         figures = json.loads(FIGURES.read_text(encoding="utf-8"))

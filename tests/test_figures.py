@@ -30,7 +30,7 @@ def test_the_performance_page_is_the_sittings_figures_rendered():
     assert figures.PAGE.read_text(encoding="utf-8") == figures.render_page(sitting), (
         "docs/performance.md is not docs/figures.json rendered: python benchmarks/figures.py "
         "--render")
-    every = [name for name, _ in figures.SECTIONS]
+    every = [section.name for section in figures.SECTIONS]
     assert set(every) == set(figures.BENCHES)
     assert all(sitting["benches"].get(name) is not None for name in every), (
         "a benchmark of make bench wrote nothing in the sitting")
