@@ -31,13 +31,36 @@ from belote_sim.seat.advise import ADVISE_WORLDS
 from belote_sim.studies.atlas import ATLAS_DEALS
 from belote_sim.studies.bid_strength import MAX_PACKS, STRENGTH_WORLDS
 from belote_sim.studies.card_values import CARD_VALUE_DEALS
+from belote_sim.studies.compare import COMPARE_DEALS
 from belote_sim.studies.simulate import DEFAULT_BID_POLICY, DEFAULT_PLAY_POLICY
 
 #: The command's name, whichever way it is started (``belote-sim`` or ``python -m
 #: belote_sim``).
 PROG = "belote-sim"
 
-app = typer.Typer(
+class _App(typer.Typer):
+    """Typer whose every command ends a Ctrl-C the command does not handle itself in one
+    line, exit 130 (Typer's own ending of it says nothing)."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Callable:
+        register = super().command(*args, **kwargs)
+
+        def decorate(func: Callable) -> Callable:
+            @functools.wraps(func)
+            def interruptible(*a: Any, **k: Any) -> Any:
+                try:
+                    return func(*a, **k)
+                except KeyboardInterrupt:
+                    typer.echo("interrupted", err=True)
+                    raise typer.Exit(130) from None
+
+            register(interruptible)
+            return func
+
+        return decorate
+
+
+app = _App(
     # Click's plain help: paragraphs rewrapped to the terminal, no "<bool>" on flags.
     rich_markup_mode=None,
     no_args_is_help=True,
@@ -459,7 +482,7 @@ def odds(
     """Odds that one random hand holds each declaration (exact enumeration in Numba, or
     Monte Carlo with --samples, a run of the chunk runner)."""
     from belote_sim.runner.rundir import software
-    from belote_sim.studies.odds import exact_odds, sampled_odds, write_odds
+    from belote_sim.studies.odds import check_odds_out, exact_odds, sampled_odds, write_odds
 
     out = run.options.out
     if samples is not None:
@@ -468,6 +491,8 @@ def odds(
     else:
         t0 = time.perf_counter()
         try:
+            if out is not None:
+                check_odds_out(out)
             table = exact_odds(cards)
             if out is not None:
                 prov = {"command": "odds", "cards": cards, "method": "exact", "samples": None,
@@ -497,6 +522,8 @@ def _each_deal(file: str, process) -> None:
     try:
         for number, deal in read_deals(file):
             try:
+                if isinstance(deal, BeloteError):
+                    raise deal
                 typer.echo(dumps(process(deal, number=number)))
             except BeloteError as e:
                 errors += 1
@@ -602,7 +629,10 @@ def compare(
         list[str] | None,
         typer.Option(help="a factor of a full factorial: option=value,value (repeatable)"),
     ] = None,
-    deals: Annotated[int, typer.Option(help="deals, each played under every cell")] = 100_000,
+    deals: Annotated[
+        int | None, typer.Option(help=f"deals, each played under every cell (default "
+                                  f"{COMPARE_DEALS:,})")
+    ] = None,
     matches: Annotated[
         int | None, typer.Option(help="whole matches instead of deals, each under every cell")
     ] = None,
@@ -806,11 +836,14 @@ def advise_command(
     """Advice from one seat's view: every legal call or card of the position, its value
     under PLAYER (the side's deal score minus the opponents', P(made), 95% intervals)
     and the player's choice, marked."""
+    from belote_sim.runner.rundir import check_output_file
     from belote_sim.seat.advise import advise
 
     try:
-        if out is not None and out.suffix != ".parquet":
-            raise BeloteError(f"--out {str(out)!r}: give a .parquet file")
+        if out is not None:
+            if out.suffix != ".parquet":
+                raise BeloteError(f"--out {str(out)!r}: give a .parquet file")
+            check_output_file(out, "--out")
         table = advise(_rules_from(rules, set_), hand, seat=seat, dealer=dealer,
                        retourne=retourne, calls=calls, plays=plays, shown=shown,
                        player=player, bid_policy=bid_policy, worlds=worlds, seed=seed)
@@ -857,15 +890,15 @@ def bid_table(
     pass both played out on the same deal, tabulated by hand class (holding in the
     strain, its length, side aces and tens, voids, position, round, retourne or bid
     value): take, make and capot rates and the gain over passing per play model."""
+    from belote_sim.runner.jobs import check_int
     from belote_sim.studies.atlas import bid_table as run_atlas
 
-    atlas = _run(
-        lambda options: run_atlas(
-            _rules_from(rules, set_), deals, seed=seed, bid_policy=bid_policy, models=models,
-            run=options,
-        ),
-        "deals", run,
-    )
+    def start(options: RunOptions):
+        check_int("--top", top, 0)
+        return run_atlas(_rules_from(rules, set_), deals, seed=seed, bid_policy=bid_policy,
+                         models=models, run=options)
+
+    atlas = _run(start, "deals", run)
     _print_atlas(atlas, top)
     if run.options.out is not None:
         typer.echo(f"wrote {run.options.out}/atlas.parquet", err=True)
@@ -1041,8 +1074,10 @@ def _fmt(v) -> str:
     return ("on" if v else "off") if isinstance(v, bool) else str(v)
 
 
-def main() -> None:
-    """Console entry point."""
+def run_app(args: list[str] | None = None) -> int:
+    """Run the command line (``args``, else ``sys.argv``) and return its exit status;
+    usage errors, interruptions and what the commands let through are raised, for
+    :func:`belote_sim.console.main` to end in one line."""
     import gc
     import signal
 
@@ -1052,8 +1087,5 @@ def main() -> None:
     # pandas's): out of the collector's passes, which would otherwise walk them all at
     # every full collection and again at exit.
     gc.freeze()
-    app(prog_name=PROG)
-
-
-if __name__ == "__main__":
-    main()
+    status = app(args, prog_name=PROG, standalone_mode=False)
+    return status if isinstance(status, int) else 0

@@ -287,6 +287,11 @@ _TRUE = {"on", "true", "yes", "1"}
 _FALSE = {"off", "false", "no", "0"}
 
 
+#: The highest match target: a match still unfinished after 500 deals is abandoned
+#: (``MAX_MATCH_DEALS``), and 500 deals score far less than this in every game.
+MAX_TARGET = 100_000
+
+
 def coerce_option(name: str, value: Any) -> Any:
     """Turn a text or Python value into the option's type, refusing bad values.
 
@@ -304,9 +309,10 @@ def coerce_option(name: str, value: Any) -> Any:
             v = int(value) if not isinstance(value, bool) else None
         except (TypeError, ValueError):
             v = None
-        if v is None or v <= 0:
+        if v is None or not 0 < v <= MAX_TARGET:
             raise RulesError(
-                f"bad value {value!r} for option 'target': expected a positive integer"
+                f"bad value {value!r} for option 'target': expected an integer in "
+                f"1..{MAX_TARGET}"
             )
         return v
     if name in CHOICES:

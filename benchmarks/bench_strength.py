@@ -68,7 +68,7 @@ def main() -> None:
     args = parser.parse_args()
     timed("heuristic,fastpimc:1,dd", 2)  # compile or load
     simulate(Rules(), deals=1000, bid_policy="threshold", play_policy="heuristic")
-    command = [sys.executable, "-m", "belote_sim.cli", "bid-strength", "--hand", HAND,
+    command = [sys.executable, "-m", "belote_sim", "bid-strength", "--hand", HAND,
                "--retourne", RETOURNE, "--worlds", "10000", "--quiet"]
     t0 = time.perf_counter()
     subprocess.run(command, check=True, capture_output=True)
@@ -76,7 +76,7 @@ def main() -> None:
     heuristic = timed("heuristic", 10_000)
     fastpimc = timed("fastpimc:20", 200)
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "belote_sim.cli", "bid-strength", *DD_DECISION,
+    subprocess.run([sys.executable, "-m", "belote_sim", "bid-strength", *DD_DECISION,
                     "--models", "dd", "--worlds", str(args.dd_worlds), "--quiet"],
                    check=True, capture_output=True)
     dd = time.perf_counter() - t0

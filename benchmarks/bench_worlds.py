@@ -42,7 +42,7 @@ def command_seconds(position: dict, given: str) -> float:
     """Wall time of ``belote-sim bid-strength`` at ``position`` with 10,000 worlds and
     ``--worlds-given GIVEN``, start-up included (best of 2)."""
     flags = [x for key, value in position.items() for x in (f"--{key}", str(value))]
-    command = [sys.executable, "-m", "belote_sim.cli", "bid-strength", *flags, "--worlds",
+    command = [sys.executable, "-m", "belote_sim", "bid-strength", *flags, "--worlds",
                str(WORLDS), "--worlds-given", given, "--quiet"]
     best = float("inf")
     for _ in range(2):

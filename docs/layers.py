@@ -19,9 +19,9 @@ DESIGN = ROOT / "docs" / "design.md"
 BEGIN = "<!-- layers:begin"
 END = "<!-- layers:end -->"
 #: The contract's layers, top first, as the picture names them.
-LABELS = ("cli", "reports, seat", "studies", "logs, stats", "runner", "batch kernels",
-          "deal engine", "card play", "inference", "bidders", "solver", "players",
-          "rule kernels", "facts")
+LABELS = ("entry point", "cli", "reports, seat", "studies", "logs, stats", "runner",
+          "batch kernels", "deal engine", "card play", "inference", "bidders", "solver",
+          "players", "rule kernels", "facts")
 WIDTH = 88
 
 

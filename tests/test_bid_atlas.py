@@ -203,7 +203,7 @@ def test_bid_strength_of_a_class_agrees_with_its_atlas_row():
 def test_cli_writes_the_atlas(tmp_path):
     out = tmp_path / "atlas"
     res = subprocess.run(
-        [sys.executable, "-m", "belote_sim.cli", "bid-table", "--deals", "300", "--out",
+        [sys.executable, "-m", "belote_sim", "bid-table", "--deals", "300", "--out",
          str(out), "--quiet", "--top", "5"], capture_output=True, text=True, timeout=600,
     )
     assert res.returncode == 0, res.stderr
@@ -212,7 +212,7 @@ def test_cli_writes_the_atlas(tmp_path):
     assert {"holding", "made_rate", "gain"} <= set(atlas.columns)
     assert read_provenance(out / "atlas.parquet")["deals"] == 300
     bad = subprocess.run(
-        [sys.executable, "-m", "belote_sim.cli", "bid-table", "--deals", "0", "--out",
+        [sys.executable, "-m", "belote_sim", "bid-table", "--deals", "0", "--out",
          str(tmp_path / "no")], capture_output=True, text=True, timeout=600,
     )
     assert bad.returncode == 2 and not (tmp_path / "no").exists()
@@ -235,7 +235,7 @@ def test_card_values_rank_the_trumps():
 
 def test_card_values_cli(tmp_path):
     res = subprocess.run(
-        [sys.executable, "-m", "belote_sim.cli", "card-values", "--deals", "200", "--quiet",
+        [sys.executable, "-m", "belote_sim", "card-values", "--deals", "200", "--quiet",
          "--out", str(tmp_path / "cv")], capture_output=True, text=True, timeout=600,
     )
     assert res.returncode == 0, res.stderr

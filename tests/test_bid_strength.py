@@ -276,7 +276,7 @@ def test_the_dd_model_in_coinche_reaches_less_higher():
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "belote_sim.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "belote_sim", *args], capture_output=True,
                           text=True, timeout=600)
 
 

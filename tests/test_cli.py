@@ -138,12 +138,12 @@ def test_replay_illegal_card_is_one_line_and_exit_2(run_dir, tmp_path):
         (["simulate", "--set", "colour=red"], "unknown option 'colour'"),
         (["simulate", "--set", "players=2"], "contract=retourne needs 3 or 4 players"),
         (["simulate", "--set", "shuffle=cut"], "use --matches"),
-        (["simulate", "--deals", "0"], "deals must be an integer >= 1"),
+        (["simulate", "--deals", "0"], "deals must be an integer in 1.."),
         (["simulate", "--bid-policy", "psychic"], "unknown bid policy 'psychic'"),
         (["simulate", "--log-deals", "3"], "need --out"),
         (["simulate", "--deals", "5", "--matches", "5"], "not both"),
         (["simulate", "--executor", "spark"], "unknown executor 'spark'"),
-        (["simulate", "--matches", "-3"], "matches must be an integer >= 1"),
+        (["simulate", "--matches", "-3"], "matches must be an integer in 1.."),
         (["summary", "/no/such/run"], "not a run directory"),
         (["replay", "/no/such/file.jsonl"], "no such file"),
     ],
@@ -256,7 +256,7 @@ def test_every_command_has_an_example_and_fits_a_laptop_terminal():
 #: compiled for, in every signature.
 _FIRST_RUN = """
 import sys
-from belote_sim.cli import main
+from belote_sim.console import main
 from belote_sim.game import coinche, twoplayer
 from belote_sim.bid import dd_bidder, table_bidder
 from belote_sim.play import dispatch, pimc

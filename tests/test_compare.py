@@ -268,7 +268,7 @@ def test_an_interrupted_comparison_resumes_to_the_same_table(tmp_path, undertrum
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "belote_sim.cli", *args],
+    return subprocess.run([sys.executable, "-m", "belote_sim", *args],
                           capture_output=True, text=True, timeout=600)
 
 

@@ -61,7 +61,7 @@ def test_a_stopped_playout_resumes_to_the_uninterrupted_numbers(whole, name, tmp
     out = tmp_path / name
     with pytest.raises(RunInterrupted, match="are committed in .*--resume"):
         play(out=out, chunk_size=chunk, should_stop=lambda: True)
-    committed = list((out / "chunks").glob("chunk-*.npy"))
+    committed = list((out / "chunks").glob("chunk-*.chunk"))
     assert len(committed) == 1
     info = json.loads((out / "run.json").read_text())
     assert info["status"] == "interrupted" and info["done"] == chunk
@@ -86,7 +86,7 @@ def test_cli_bid_table_ctrl_c_then_resume_equals_an_uninterrupted_run(tmp_path):
             "--threads", "1", "--out", str(out), "--quiet"]
     proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not list(out.glob("chunks/chunk-*.npy")):
+    while time.monotonic() < deadline and not list(out.glob("chunks/chunk-*.chunk")):
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
@@ -95,7 +95,7 @@ def test_cli_bid_table_ctrl_c_then_resume_equals_an_uninterrupted_run(tmp_path):
     assert proc.returncode == 130, err
     assert "--resume" in err and "Traceback" not in err
     assert not (out / "atlas.parquet").exists()
-    committed = len(list((out / "chunks").glob("chunk-*.npy")))
+    committed = len(list((out / "chunks").glob("chunk-*.chunk")))
     assert 1 <= committed < 30
     again = subprocess.run([*args, "--resume"], capture_output=True, text=True)
     assert again.returncode == 0, again.stderr

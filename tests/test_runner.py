@@ -54,7 +54,7 @@ def test_interrupted_run_resumes_to_the_same_numbers(reference, tmp_path):
                  should_stop=stop_after_two)
     assert info.value.done == 14_000
     assert "--resume" in str(info.value)
-    assert len(list((out / "chunks").glob("chunk-*.npy"))) == 2
+    assert len(list((out / "chunks").glob("chunk-*.chunk"))) == 2
     assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
     with pytest.raises(BeloteError, match="not complete"):
         load(out)
@@ -184,7 +184,7 @@ def test_ctrl_c_stops_cleanly_and_resume_gives_the_same_numbers(tmp_path):
     proc = subprocess.Popen(_cli(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     deadline = time.time() + 120
-    while time.time() < deadline and not list((out / "chunks").glob("chunk-*.npy")):
+    while time.time() < deadline and not list((out / "chunks").glob("chunk-*.chunk")):
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
@@ -192,7 +192,7 @@ def test_ctrl_c_stops_cleanly_and_resume_gives_the_same_numbers(tmp_path):
         pytest.skip("the run finished before the signal arrived")
     assert proc.returncode == 130, err
     assert "--resume" in err and "Traceback" not in err
-    committed = len(list((out / "chunks").glob("chunk-*.npy")))
+    committed = len(list((out / "chunks").glob("chunk-*.chunk")))
     assert 1 <= committed < 30
     again = subprocess.run(_cli(*args, "--resume"), capture_output=True, text=True)
     assert again.returncode == 0, again.stderr

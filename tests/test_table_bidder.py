@@ -213,7 +213,7 @@ def test_the_table_bidder_refuses_an_auction_it_has_no_atlas_for():
 
 def test_cli_refuses_the_table_bidder_on_tout_atout(tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-m", "belote_sim.cli", "simulate", "--rules", "tout-atout",
+        [sys.executable, "-m", "belote_sim", "simulate", "--rules", "tout-atout",
          "--deals", "10", "--bid-policy", "table", "--out", str(tmp_path / "run")],
         capture_output=True, text=True,
     )
@@ -246,7 +246,7 @@ def test_swapping_the_bidders_negates_the_difference():
 
 def test_cli_arena_with_per_side_bidders(tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-m", "belote_sim.cli", "arena", "--a", "heuristic", "--b", "heuristic",
+        [sys.executable, "-m", "belote_sim", "arena", "--a", "heuristic", "--b", "heuristic",
          "--a-bid", "table:5", "--b-bid", "threshold", "--deals", "200", "--matches", "0",
          "--quiet", "--out", str(tmp_path / "a")],
         capture_output=True, text=True, check=True,

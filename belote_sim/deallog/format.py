@@ -195,24 +195,35 @@ def record_to_deal(rec: np.ndarray, rules: Rules, inputs: dict | None = None) ->
 
 def read_deals(path: str | Path) -> Iterator[tuple[int, Any]]:
     """``(deal number, parsed JSON)`` for each non-blank line of a JSON Lines file
-    (``-`` reads standard input). A line that is not JSON is a :class:`DealLogError`."""
+    (``-`` reads standard input). A line that is not UTF-8 text or not JSON comes as
+    ``(number, DealLogError)``, and the lines after it are read on.
+
+    A file with no deal at all is a :class:`DealLogError`.
+    """
     import sys
 
-    fh = sys.stdin if str(path) == "-" else open(path, encoding="utf-8")  # noqa: SIM115
+    fh = sys.stdin.buffer if str(path) == "-" else open(path, "rb")  # noqa: SIM115
     try:
         number = 0
-        for line in fh:
+        for raw in fh:
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                number += 1
+                yield number, DealLogError(f"deal {number}: not UTF-8 text (byte {e.start})")
+                continue
             if not line.strip():
                 continue
             number += 1
             try:
                 yield number, json.loads(line)
             except json.JSONDecodeError as e:
-                raise DealLogError(
-                    f"deal {number}: not valid JSON ({e.msg} at column {e.colno})"
-                ) from None
+                yield number, DealLogError(
+                    f"deal {number}: not valid JSON ({e.msg} at column {e.colno})")
+        if number == 0:
+            raise DealLogError(f"{path} holds no deal (an empty deal log)")
     finally:
-        if fh is not sys.stdin:
+        if fh is not sys.stdin.buffer:
             fh.close()
 
 

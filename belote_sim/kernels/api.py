@@ -218,6 +218,11 @@ OUTCOME_NAMES = {
 def pack_array(pack: Iterable[int | str]) -> np.ndarray:
     """A full pack (32 distinct cards, top first) as the int64 array the kernels read."""
     cards = [_card(c) for c in pack]
-    if len(cards) != N_CARDS or len(set(cards)) != N_CARDS:
+    seen: set[int] = set()
+    twice = [c for c in cards if c in seen or seen.add(c)]
+    if twice:
+        raise BeloteError(f"a pack holds the 32 cards once each: {format_card(twice[0])!r} "
+                          f"is there twice")
+    if len(cards) != N_CARDS:
         raise BeloteError(f"a pack holds the 32 cards once each, got {len(cards)} cards")
     return np.asarray(cards, dtype=np.int64)

@@ -35,10 +35,16 @@ def write_report(directory: str | Path) -> Path:
     """
     from belote_sim.report.html import render
     from belote_sim.report.plots import png_bytes
-    from belote_sim.runner.rundir import write_bytes_atomic, write_text_atomic
+    from belote_sim.runner.rundir import (
+        check_output_file,
+        write_bytes_atomic,
+        write_text_atomic,
+    )
 
     path = Path(directory)
-    page = build_page(read_source(path))
+    source = read_source(path)
+    check_output_file(path / REPORT_FILE, "report")
+    page = build_page(source)
     images = {}
     plot_dir = path / PLOTS_DIR
     plot_dir.mkdir(exist_ok=True)

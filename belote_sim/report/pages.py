@@ -19,7 +19,7 @@ import pandas as pd
 from belote_sim.errors import BeloteError
 from belote_sim.report import plots
 from belote_sim.report.html import Page, Plot, Section, Table
-from belote_sim.runner.rundir import read_provenance
+from belote_sim.runner.rundir import read_provenance, read_table
 from belote_sim.stats import BY_NAME, HEADLINE, LABELS, METRICS
 
 # -- Reading a directory --------------------------------------------------------------
@@ -75,7 +75,7 @@ def read_source(directory: str | Path) -> Source:
             if kind not in KINDS:
                 raise BeloteError(f"{str(file)!r} was written by {kind or 'an unknown command'}"
                                   f"; a report is made for {', '.join(KINDS)}")
-            return Source(kind, path, pd.read_parquet(file), prov)
+            return Source(kind, path, read_table(file), prov)
     raise BeloteError(
         f"{str(path)!r} holds no belote-sim output (run.json, summary.parquet or "
         "atlas.parquet)"

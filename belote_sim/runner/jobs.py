@@ -19,6 +19,7 @@ uninterrupted one.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
@@ -36,6 +37,13 @@ from belote_sim.runner.rundir import RunDir
 
 #: The largest seed: seeds are unsigned 63-bit integers.
 MAX_SEED = 2**63 - 1
+#: The most deals (matches, worlds, hands) of one run: the counters are int64 sums,
+#: squares of deal scores among them (a few thousand points squared), which stay below
+#: 2**63 up to about 10**12 deals.
+MAX_COUNT = 10**12
+#: The most chunks of one run: each committed chunk is a file in ``chunks/``, and the
+#: plan of a run's chunks is held in memory.
+MAX_CHUNKS = 1_000_000
 
 
 def check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
@@ -54,9 +62,27 @@ def check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
 
 
 def check_run_args(count: int, seed: int, name: str = "deals") -> None:
-    """Refuse a non-positive count of ``name`` and a seed out of range."""
-    check_int(name, count, 1)
+    """Refuse a count of ``name`` out of ``1 .. MAX_COUNT`` and a seed out of range.
+
+    >>> check_run_args(10**13, 0)
+    Traceback (most recent call last):
+    belote_sim.errors.BeloteError: deals must be an integer in 1..1000000000000, not 10000000000000
+    """
+    check_int(name, count, 1, MAX_COUNT)
     check_int("seed", seed, 0, MAX_SEED)
+
+
+def deals_or_matches(deals: int | None, matches: int | None, default: int) -> tuple[str, int]:
+    """The unit and count of a run of ``deals`` deals or ``matches`` matches (``default``
+    deals when neither is given), refusing both.
+
+    >>> deals_or_matches(None, 5, 100)
+    ('matches', 5)
+    """
+    if deals is not None and matches is not None:
+        raise BeloteError("give either a number of deals or a number of matches, not both")
+    return ("deals", default if deals is None else deals) if matches is None else (
+        "matches", matches)
 
 
 def check_chunk_size(chunk_size: int) -> None:
@@ -163,6 +189,12 @@ def chunk_plan(parts: Sequence[tuple[str, int]], chunk_size: int) -> list[Chunk]
     >>> [(c.index, c.unit, c.start, c.count) for c in chunk_plan([("deals", 5), ("matches", 2)], 2)]
     [(0, 'deals', 0, 2), (1, 'deals', 2, 2), (2, 'deals', 4, 1), (3, 'matches', 0, 2)]
     """
+    n_chunks = sum(-(-total // chunk_size) for _, total in parts)
+    if n_chunks > MAX_CHUNKS:
+        what = " and ".join(f"{total:,} {unit}" for unit, total in parts)
+        raise BeloteError(f"{what} in chunks of {chunk_size:,} make {n_chunks:,} chunks, "
+                          f"more than {MAX_CHUNKS:,} (a file each): give a larger "
+                          "--chunk-size")
     out: list[Chunk] = []
     for unit, total in parts:
         for s in range(0, total, chunk_size):
@@ -237,6 +269,37 @@ def make_executor(executor: Any = "local", scheduler: str | None = None,
     return executor
 
 
+def available_memory() -> int | None:
+    """Bytes of memory this machine has available (Linux's ``MemAvailable``, else its
+    physical memory), or None where neither can be read."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_memory(job: Job, chunks: Sequence[Chunk]) -> None:
+    """Refuse, before it starts, a run whose largest chunk would not fit in the memory
+    available (a job's optional ``chunk_bytes(count)``: what a chunk of ``count`` units
+    holds at once, its per-deal rows)."""
+    chunk_bytes = getattr(job, "chunk_bytes", None)
+    if chunk_bytes is None or not chunks:
+        return
+    largest = max(c.count for c in chunks)
+    need, have = chunk_bytes(largest), available_memory()
+    if have is not None and need > have:
+        raise BeloteError(f"a chunk of {largest:,} {job.unit} needs about "
+                          f"{need / 1e9:,.1f} GB of memory, and {have / 1e9:,.1f} GB are "
+                          "available: give a smaller --chunk-size")
+
+
 def warm_up(job: Job, chunk: Chunk, threads: int | None) -> None:
     """Load the kernels of ``job``'s chunks from the cache, or compile them, by playing
     ``chunk`` with nothing in it: then the clock of :func:`execute` times play alone,
@@ -264,11 +327,13 @@ def execute(job: Job, run: RunOptions,
     chunk, which its wall time includes."""
     run_dir = run.run_dir()
     threads, progress, should_stop = run.threads, run.progress, run.should_stop
+    chunk_list = job.chunks()
+    check_memory(job, chunk_list)
     done: dict[int, np.ndarray] = run_dir.prepare(job, run.resume) if run_dir else {}
     owned = run.executor is None or isinstance(run.executor, str)
     executor = make_executor(run.executor, run.scheduler, run.workers, threads)
     started = datetime.now(timezone.utc).isoformat()
-    chunk_list = job.chunks()
+    by_index = {c.index: c for c in chunk_list}
     sizes = {c.index: c.count for c in chunk_list}
     done_units = sum(sizes[i] for i in done)
     total = job.total
@@ -322,7 +387,8 @@ def execute(job: Job, run: RunOptions,
             watched = extend_prefix()
         for result in [] if watched else executor.map_unordered(tasks):
             if run_dir is not None:
-                run_dir.commit(result.index, result.counters, result.rows, base_provenance)
+                run_dir.commit(by_index[result.index], result.counters, result.rows,
+                               base_provenance)
             take(result.index, result.counters)
             played = merge(played, result.counters)
             played_units += sizes[result.index]

@@ -39,6 +39,7 @@ from belote_sim.players.spec import PolicySpec, as_spec, check_policies
 from belote_sim.rules import Rules
 from belote_sim.runner.executors import Chunk, ChunkResult
 from belote_sim.runner.jobs import (
+    MAX_COUNT,
     RunOptions,
     check_int,
     check_run_args,
@@ -351,7 +352,7 @@ def arena(
         check_policies(rules, spec, spec_a, spec_b)
     if matches is None:
         matches = deals // 10
-    matches = check_int("matches", matches, 0)
+    matches = check_int("matches", matches, 0, MAX_COUNT)
     slow = any(s.uses_solver for s in (spec_a, spec_b, bid_a, bid_b))
     job = ArenaJob(rules, Side(bid_a, spec_a), Side(bid_b, spec_b), int(seed), int(deals),
                    int(matches), run.chunk_size_or(CHUNK_SOLVER if slow else CHUNK_FAST))

@@ -81,7 +81,7 @@ from belote_sim.runner.jobs import (
     engine_identity,
     execute,
 )
-from belote_sim.runner.rundir import summary_frame, write_parquet
+from belote_sim.runner.rundir import check_output_file, summary_frame, write_parquet
 from belote_sim.stats import mean_interval, wilson_interval
 from belote_sim.studies.playouts import (
     PlayoutSetup,
@@ -620,6 +620,7 @@ def bid_strength(
         worlds_out = Path(worlds_out)
         if worlds_out.suffix != ".parquet":
             raise BeloteError(f"--worlds-out {str(worlds_out)!r}: give a .parquet file")
+        check_output_file(worlds_out, "--worlds-out")
     # The replay of the calls so far and the search for the worlds compile kernels of
     # their own: one compile notice and one compile figure with the run's.
     with compile_times.compiling(compile_times.compile_kind(StrengthJob, setup.uses_solver)):

@@ -60,6 +60,7 @@ from belote_sim.runner.jobs import (
     RunOptions,
     check_run_args,
     chunk_plan,
+    deals_or_matches,
     engine_identity,
     execute,
 )
@@ -553,9 +554,13 @@ def _pairing(cells: Sequence[Cell]) -> list[bool]:
     return [c.rules.players == base for c in cells]
 
 
+#: The deals of a comparison when neither deals nor matches are given.
+COMPARE_DEALS = 100_000
+
+
 def compare(
     cells: Sequence[Rules | Cell],
-    deals: int = 100_000,
+    deals: int | None = None,
     *,
     matches: int | None = None,
     seed: int = 0,
@@ -566,7 +571,8 @@ def compare(
     run: RunOptions | None = None,
     **options: Any,
 ) -> pd.DataFrame:
-    """Play ``deals`` deals (or, given ``matches``, whole matches: then the match metrics
+    """Play ``deals`` deals (:data:`COMPARE_DEALS` unless given; or, given ``matches``,
+    whole matches, not both: then the match metrics
     are compared too, and a match is the pair) under every cell (the first is the
     base) with the same players and compare them (see the module docstring); the
     table of :data:`COLUMNS`, with
@@ -587,7 +593,7 @@ def compare(
         cells = [Cell(f"{c.label} #{i + 1}", c.rules, c.levels) for i, c in enumerate(cells)]
     if len(cells) < 2:
         raise BeloteError("a comparison needs two cells or more")
-    unit, count = ("deals", deals) if matches is None else ("matches", matches)
+    unit, count = deals_or_matches(deals, matches, COMPARE_DEALS)
     check_run_args(count, seed, unit)
     if until is not None and unit == "deals" and until.entry() in PAIRED_MATCHES:
         raise BeloteError(f"--until {until.metric} is a match metric: it needs --matches")

@@ -33,7 +33,13 @@ from belote_sim.runner.jobs import (
     engine_identity,
     execute,
 )
-from belote_sim.runner.rundir import software, summary_frame, write_parquet
+from belote_sim.runner.rundir import (
+    RunDir,
+    read_provenance,
+    software,
+    summary_frame,
+    write_parquet,
+)
 from belote_sim.stats import mean_interval, wilson_interval
 from belote_sim.studies.playouts import finish
 
@@ -164,6 +170,30 @@ def sampled_odds(cards: int = 8, samples: int = 1_000_000, seed: int = 0, *,
     return df
 
 
+def check_odds_out(out_dir: str | Path) -> Path:
+    """``out_dir`` as the directory of an exact enumeration's table, checked before the
+    work: writable, and holding no file of another command (no run directory, no
+    ``summary.parquet`` that ``odds`` did not write), which it would replace."""
+    out = Path(out_dir)
+    run_dir = RunDir(out)
+    run_dir.check_writable()
+    info = run_dir.read_info()
+    if info is not None:
+        command = info.get("settings", {}).get("command", "simulate")
+        raise BeloteError(f"--out {str(out)!r} holds a {command} run (run.json): give "
+                          "another directory")
+    table = out / "summary.parquet"
+    if table.exists():
+        try:
+            command = read_provenance(table).get("command")
+        except (BeloteError, OSError, ValueError):  # another's table, or a damaged one
+            command = None
+        if command != "odds":
+            raise BeloteError(f"--out {str(out)!r}: its summary.parquet was not written by "
+                              "odds: give another directory")
+    return out
+
+
 def write_odds(df: pd.DataFrame, out_dir: str | Path, provenance: dict[str, Any]) -> Path:
     """Write ``df`` to ``out_dir/summary.parquet`` (creating ``out_dir``) with
     ``provenance`` in its metadata (:func:`belote_sim.runner.rundir.write_parquet`);
@@ -176,9 +206,7 @@ def write_odds(df: pd.DataFrame, out_dir: str | Path, provenance: dict[str, Any]
     >>> path.name, read_provenance(path)["seed"]
     ('summary.parquet', 0)
     """
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise BeloteError(f"{str(out)!r} exists and is not a directory")
+    out = check_odds_out(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "summary.parquet"
     write_parquet(df, path, provenance)

@@ -38,6 +38,7 @@ from belote_sim.runner.jobs import (
     check_int,
     check_run_args,
     chunk_plan,
+    deals_or_matches,
     engine_identity,
     execute,
 )
@@ -153,6 +154,12 @@ class SimulateJob:
     def chunks(self) -> list[Chunk]:
         return chunk_plan([(self.unit, self.count)], self.chunk_size)
 
+    def chunk_bytes(self, count: int) -> int:
+        """The memory a chunk of ``count`` units holds at once: its per-deal rows with
+        ``records`` (the kernel's int64 rows and the table written from them); the
+        counters alone are small."""
+        return 2 * count * L.N_ROW * 8 if self.records else 0
+
     def task(self, chunk: Chunk, threads: int | None) -> DealsTask | MatchesTask:
         rules = tuple(int(x) for x in self.rules.to_array())
         if self.unit == "matches":
@@ -260,10 +267,7 @@ def simulate(
     ``belote-sim simulate`` does).
     """
     run = RunOptions.of(run, **options)
-    if deals is not None and matches is not None:
-        raise BeloteError("give either a number of deals or a number of matches, not both")
-    unit, count = ("deals", DEFAULT_DEALS if deals is None else deals) if matches is None else (
-        "matches", matches)
+    unit, count = deals_or_matches(deals, matches, DEFAULT_DEALS)
     check_run_args(count, seed, unit)
     check_independent_deals(rules, unit)
     bid, play = as_spec(bid_policy, "bid"), as_spec(play_policy, "play")
