@@ -171,7 +171,8 @@ class Job(Protocol):
     def total(self) -> int: ...
 
     # Optional: ``uses_solver``, whether its players need the double-dummy solver (the
-    # kind of its kernels, runner.compile_times.compile_kind).
+    # kind of its kernels, runner.compile_times.compile_kind); ``chunk_bytes(count)``,
+    # the memory a chunk of ``count`` units holds at once (check_memory).
 
     def to_json(self) -> dict[str, Any]: ...
 
@@ -329,7 +330,8 @@ def execute(job: Job, run: RunOptions,
     threads, progress, should_stop = run.threads, run.progress, run.should_stop
     chunk_list = job.chunks()
     check_memory(job, chunk_list)
-    done: dict[int, np.ndarray] = run_dir.prepare(job, run.resume) if run_dir else {}
+    done: dict[int, np.ndarray] = (run_dir.prepare(job, run.resume, chunk_list) if run_dir
+                                   else {})
     owned = run.executor is None or isinstance(run.executor, str)
     executor = make_executor(run.executor, run.scheduler, run.workers, threads)
     started = datetime.now(timezone.utc).isoformat()

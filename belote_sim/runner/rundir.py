@@ -22,13 +22,14 @@ line naming its file elsewhere, never summed.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import logging
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -106,33 +107,43 @@ def summary_frame(rows: Iterable[tuple]) -> pd.DataFrame:
     )
 
 
-def atomic_path(path: Path) -> tuple[int, str]:
-    """A temporary file beside ``path`` (same file system, so a rename is atomic)."""
-    return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+@functools.cache
+def _file_mode() -> int:
+    """The mode of a new file under this process's umask."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+@contextlib.contextmanager
+def atomic_file(path: Path) -> Iterator[str]:
+    """A temporary file beside ``path`` (same file system, so a rename is atomic) for the
+    block to write, renamed over ``path`` when the block ends, removed when it fails. A
+    failure of the file system (a full disk) names ``path``: the write that meets it
+    does not say which file it was writing."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        os.chmod(tmp, _file_mode())  # mkstemp's 0600 would keep a shared run unreadable
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException as e:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(e, OSError) and not e.filename:
+            raise OSError(e.errno, e.strerror or str(e), str(path)) from None
+        raise
 
 
 def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file, then rename it over ``path``."""
-    fd, tmp = atomic_path(path)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_file(path) as tmp:
+        Path(tmp).write_text(text, encoding="utf-8")
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file, then rename it over ``path``."""
-    fd, tmp = atomic_path(path)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_file(path) as tmp:
+        Path(tmp).write_bytes(data)
 
 
 def write_parquet(df: pd.DataFrame, path: Path, provenance: dict[str, Any],
@@ -146,14 +157,8 @@ def write_parquet(df: pd.DataFrame, path: Path, provenance: dict[str, Any],
     meta = dict(table.schema.metadata or {})
     meta[METADATA_KEY] = json.dumps(provenance).encode()
     table = table.replace_schema_metadata(meta)
-    fd, tmp = atomic_path(path)
-    os.close(fd)
-    try:
+    with atomic_file(path) as tmp:
         pq.write_table(table, tmp, compression=compression)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def read_provenance(path: Path | str) -> dict[str, Any]:
@@ -322,10 +327,10 @@ class RunDir:
             raise BeloteError(f"{self.info_file} is not a JSON object of a belote_sim run")
         return info
 
-    def prepare(self, job: Any, resume: bool) -> dict[int, np.ndarray]:
+    def prepare(self, job: Any, resume: bool, chunks: Iterable[Any]) -> dict[int, np.ndarray]:
         """Check a previous run's settings (``job.to_json()`` of a
-        :class:`belote_sim.runner.jobs.Job`) and load its committed chunks
-        (``job.chunks()``), each checked (:meth:`read_chunks`); refuse to mix runs with
+        :class:`belote_sim.runner.jobs.Job`) and load its committed chunks of the plan
+        ``chunks`` (``job.chunks()``), each checked (:meth:`read_chunks`); refuse to mix runs with
         different settings, naming what differs. A chunk that fails its check is played
         again (with a notice naming it), and what a crash left half-written is removed."""
         self.check_writable()
@@ -355,7 +360,7 @@ class RunDir:
             )
         self.clean_up()
         self.chunk_dir.mkdir(exist_ok=True)
-        done, damaged = self.read_chunks(job.chunks(), self.identity)
+        done, damaged = self.read_chunks(chunks, self.identity)
         for path, why in damaged:
             log.warning("%s: played again", why)
             path.unlink(missing_ok=True)
