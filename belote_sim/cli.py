@@ -38,6 +38,7 @@ from belote_sim.studies.simulate import DEFAULT_BID_POLICY, DEFAULT_PLAY_POLICY
 #: belote_sim``).
 PROG = "belote-sim"
 
+
 class _App(typer.Typer):
     """Typer whose every command ends a Ctrl-C the command does not handle itself in one
     line, exit 130 (Typer's own ending of it says nothing)."""
