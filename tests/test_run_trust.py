@@ -308,8 +308,10 @@ def test_a_corrupt_run_directory_is_one_line(fresh, damage, words, command):
 
 
 def test_ctrl_c_in_the_first_second_is_one_line_and_exit_130(tmp_path):
+    # A shell's background job inherits SIGINT ignored, and Python then leaves it so.
     proc = subprocess.Popen([EXE, "simulate", "--deals", "1000", "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(0.3)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
