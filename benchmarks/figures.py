@@ -257,13 +257,14 @@ def worlds_section(w: dict) -> list[str]:
 
 def compare_section(c: dict) -> list[str]:
     rows = [["two cells, threshold bidding and heuristic play",
-         f"{n(c['compare_deals_per_s'])} deals/s",
-         f"{ratio(c['compare_over_simulate'])} one `simulate` "
+             f"{n(c['compare_deals_per_s'])} deals/s",
+             f"{ratio(c['compare_over_simulate'])} one `simulate` "
              f"({n(c['simulate_deals_per_s'])} deals/s; target ≤ 2.3×)"]]
+    players = c.get("coverage_players", "random")
     for metric, v in c.get("coverage", {}).items():
-        rows.append([f"coverage of the paired 95% interval, `{metric}`",
-                 f"{v['coverage']:.3f} [{v['coverage_low']:.3f}, {v['coverage_high']:.3f}]",
-                 "target 0.95 ± 0.02"])
+        rows.append([f"coverage of the paired 95% interval, `{metric}`, {players} players",
+                     f"{v['coverage']:.3f} [{v['coverage_low']:.3f}, "
+                     f"{v['coverage_high']:.3f}]", "target 0.95 ± 0.02"])
     sq = c.get("sequential")
     if sq:
         decided = ", ".join(f"{d} {sq['decisions'].count(d)}" for d in sorted(set(sq["decisions"])))

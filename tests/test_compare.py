@@ -17,6 +17,7 @@ from belote_sim import load
 from belote_sim.errors import BeloteError
 from belote_sim.rules import Rules
 from belote_sim.runner.jobs import RunInterrupted
+from belote_sim.stats import paired_rate_interval
 from belote_sim.studies.compare import (
     PAIRED,
     YES_NO,
@@ -48,9 +49,14 @@ def test_a_comparison_of_the_same_rules_gives_exactly_nothing():
     diffs = df.dropna(subset=["diff"])
     assert len(diffs) == len(PAIRED)
     assert (diffs["diff"] == 0).all()
-    assert (diffs.diff_ci_low == 0).all() and (diffs.diff_ci_high == 0).all()
-    yes_no = diffs[[(m, g) in YES_NO for m, g in zip(diffs.metric, diffs.group, strict=True)]]
+    yes_no_rows = [(m, g) in YES_NO for m, g in zip(diffs.metric, diffs.group, strict=True)]
+    yes_no, scores = diffs[yes_no_rows], diffs[[not y for y in yes_no_rows]]
+    assert (scores.diff_ci_low == 0).all() and (scores.diff_ci_high == 0).all()
     assert (yes_no.test == "mcnemar").all() and (yes_no.p_value == 1.0).all()
+    # No deal differs: a yes/no rate's interval is bounded by its deals, not [0, 0].
+    for r in yes_no.itertuples():
+        assert (r.diff_ci_low, r.diff_ci_high) == pytest.approx(paired_rate_interval(0, 0, r.n))
+        assert r.diff_ci_low < 0 < r.diff_ci_high
 
 
 def test_a_known_effect_comes_out_exactly():
@@ -100,7 +106,14 @@ def test_paired_intervals_agree_with_a_per_deal_computation(undertrump, tmp_path
     se = np.std(lin[1] - lin[0], ddof=1) / math.sqrt(n)
     row = rows(undertrump, "made_rate").iloc[1]
     assert row["diff"] == pytest.approx(diff, rel=1e-12)
-    assert row.diff_ci_high - row["diff"] == pytest.approx(stats.norm.ppf(0.975) * se, rel=1e-9)
+    # The same played deals in both cells: Tango's interval on the deals made in one
+    # cell only (the normal interval, se, is what an unequal bidding would give).
+    played = ~a.thrown_in
+    ma, mb = (a.outcome == "made") & played, (b.outcome == "made") & played
+    low, high = paired_rate_interval(int((mb & ~ma).sum()), int((ma & ~mb).sum()),
+                                     int(played.sum()))
+    assert (row.diff_ci_low, row.diff_ci_high) == pytest.approx((low, high), rel=1e-12)
+    assert 0.5 < (high - low) / (2 * stats.norm.ppf(0.975) * se) < 2
     # Variance reduction: independent cells against the pairs.
     unpaired = np.var(lin[0], ddof=1) + np.var(lin[1], ddof=1)
     assert row.variance_reduction == pytest.approx(unpaired / np.var(lin[1] - lin[0], ddof=1),
@@ -158,7 +171,13 @@ def test_a_factorial_gives_main_effects_and_interactions_from_the_cells():
     effects = take[take["diff"].notna()]  # each cell against the base, and the effects
     assert len(effects) == 6
     assert (effects["diff"] == 0).all() and (effects.p_value == 1).all()
-    assert (effects.diff_ci_low == 0).all() and (effects.diff_ci_high == 0).all()
+    # Each cell against the base: Tango's bound of no deal differing; the effects over
+    # four cells: exactly nothing.
+    cells = effects[effects.kind == "cell"]
+    bound = paired_rate_interval(0, 0, 3000)[1]
+    assert len(cells) == 3 and cells.diff_ci_high.tolist() == pytest.approx([bound] * 3)
+    main = effects[effects.kind != "cell"]
+    assert (main.diff_ci_low == 0).all() and (main.diff_ci_high == 0).all()
 
 
 def test_matches_are_paired_match_by_match():
@@ -299,3 +318,49 @@ def test_cli_refuses_bad_comparisons_with_one_line(tmp_path, args, message):
     assert res.returncode == 2
     assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
+
+
+def _tango_by_brute_force(gained: int, lost: int, n: int, z: float = 1.959963984540054,
+                          step: float = 1e-4) -> tuple[float, float]:
+    """Tango's interval the slow way: for each difference on a grid, the constrained
+    maximum of the likelihood found by scanning, then the differences whose score test
+    does not reject."""
+    kept = []
+    for delta in np.arange(-1 + step, 1, step):
+        q = np.linspace(max(0.0, -delta) + 1e-12, (1 - delta) / 2 - 1e-12, 4001)
+        rest = 1 - 2 * q - delta
+        ok = (q + delta > 0) & (rest > 0)
+        q, rest = q[ok], rest[ok]
+        if len(q) == 0:
+            continue
+        loglik = gained * np.log(q + delta) + lost * np.log(q) + (n - gained - lost) * np.log(
+            rest)
+        q21 = q[np.argmax(loglik)]
+        score = (gained - lost - n * delta) / math.sqrt(n * (2 * q21 + delta * (1 - delta)))
+        if abs(score) <= z:
+            kept.append(delta)
+    return min(kept), max(kept)
+
+
+@pytest.mark.beside_warm
+@pytest.mark.parametrize("gained, lost, n", [(0, 0, 200), (3, 0, 200), (5, 2, 300),
+                                              (40, 15, 500), (0, 7, 150)])
+def test_the_paired_rate_interval_is_tangos(gained, lost, n):
+    from belote_sim.stats import paired_rate_interval
+
+    low, high = paired_rate_interval(gained, lost, n)
+    want_low, want_high = _tango_by_brute_force(gained, lost, n)
+    assert low == pytest.approx(want_low, abs=3e-4)
+    assert high == pytest.approx(want_high, abs=3e-4)
+    assert low <= (gained - lost) / n <= high
+
+
+def test_a_rate_no_deal_changes_is_bounded_by_the_deals_not_zero():
+    """An A/A comparison: no deal differs, and the made rate's interval is the score
+    interval's ±z²/(n+z²) over the n taken deals, not [0, 0]."""
+    df = compare([Rules(), Rules()], 500, seed=3)
+    row = df[(df.metric == "made_rate") & df["diff"].notna()].iloc[0]
+    z2 = 1.959963984540054**2
+    assert row["diff"] == 0 and row.test == "mcnemar"
+    assert row.diff_ci_high == pytest.approx(z2 / (row.n + z2), rel=1e-6)
+    assert row.diff_ci_low == pytest.approx(-row.diff_ci_high, rel=1e-6)

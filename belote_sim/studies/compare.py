@@ -73,6 +73,7 @@ from belote_sim.stats import (
     PLAYED,
     Z95,
     Count,
+    paired_rate_interval,
     summary_table,
 )
 from belote_sim.studies.simulate import (
@@ -359,6 +360,10 @@ def contrast(mo: Moments, count: Count, den: str, coef: dict[int, float],
             test = "mcnemar"
             p = 1.0 if only_a + only_b == 0 else float(
                 stats.binomtest(only_b, only_a + only_b, 0.5).pvalue)
+            # Few deals differ between the cells under most rule changes: the normal
+            # interval covers too rarely there, and claims [0, 0] when none differs.
+            low, high = paired_rate_interval(only_b, only_a, round(mo.total(da)))
+            return Difference(d, low, high, p, test, vr, paired)
     return Difference(d, d - Z95 * se, d + Z95 * se, p, test, vr, paired)
 
 
