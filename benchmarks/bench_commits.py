@@ -12,6 +12,8 @@ minutes: only trees measured in the same rounds are compared.
 
 ``--probe presets`` measures the same way the presets whose tricks the trick loop's
 general form plays (two and three players, the stock game) and coinche.
+``--probe rundir`` measures random-play classic deals written to a run directory in
+chunks of 100,000 (forty committed chunks a run): the cost of committing and checking.
 ``--probe loops`` times instead the loops outside ``simulate``: those that call the
 deal's cached kernel (``belote_sim.game.deals.play_deal_cached``) rather than inline
 it (bid strength, card values, matches and an arena of cheap players) and the bid
@@ -110,6 +112,23 @@ print(json.dumps(out))
 """
 
 
+#: ``--probe rundir``: deals/s of random-play classic deals committed to a run directory
+#: in chunks of 100,000, the median of the same runs as the engine probe's.
+RUNDIR_PROBE = f"""
+import json, statistics, tempfile, time
+from belote_sim import Rules, simulate
+kw = {{"bid_policy": "random", "play_policy": "random", "chunk_size": 100_000}}
+simulate(Rules(), deals=20_000, seed=1, **kw)  # compile or load
+rates = []
+for r in range({REPEATS}):
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        simulate(Rules(), deals=4_000_000, seed=r, out=tmp + "/run", **kw)
+        rates.append(4_000_000 / (time.perf_counter() - t0))
+print(json.dumps({{"random, 40 chunks committed": statistics.median(rates)}}))
+"""
+
+
 def rates(tree: Path, threads: int, probe: str = PROBE) -> dict[str, float]:
     """The ``probe``'s figures for the package in ``tree`` on ``threads`` threads (0:
     all)."""
@@ -128,14 +147,16 @@ def main() -> None:
                         help="threads of each probe (default: all the machine's)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="rounds, each measuring every tree once (default 3)")
-    parser.add_argument("--probe", choices=("engine", "presets", "loops"), default="engine",
+    parser.add_argument("--probe", choices=("engine", "presets", "rundir", "loops"),
+                        default="engine",
                         help="engine: deals/s of simulate's classic deals (default); "
                              "presets: deals/s of the two- and three-player presets and "
-                             "coinche; loops: seconds of the loops outside simulate and "
-                             "of the bid atlas")
+                             "coinche; rundir: deals/s written to a run directory; loops: "
+                             "seconds of the loops outside simulate and of the bid atlas")
     args = parser.parse_args()
     probe, unit, fmt = {"engine": (PROBE, "deals/s", ",.0f"),
                         "presets": (PRESETS_PROBE, "deals/s", ",.0f"),
+                        "rundir": (RUNDIR_PROBE, "deals/s", ",.0f"),
                         "loops": (LOOPS_PROBE, "s", ".3f")}[args.probe]
     with tempfile.TemporaryDirectory() as tmp:
         trees = {}

@@ -367,7 +367,8 @@ def render_page(figures: dict[str, Any]) -> str:
         "|---|---|",
         "| `python benchmarks/bench_commits.py COMMIT ...` | the engine's rates of other "
         "commits beside this tree, in one sitting (`--probe presets`: two- and three-player "
-        "presets and coinche; `--probe loops`: the loops outside `simulate` and the atlas) |",
+        "presets and coinche; `--probe rundir`: deals committed to a run directory; "
+        "`--probe loops`: the loops outside `simulate` and the atlas) |",
         "| `python benchmarks/bench_solver_commits.py COMMIT` | the solver's queries of "
         "another commit, both trees at once, one per core |",
         "| `python benchmarks/bench_compile.py [--all]` | every kernel a first run (or the "
