@@ -56,6 +56,8 @@ def paired_rate_interval(gained: int, lost: int, n: int, z: float = Z95
     >>> round(low, 5), round(high, 5)
     (-0.00383, 0.00383)
     """
+    from scipy.optimize import brentq
+
     if n <= 0:
         return math.nan, math.nan
     b, c = gained, lost
@@ -67,15 +69,15 @@ def paired_rate_interval(gained: int, lost: int, n: int, z: float = Z95
         var = n * (2 * q + delta * (1 - delta))
         return (b - c - n * delta) / math.sqrt(var) if var > 0 else 0.0
 
-    def root(target: float) -> float:  # the score falls as delta rises
-        lo, hi = -1.0, 1.0
-        for _ in range(100):
-            mid = (lo + hi) / 2
-            if score(mid) > target:
-                lo = mid
-            else:
-                hi = mid
-        return (lo + hi) / 2
+    def root(target: float) -> float:
+        # The score falls as delta rises; at an end of [-1, 1] it may not reach the
+        # target (every pair lost, or gained), and that end is the bound.
+        lo, hi = -1.0 + 1e-12, 1.0 - 1e-12  # the ends themselves leave no variance
+        if score(lo) <= target:
+            return -1.0
+        if score(hi) >= target:
+            return 1.0
+        return brentq(lambda x: score(x) - target, lo, hi, xtol=1e-14)
 
     d = (b - c) / n
     return min(root(z), d), max(root(-z), d)

@@ -210,7 +210,6 @@ def _heuristic_card(legal, hand, view):
     return _cheapest(legal, trump)
 
 
-
 #: The heuristic's card compiled into its caller, for the mass runs' trick loop
 #: (:func:`belote_sim.game.tricks.trick_loop`), which asks it every card: a call would
 #: copy every field of the view it is handed.
@@ -219,6 +218,7 @@ heuristic_card = jit(inline="always")(_heuristic_card)
 #: trick loop is compiled into each game's deal function, and a copy of the heuristic in
 #: each would lengthen a first run's compilation.
 heuristic_card_apart = jit_no_refcount(_heuristic_card)
+
 
 @jit(inline="always")
 def view_after(view, trick, card):

@@ -336,7 +336,7 @@ def execute(job: Job, run: RunOptions,
     executor = make_executor(run.executor, run.scheduler, run.workers, threads)
     started = datetime.now(timezone.utc).isoformat()
     by_index = {c.index: c for c in chunk_list}
-    sizes = {c.index: c.count for c in chunk_list}
+    sizes = {i: c.count for i, c in by_index.items()}
     done_units = sum(sizes[i] for i in done)
     total = job.total
     todo = [c for c in chunk_list if c.index not in done]

@@ -32,13 +32,14 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from belote_sim.errors import BeloteError
 from belote_sim.kernels import layout as L
+from belote_sim.runner.executors import Chunk
 
 #: Where a resumed run says which chunks it plays again (the logger of the compile
 #: notice: a user sees it on stderr).
@@ -196,6 +197,16 @@ def run_identity(settings: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
+def command_of(settings: dict[str, Any]) -> str:
+    """The command whose run ``settings`` (a job's ``to_json()``) are: each names its
+    own, but ``simulate``'s, the first command, which names none.
+
+    >>> command_of({"command": "odds"}), command_of({"seed": 1})
+    ('odds', 'simulate')
+    """
+    return settings.get("command", "simulate")
+
+
 def _checksum(*parts: bytes) -> str:
     h = hashlib.blake2b(digest_size=16)
     for part in parts:
@@ -347,10 +358,9 @@ class RunDir:
             self.chunk_dir.mkdir(exist_ok=True)
             return {}
         old = info.get("settings", {})
-        if old.get("command", "simulate") != settings.get("command", "simulate"):
-            raise BeloteError(f"--out {str(self.path)!r} holds a {old.get('command', 'simulate')}"
-                              f" run, not a {settings.get('command', 'simulate')} run: "
-                              "give another directory")
+        if command_of(old) != command_of(settings):
+            raise BeloteError(f"--out {str(self.path)!r} holds a {command_of(old)} run, not a "
+                              f"{command_of(settings)} run: give another directory")
         diff = [k for k in settings if old.get(k) != settings[k]]
         if diff:
             details = "; ".join(f"{k}: run has {old.get(k)!r}, asked {settings[k]!r}"
@@ -505,7 +515,7 @@ def load(run: str | Path) -> Run:
         of = f" of {total:,}" if isinstance(total, int) else ""
         raise BeloteError(f"run {str(path)!r} is not complete ({done:,}{of} {unit} "
                           "committed): resume it first")
-    command = settings.get("command", "simulate")
+    command = command_of(settings)
     table = path / TABLE_FILES.get(command, "summary.parquet")
     summary = read_table(table)
     if command != "simulate":
@@ -531,19 +541,13 @@ def _committed(run_dir: RunDir, settings: dict[str, Any]
             index, count = int(header["index"]), int(header["count"])
         except ChunkError:
             index, count = int(f.stem.split("-")[1]), -1
-        plan.append(_Planned(index, str(settings.get("unit", "deals")), count))
+        plan.append(Chunk(index, str(settings.get("unit", "deals")), 0, count))
     done, damaged = run_dir.read_chunks(plan, identity)
     damaged = [(f, why.replace("other settings than this run's",
                                "other settings than run.json's: run.json does not hold "
                                "the settings its chunks were played with"))
                for f, why in damaged]
     return sum(count for count, _ in done.values()), damaged
-
-
-class _Planned(NamedTuple):
-    index: int
-    unit: str
-    count: int
 
 
 def read_table(path: Path) -> pd.DataFrame:

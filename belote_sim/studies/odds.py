@@ -35,6 +35,7 @@ from belote_sim.runner.jobs import (
 )
 from belote_sim.runner.rundir import (
     RunDir,
+    command_of,
     read_provenance,
     software,
     summary_frame,
@@ -179,9 +180,8 @@ def check_odds_out(out_dir: str | Path) -> Path:
     run_dir.check_writable()
     info = run_dir.read_info()
     if info is not None:
-        command = info.get("settings", {}).get("command", "simulate")
-        raise BeloteError(f"--out {str(out)!r} holds a {command} run (run.json): give "
-                          "another directory")
+        raise BeloteError(f"--out {str(out)!r} holds a {command_of(info.get('settings', {}))} "
+                          "run (run.json): give another directory")
     table = out / "summary.parquet"
     if table.exists():
         try:
