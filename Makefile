@@ -62,13 +62,10 @@ test-plain: $(STAMP)
 		--cov=belote_sim/bid --cov=belote_sim/play --cov=belote_sim/infer --cov=belote_sim/dd \
 		--cov-report=term $(PLAIN_TESTS)
 
-## The benchmarks; the peer engine they measure beside ours (colver, Rust, on PyPI) is
-## installed first when the package index can be reached (else they say so and print our
-## figures alone). Last, benchmarks/figures.py keeps the sitting's figures in
+## The benchmarks; the peer engine they measure beside ours (colver, Rust, on PyPI) comes
+## with the dev extra. Last, benchmarks/figures.py keeps the sitting's figures in
 ## docs/figures.json and writes docs/performance.md and the README's speed lines from them.
-PEERS := colver>=0.11
 bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet '$(PEERS)' || echo "$(PEERS) could not be installed"
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_phases.py
 	$(BIN)/python benchmarks/bench_presets.py

@@ -87,8 +87,9 @@ POINTS = _point_table()
 #: 20 in no-trumps counted doubled.
 LAST_TRICK_BONUS = np.array([[10, 10, 10, 10, 10, 20], [10] * 6], dtype=np.int64)
 
-#: What a capot adds to the takers' (or the defenders') card points (RULES 8): 90, so
-#: 252 for all the tricks of a 162-point deal.
+#: What a capot adds to the takers' (or the defenders') card points (RULES 8) by default
+#: (``capot_total = 252``): 90, so 252 for all the tricks of a 162-point deal. The
+#: scoring reads the rules' ``capot_total``; the players value a capot with this.
 CAPOT_BONUS = 90
 #: Belote: the trump king and queen in one hand (RULES 5).
 BELOTE_POINTS = 20

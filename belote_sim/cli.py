@@ -23,6 +23,7 @@ from belote_sim.rules import (
     OPTION_SEEDS,
     PRESET_SEEDS,
     PRESETS,
+    RULEBOOK_SOURCES,
     Rules,
     option_names,
 )
@@ -1054,11 +1055,21 @@ def list_rules() -> None:
 
     typer.echo("presets (RULES.md section 9):")
     for name, preset in PRESETS.items():
-        over = {
-            k: v for k, v in preset.options().items() if getattr(Rules(), k) != v
-        }
-        desc = ", ".join(f"{k}={_fmt(v)}" for k, v in over.items()) or "the defaults"
-        typer.echo(f"  {name:<16} seed {PRESET_SEEDS[name]}: {desc}")
+        if name in RULEBOOK_SOURCES:
+            continue
+        desc = ", ".join(f"{k}={_fmt(v)}" for k, v in _choices(preset).items())
+        typer.echo(f"  {name:<16} seed {PRESET_SEEDS[name]}: {desc or 'the defaults'}")
+    typer.echo("\nrulebooks (RULES.md section 10: contract=coinche, the suits only), each "
+               "choice with its source:")
+    for name, sources in RULEBOOK_SOURCES.items():
+        preset = PRESETS[name]
+        typer.echo(f"  {name:<16} {sources['']}")
+        shown = [k for k in option_names()
+                 if k in sources
+                 or (k in _choices(preset) and k not in ("contract", "all_no_trumps_round"))]
+        for k in shown:
+            source = f"  [{sources[k]}]" if k in sources else ""
+            typer.echo(f"      {k}={_fmt(getattr(preset, k))}{source}")
     typer.echo("\noptions (--set option=value):")
     defaults = Rules()
     for name in option_names():
@@ -1067,8 +1078,14 @@ def list_rules() -> None:
         typer.echo(
             f"  {name:<20} {'|'.join(str(v) for v in values):<28} "
             f"default {_fmt(getattr(defaults, name)):<9} {OPTION_HELP[name]} "
-            f"[seed {OPTION_SEEDS[name]}]"
+            f"[{'seed ' if OPTION_SEEDS[name][0].isdigit() else ''}{OPTION_SEEDS[name]}]"
         )
+
+
+def _choices(preset: Rules) -> dict:
+    """The options of ``preset`` that differ from section 9's defaults."""
+    defaults = Rules()
+    return {k: v for k, v in preset.options().items() if getattr(defaults, k) != v}
 
 
 def _fmt(v) -> str:

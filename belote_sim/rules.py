@@ -20,6 +20,9 @@ import numpy as np
 
 from belote_sim.errors import RulesConflictError, RulesError
 
+#: Where the club-dispute options come from: the rulebooks of section 10.
+_DISPUTE = "section 10 (club rulebooks)"
+
 
 def _option(default: Any, meaning: str, seeds: str, choices: tuple = ()) -> Any:
     """A field of :class:`Rules`: one row of the option table of RULES.md section 9.
@@ -84,9 +87,9 @@ class Rules:
     nt_values: str = _option("doubled", "no-trump card values", "004", ("doubled", "ace19"))
     king_value: int = _option(4, "points of a king (10: seed 003's table)", "003", (4, 10))
     tie_rule: str = _option(
-        "takers", "S_T == S_E: takers make it, split, or litige pot",
-        "000 (takers, litige), 002 (split), 004 (litige: contention)",
-        ("takers", "split", "litige"),
+        "takers", "Q_T == Q_E: takers make it, split, litige pot, or a dedans",
+        "000 (takers, litige), 002 (split), 004 (litige: contention); defenders: section 10",
+        ("takers", "split", "litige", "defenders"),
     )
     round_to_ten: bool = _option(
         False, "coinche deal scores rounded to ten", "000 (belote contrée)"
@@ -102,8 +105,63 @@ class Rules:
     )
     target: int = _option(1000, "match target", "000")
     match_end: str = _option(
-        "draw", "both sides over the target in one deal: draw, or higher total wins",
-        "000 (draw), 003 (higher)", ("draw", "higher"),
+        "draw", "both sides over the target in one deal: draw, higher total wins, or "
+        "higher total wins and equal totals play on",
+        "000 (draw), 003 (higher); play-on: section 10", ("draw", "higher", "play-on"),
+    )
+    # The club disputes (RULES.md section 9's second table, sources in section 10).
+    coinche_scoring: str = _option(
+        "points+bid", "coinche: points faits + annoncés, points faits, or points annoncés",
+        _DISPUTE, ("points+bid", "points", "bid"),
+    )
+    coinche_base: int = _option(
+        160, "coinche: the base of a failed or coinched deal", _DISPUTE, (160, 162)
+    )
+    coinche_multiplies: str = _option(
+        "bid", "coinche: what m multiplies: the bid, base and bid, or the base",
+        _DISPUTE, ("bid", "all", "base"),
+    )
+    surcoinche_mult: int = _option(4, "coinche: m after a surcoinche", _DISPUTE, (4, 3))
+    capot_bid: str = _option(
+        "contract", "coinche: a capot bid scores as a contract, or a flat 500·m",
+        _DISPUTE, ("contract", "flat"),
+    )
+    capot_value: int = _option(
+        250, "coinche: the capot bid's value (270 opens the bids 170-260)", _DISPUTE,
+        (250, 270),
+    )
+    capot_total: int = _option(
+        252, "a capot side's card total in a suit contract (capot bonus 90, 88, 0)",
+        _DISPUTE, (252, 250, 162),
+    )
+    belote_prenable: bool = _option(
+        False, "coinche: on a failed or coinched contract the winner takes all belote",
+        _DISPUTE,
+    )
+    contract_counts: str = _option(
+        "all", "what counts in the contract test: card points, declarations and belote, "
+        "or card points only", _DISPUTE, ("all", "cards"),
+    )
+    beat_defence: bool = _option(
+        False, "coinche: a contract also needs Q_T > Q_E", _DISPUTE
+    )
+    eighty_needs: int = _option(
+        80, "coinche: points a bid of 80 needs", _DISPUTE, (80, 82)
+    )
+    round_up_from: int = _option(
+        5, "with round_to_ten, the last digit that rounds up", _DISPUTE, (5, 6)
+    )
+    target_rule: str = _option(
+        "reach", "a side wins the match at >= target (reach) or > target (exceed)",
+        _DISPUTE, ("reach", "exceed"),
+    )
+    coinche_packets: str = _option(
+        "3-3-2", "coinche dealing (3-3+2: two cards dealt after the auction)", _DISPUTE,
+        ("3-3-2", "3-2-3", "2-3-3", "4-4", "3-3+2"),
+    )
+    after_coinche: str = _option(
+        "bidder-side", "who speaks after a coinche: the high bidder's side, or every seat "
+        "until three passes", _DISPUTE, ("bidder-side", "three-passes"),
     )
 
     def __post_init__(self) -> None:
@@ -220,6 +278,21 @@ R_FIRST_PACKETS = SLOTS["first_packets"]
 R_SECOND_ROUND = SLOTS["second_round"]
 R_TARGET = SLOTS["target"]
 R_MATCH_END = SLOTS["match_end"]
+R_COINCHE_SCORING = SLOTS["coinche_scoring"]
+R_COINCHE_BASE = SLOTS["coinche_base"]
+R_COINCHE_MULTIPLIES = SLOTS["coinche_multiplies"]
+R_SURCOINCHE_MULT = SLOTS["surcoinche_mult"]
+R_CAPOT_BID = SLOTS["capot_bid"]
+R_CAPOT_VALUE = SLOTS["capot_value"]
+R_CAPOT_TOTAL = SLOTS["capot_total"]
+R_BELOTE_PRENABLE = SLOTS["belote_prenable"]
+R_CONTRACT_COUNTS = SLOTS["contract_counts"]
+R_BEAT_DEFENCE = SLOTS["beat_defence"]
+R_EIGHTY_NEEDS = SLOTS["eighty_needs"]
+R_ROUND_UP_FROM = SLOTS["round_up_from"]
+R_TARGET_RULE = SLOTS["target_rule"]
+R_COINCHE_PACKETS = SLOTS["coinche_packets"]
+R_AFTER_COINCHE = SLOTS["after_coinche"]
 
 
 def choice_code(option: str, value: str) -> int:
@@ -235,13 +308,37 @@ def choice_code(option: str, value: str) -> int:
 CONTRACT_RETOURNE, CONTRACT_STOCK, CONTRACT_NONE, CONTRACT_COINCHE = (
     choice_code("contract", v) for v in CHOICES["contract"]
 )
-TIE_TAKERS, TIE_SPLIT, TIE_LITIGE = (choice_code("tie_rule", v) for v in CHOICES["tie_rule"])
+TIE_TAKERS, TIE_SPLIT, TIE_LITIGE, TIE_DEFENDERS = (
+    choice_code("tie_rule", v) for v in CHOICES["tie_rule"]
+)
 UNDERTRUMP_FORCED = choice_code("undertrump", "forced")
 UNDERTRUMP_FREE = choice_code("undertrump", "free")
 DECL_TIE_NONE = choice_code("declaration_tie", "none")
 DECL_TIE_FIRST = choice_code("declaration_tie", "first")
 MATCH_END_DRAW = choice_code("match_end", "draw")
 MATCH_END_HIGHER = choice_code("match_end", "higher")
+MATCH_END_PLAY_ON = choice_code("match_end", "play-on")
+SCORING_POINTS_BID, SCORING_POINTS, SCORING_BID = (
+    choice_code("coinche_scoring", v) for v in CHOICES["coinche_scoring"]
+)
+MULTIPLIES_BID, MULTIPLIES_ALL, MULTIPLIES_BASE = (
+    choice_code("coinche_multiplies", v) for v in CHOICES["coinche_multiplies"]
+)
+CAPOT_BID_FLAT = choice_code("capot_bid", "flat")
+COUNTS_CARDS = choice_code("contract_counts", "cards")
+TARGET_EXCEED = choice_code("target_rule", "exceed")
+AFTER_COINCHE_THREE_PASSES = choice_code("after_coinche", "three-passes")
+#: The packets of each ``coinche_packets`` value by code (RULES 7.4 step 1): one row of
+#: packet sizes, one per round, 0 past the last; with ``3-3+2`` (``PACKETS_LATE``, the
+#: Saint-Étienne deal) the last round is dealt only once the auction has a contract.
+def _packet_sizes(value: str) -> list[int]:
+    sizes = [int(n) for n in value.replace("+", "-").split("-")]
+    return sizes + [0] * (3 - len(sizes))
+
+
+PACKET_ROUNDS = np.array([_packet_sizes(v) for v in CHOICES["coinche_packets"]],
+                         dtype=np.int64)
+PACKETS_LATE = choice_code("coinche_packets", "3-3+2")
 SHUFFLE_FULL = choice_code("shuffle", "full")
 SHUFFLE_CUT = choice_code("shuffle", "cut")
 SECOND_ROUND_OTHERS = choice_code("second_round", "others")
@@ -350,6 +447,11 @@ def _validate(r: Rules) -> None:
         raise RulesConflictError("tie_rule=litige needs two sides (2 or 4 players), not players=3")
     if r.all_no_trumps_round and r.contract in ("stock", "none"):
         raise RulesConflictError(f"all_no_trumps_round=on is refused with contract={r.contract}")
+    if r.coinche_scoring == "points" and r.coinche_multiplies == "bid":
+        raise RulesConflictError(
+            "coinche_scoring=points is refused with coinche_multiplies=bid: points faits "
+            "score no bid for m to multiply (use coinche_multiplies=all or base)"
+        )
     if r.king_value == 10 and r.all_no_trumps_round:
         raise RulesConflictError(
             "king_value=10 is refused with all_no_trumps_round=on (no values are defined for it)"
@@ -401,6 +503,84 @@ PRESETS: dict[str, Rules] = {
     ),
 }
 
+def _rulebook(name: str, **kw: Any) -> Rules:
+    """A rulebook of RULES.md section 10: coinche, four players, the suits only."""
+    return Rules(preset=name, contract="coinche", all_no_trumps_round=False, **kw)
+
+
+PRESETS.update({
+    "ffb-contree-2016": _rulebook(
+        "ffb-contree-2016", declarations=False, undertrump="free", coinche_multiplies="all",
+        capot_bid="flat", belote_prenable=True, round_to_ten=True, match_end="play-on",
+    ),
+    "ffb-coinche-2015": _rulebook(
+        "ffb-coinche-2015", beat_defence=True, coinche_multiplies="all", round_to_ten=True,
+        undertrump="free", match_end="play-on",
+    ),
+    "cannes-2016": _rulebook(
+        "cannes-2016", declarations=False, capot_value=270, coinche_base=162,
+        belote_prenable=True, surcoinche_mult=3, round_to_ten=True, round_up_from=6,
+        undertrump="free", target=2001, after_coinche="three-passes", match_end="play-on",
+    ),
+    "colver": _rulebook(
+        "colver", declarations=False, after_coinche="three-passes", coinche_base=162,
+        surcoinche_mult=3, belote_prenable=True, undertrump="free", target=2000,
+        match_end="play-on",
+    ),
+})
+
+#: Where each choice of the rulebook presets comes from (RULES.md section 10, whose
+#: table quotes the same sources): the document (key ``""``), then option by option.
+#: A test requires each source to be quoted in that preset's row of section 10.
+RULEBOOK_SOURCES: dict[str, dict[str, str]] = {
+    "ffb-contree-2016": {
+        "": "FFB *Règles officielles de la belote contrée* 27.01.2016",
+        "declarations": '§8 "toujours sans annonces"; bareme §2.3',
+        "undertrump": "§5.2.2; jeu-de-la-carte §9",
+        "coinche_multiplies": "§10.2 table p. 7: contré 320 (640) + contrat ×2 (×4)",
+        "capot_bid": "capot 500/1000/2000; tableau-ffb-2016",
+        "belote_prenable": '§7 "perdue par les preneurs"',
+        "round_to_ten": '§10.3 "85 → 90"; arrondi R1',
+        "match_end": "§10.4; fin-de-partie §3",
+    },
+    "ffb-coinche-2015": {
+        "": "FFB *Règles de la belote coinchée* (PDF, 2015-11)",
+        "beat_defence": '"les deux conditions"; bareme §2.1',
+        "coinche_multiplies": '"le score de la donne sera multiplié par 2 / 4"; '
+                              "bareme §4.2-4.3",
+        "round_to_ten": "arrondi R1",
+        "undertrump": "§5.2; jeu-de-la-carte §9",
+        "match_end": "§10.4; fin-de-partie §2-§3",
+    },
+    "cannes-2016": {
+        "": "FIJ Cannes, *Règlement de la belote aux enchères ou contrée* 2016",
+        "declarations": "contrée; III lists none",
+        "capot_value": '2° "générale ou capot ou 270"; encheres §2',
+        "coinche_base": 'III "contrat perdu : enchère + 162 ou 252 + belote … car prenable"',
+        "belote_prenable": 'III "contrat perdu : enchère + 162 ou 252 + belote … car prenable"',
+        "surcoinche_mult": "le surcontre les triple",
+        "round_to_ten": 'III "arrondis à 6 (156 valant 160)"',
+        "round_up_from": 'III "arrondis à 6 (156 valant 160)"',
+        "undertrump": "3° c",
+        "target": "`target=2001` (III)",
+        "after_coinche": '"trois joueurs successifs ont dit passe"',
+        "match_end": "not stated by Cannes; the FFB rule, as the other presets",
+    },
+    "colver": {
+        "": "colver 0.11 (`docs/RULES.md`, `colver-core/src/engine/scoring.rs`, `play.rs`, "
+            "`src/bidding.rs`)",
+        "declarations": 'RULES.md "The Deck", "Bid Values", "Capot Contracts"',
+        "after_coinche": "bidding.rs `apply_bid`",
+        "coinche_base": "scoring.rs: coinched made `162`/`252 + V·m` + all belote",
+        "surcoinche_mult": "scoring.rs: coinched made `162`/`252 + V·m` + all belote",
+        "belote_prenable": "failed `162 + V·m` + all belote",
+        "round_to_ten": 'RULES.md "Rounding: None"',
+        "undertrump": "play.rs `legal_plays`",
+        "target": 'RULES.md "Match"',
+        "match_end": "SYNTHESE §6",
+    },
+}
+
 PRESET_SEEDS = {
     "classic": "000",
     "sans-annonces": "000",
@@ -411,4 +591,5 @@ PRESET_SEEDS = {
     "stock-2p": "002",
     "no-contract-2p": "003",
     "no-contract-4p": "003",
+    **{name: "section 10" for name in RULEBOOK_SOURCES},
 }

@@ -39,7 +39,6 @@ from belote_sim.kernels.trick import side_of
 from belote_sim.players.lookup import no_lookup
 from belote_sim.players.registry import BID_RANDOM, BID_THRESHOLD, PLAY_HEURISTIC, PLAY_RANDOM
 from belote_sim.players.seating import families_for, same_players
-from belote_sim.rules import R_TIE_RULE
 
 #: The stops, in the order of a deal: each phase's cost is its stop minus the one before.
 PHASES = (
@@ -109,7 +108,7 @@ def _deals_until(rules, players, seed, n, stop):
             acc += rec[HANDS]
             continue
         total_points(rec, 4)
-        score_two_sides(rec, sides[taker], rules[R_TIE_RULE])
+        score_two_sides(rec, sides[taker], rules)
         if stop == 6:
             acc += rec[HANDS]
             continue

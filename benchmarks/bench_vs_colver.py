@@ -50,7 +50,6 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from colver_bridge import (  # noqa: E402
-    COINCHE,
     COLVER_RULES,
     PASS,
     colver_call_name,
@@ -114,7 +113,6 @@ class Table:
     clocks: dict = field(default_factory=lambda: {"ours": Clock(), "theirs": Clock()})
     legal_differs: int = 0
     seats: dict = field(default_factory=dict)
-    coinched_by: int = -1
     contract: dict = field(default_factory=dict)
     #: Every action so far, and our card decisions: (index of the action, our choice).
     actions: list = field(default_factory=list)
@@ -138,15 +136,9 @@ class Table:
 
     def step(self, action: int) -> None:
         env = self.env
-        player = env.current_player()
         if env.phase() == 0:
-            # colver asks the coincher's side too after a coinche (it may only pass);
-            # in our auction only the high bidder's side speaks then.
-            if not (self.coinched_by >= 0 and _side(player) == self.coinched_by):
-                for seat in self.seats.values():
-                    seat.observe_call(colver_call_name(action))
-            if action == COINCHE:
-                self.coinched_by = _side(player)
+            for seat in self.seats.values():
+                seat.observe_call(colver_call_name(action))
         else:
             for seat in self.seats.values():
                 seat.observe_card(format_card(from_colver_card(action)))
@@ -333,7 +325,7 @@ def main() -> None:
     try:
         import colver
     except ImportError:
-        print("colver is not installed (make bench installs it): no match to play")
+        print("colver is not installed (the dev extra brings it): no match to play")
         return
     if args.ladder:
         write_ladder(args.out)

@@ -1,5 +1,7 @@
-"""What colver (the peer engine, on PyPI; not a dependency) and belote_sim call the same
-things: cards, calls, and the contrée colver plays as our closest rules.
+"""What colver (the peer engine, on PyPI; a dev dependency, never one of the package)
+and belote_sim call the same things: cards, calls, and the contrée colver plays, our
+``colver`` preset (RULES.md section 10; ``tests/test_colver_game.py`` replays colver's
+deals under it).
 
 colver numbers a card ``8 * suit + rank`` with suits S H D C and ranks 7 8 9 J Q K T A;
 we number it ``8 * suit + rank`` with suits C D H S and ranks 7 8 9 T J Q K A. Its bids
@@ -15,12 +17,8 @@ from __future__ import annotations
 from belote_sim import Rules
 from belote_sim.deallog.format import format_call, parse_call
 
-#: colver's contrée as our options: no declarations (colver has none), the four suit
-#: strains only, a player unable to overtrump may play any card, deal scores not rounded.
-#: The scoring still differs (``docs/players.md``, *Against colver*): colver's failed
-#: contract gives the defenders 162 + V·m, ours 160 + V·m.
-COLVER_RULES = Rules.from_preset("coinche", declarations=False, all_no_trumps_round=False,
-                                 undertrump="free", round_to_ten=False)
+#: colver's contrée: our ``colver`` preset.
+COLVER_RULES = Rules.from_preset("colver")
 
 # Our rank index as colver orders the ranks (7 8 9 J Q K T A).
 _RANK = (0, 1, 2, 6, 3, 4, 5, 7)

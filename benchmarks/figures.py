@@ -357,7 +357,7 @@ def render_page(figures: dict[str, Any]) -> str:
         f"{sit['cores']} cores; belote_sim {sit['belote_sim']}, Numba {sit['numba']}, "
         f"NumPy {sit['numpy']}, Python {sit['python']}.", "",
         "## Reproducing the figures", "",
-        "`make bench` installs the peer engine colver when it can, then runs the scripts "
+        "`make bench` (the dev extra brings the peer engine colver) runs the scripts "
         "below in turn, each described in its docstring (`python benchmarks/SCRIPT.py "
         "--help` for its options), and regenerates this page and the README's speed lines "
         "(`python benchmarks/figures.py`). `benchmarks/bench_phases.py` (in `make bench` "

@@ -32,6 +32,7 @@ from belote_sim.rules import (
     OPTION_SEEDS,
     PRESET_SEEDS,
     PRESETS,
+    RULEBOOK_SOURCES,
     SLOTS,
     Rules,
     option_names,
@@ -274,8 +275,9 @@ PRESET_TABLE = {
 }
 
 
-def test_presets_are_exactly_those_of_section_9():
-    assert set(PRESETS) == set(PRESET_TABLE)
+def test_presets_are_exactly_those_of_section_9_and_10():
+    """Section 9's presets here; section 10's rulebooks in ``test_rulebooks.py``."""
+    assert set(PRESETS) == set(PRESET_TABLE) | set(RULEBOOK_SOURCES)
 
 
 @pytest.mark.parametrize("name", sorted(PRESET_TABLE))
@@ -416,10 +418,12 @@ RULES_MD = SPEC / "RULES.md"
 
 
 def _section_9_options() -> dict[str, str]:
-    """The option table of RULES.md section 9: option name -> its ``values`` cell."""
+    """The option tables of RULES.md section 9 (the seeds' options, then the club
+    disputes): option name -> its ``values`` cell."""
     text = RULES_MD.read_text(encoding="utf-8")
-    table = text[text.index("## 9. Options and presets"):].split("\n\n")[1]
-    rows = [r.split("|")[1:3] for r in table.splitlines()[2:]]
+    section = text[text.index("## 9. Options and presets"):text.index("| preset | seed")]
+    tables = [b for b in section.split("\n\n") if b.startswith("| option |")]
+    rows = [r.split("|")[1:3] for table in tables for r in table.splitlines()[2:]]
     return {name.strip(): values.strip() for name, values in rows}
 
 
@@ -427,7 +431,7 @@ def test_option_table_is_section_9s_in_order_with_its_values():
     spec = _section_9_options()
     assert option_names() == list(spec)
     for name, values in spec.items():
-        if values == "on/off":
+        if values in ("on/off", "off/on"):  # the club disputes list the default first
             assert name in BOOL_OPTIONS and name not in CHOICES
         elif values == "integer":
             assert name not in CHOICES and name not in BOOL_OPTIONS

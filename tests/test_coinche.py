@@ -423,9 +423,9 @@ def test_round_to_ten_rounds_halves_up():
     assert out["deal_score"] == [167, 75]
     # S_T = 65 + 20 = 85: 80 + 85 = 165 -> 170 (half up), 97 -> 100; 342 -> 340 above
     rec = _score_record(taker_side=0, trick_points=(65, 97), value=80, decl=(20, 0))
-    score_coinche(rec, 0, False, True)
+    score_coinche(rec, 0, False, False, _array(round_to_ten=True))
     assert list(rec[L.DEAL_SCORE : L.DEAL_SCORE + 2]) == [170, 100]
-    score_coinche(rec, 0, False, False)
+    score_coinche(rec, 0, False, False, _array(round_to_ten=False))
     assert list(rec[L.DEAL_SCORE : L.DEAL_SCORE + 2]) == [165, 97]
 
 
@@ -465,12 +465,12 @@ def test_scaling_rounds_halves_up_for_the_takers():
         pts = [0, 0]
         pts[t], pts[1 - t] = 65, 195
         rec = _score_record(taker_side=t, trick_points=pts, value=80, total=260)
-        score_coinche(rec, t, True, False)
+        score_coinche(rec, t, True, False, _array(round_to_ten=False))
         assert rec[L.CARD_POINTS + t] == 41 and rec[L.CARD_POINTS + 1 - t] == 121
     assert round(40.5) == 40  # what a naive round() would have given
     # all-trumps: 86 of 258 is exactly 54
     rec = _score_record(taker_side=0, trick_points=(86, 172), value=80, total=258)
-    score_coinche(rec, 0, True, False)
+    score_coinche(rec, 0, True, False, _array(round_to_ten=False))
     assert rec[L.CARD_POINTS] == 54 and rec[L.CARD_POINTS + 1] == 108
 
 
@@ -489,6 +489,10 @@ def test_capot_in_all_trumps_and_no_trumps_adds_90_to_162():
 # --------------------------------------------------------------------------------------
 # The scoring kernel on its own
 # --------------------------------------------------------------------------------------
+
+
+def _array(**options):
+    return Rules.from_preset("coinche", **options).to_array()
 
 
 def _score_record(taker_side, trick_points, value, total=162, multiplier=1, decl=(0, 0),
@@ -517,9 +521,10 @@ def test_score_coinche_against_the_formulas(taker_side, multiplier, value, capot
     decl[T], belote[E] = 50, 20
     rec = _score_record(T, pts, value, multiplier=multiplier, decl=decl, belote=belote,
                         capot=T if capot else -1)
-    score_coinche(rec, T, False, False)
+    rules = Rules.from_preset("coinche", round_to_ten=False)
+    score_coinche(rec, T, False, value == 250, rules.to_array())
     got = naive_coinche_score(pts, T, T if capot else None, decl, belote, value, multiplier,
-                              162, False, False)
+                              162, False, rules, value == 250)
     assert rec[L.OUTCOME] == (L.OUT_MADE if got["outcome"] == "made" else L.OUT_DEDANS)
     assert list(rec[L.DEAL_SCORE : L.DEAL_SCORE + 2]) == got["deal_score"]
     assert list(rec[L.CARD_POINTS : L.CARD_POINTS + 2]) == got["card_points"]
@@ -576,7 +581,7 @@ def test_simulated_auctions_are_legal_and_give_the_contract(simulated):
         if contract is None:
             assert d["thrown_in"]
             continue
-        taker, strain, value, m = contract
+        taker, strain, value, m, _ = contract
         assert (d["taker"], d["trump"]) == (taker, STRAINS[strain])
         assert d["contract"] == {"value": value, "strain": STRAINS[strain], "multiplier": m}
 

@@ -51,7 +51,9 @@ def test_a_comparison_of_the_same_rules_gives_exactly_nothing():
     assert (diffs["diff"] == 0).all()
     yes_no_rows = [(m, g) in YES_NO for m, g in zip(diffs.metric, diffs.group, strict=True)]
     yes_no, scores = diffs[yes_no_rows], diffs[[not y for y in yes_no_rows]]
-    assert (scores.diff_ci_low == 0).all() and (scores.diff_ci_high == 0).all()
+    # a score no deal changed: bounded by the deals and the range of the scores
+    # (test_a_score_no_deal_changes_is_bounded_by_the_deals_and_its_range), not [0, 0]
+    assert (scores.diff_ci_low < 0).all() and (scores.diff_ci_high == -scores.diff_ci_low).all()
     assert (yes_no.test == "mcnemar").all() and (yes_no.p_value == 1.0).all()
     # No deal differs: a yes/no rate's interval is bounded by its deals, not [0, 0].
     for r in yes_no.itertuples():
@@ -172,12 +174,16 @@ def test_a_factorial_gives_main_effects_and_interactions_from_the_cells():
     assert len(effects) == 6
     assert (effects["diff"] == 0).all() and (effects.p_value == 1).all()
     # Each cell against the base: Tango's bound of no deal differing; the effects over
-    # four cells: exactly nothing.
+    # four cells: that bound weighed by half their coefficients' sum (a main effect's is
+    # 2, an interaction's 4), never [0, 0].
     cells = effects[effects.kind == "cell"]
     bound = paired_rate_interval(0, 0, 3000)[1]
     assert len(cells) == 3 and cells.diff_ci_high.tolist() == pytest.approx([bound] * 3)
-    main = effects[effects.kind != "cell"]
-    assert (main.diff_ci_low == 0).all() and (main.diff_ci_high == 0).all()
+    main = effects[effects.kind == "main effect"]
+    inter = effects[effects.kind == "interaction"]
+    assert main.diff_ci_high.tolist() == pytest.approx([bound] * 2)
+    assert inter.diff_ci_high.tolist() == pytest.approx([2 * bound])
+    assert effects.diff_ci_low.tolist() == pytest.approx((-effects.diff_ci_high).tolist())
 
 
 def test_matches_are_paired_match_by_match():
@@ -364,3 +370,28 @@ def test_a_rate_no_deal_changes_is_bounded_by_the_deals_not_zero():
     assert row["diff"] == 0 and row.test == "mcnemar"
     assert row.diff_ci_high == pytest.approx(z2 / (row.n + z2), rel=1e-6)
     assert row.diff_ci_low == pytest.approx(-row.diff_ci_high, rel=1e-6)
+
+
+def test_a_score_no_deal_changes_is_bounded_by_the_deals_and_its_range():
+    """An A/A comparison of a mean: no deal differs, and the interval is ± Tango's share
+    for no discordant deal times the range the scores span times deals over played
+    deals, not [0, 0]; an effect of a factorial that changes no deal likewise."""
+    df = compare([Rules(), Rules(round_up_from=6)], 500, seed=3)  # no rounding in classic
+    row = df[(df.metric == "mean_taker_deal_score") & df["diff"].notna()].iloc[0]
+    base = df[(df.metric == "mean_taker_deal_score") & (df.kind == "cell")].iloc[0]
+    played = base.n
+    z2 = 1.959963984540054**2
+    # the same deals as the comparison's first cell: its seed and default players
+    seen = simulate(Rules(), 500, seed=3).histograms().query(
+        "histogram == 'taker_deal_score'").value
+    span = seen.max() - seen.min()
+    assert row["diff"] == 0
+    assert row.diff_ci_high == pytest.approx(z2 / (500 + z2) * span * 500 / played, rel=1e-6)
+    assert row.diff_ci_low == -row.diff_ci_high
+    cells = factorial_cells("classic", {}, [("round_up_from", ["5", "6"]),
+                                            ("undertrump", ["forced", "free"])])
+    effects = compare(cells, 500, seed=3, factors=[("round_up_from", ["5", "6"]),
+                                                   ("undertrump", ["forced", "free"])])
+    main = effects[(effects.metric == "made_rate") & (effects.kind == "main effect")
+                   & effects.cell.str.startswith("round_up_from")].iloc[0]
+    assert main["diff"] == 0 and 0 < main.diff_ci_high == -main.diff_ci_low

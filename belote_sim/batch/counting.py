@@ -13,6 +13,7 @@ from belote_sim.kernels.layout import (
     BELOTE,
     BELOTE_SEAT,
     BID_ROUND,
+    BID_VALUES,
     C_ANY_DECLARATION,
     C_BELOTE,
     C_CAPOT_DEFENDERS,
@@ -126,7 +127,18 @@ from belote_sim.kernels.layout import (
     TRUMP,
 )
 from belote_sim.kernels.trick import seat_after, side_of
-from belote_sim.rules import CONTRACT_COINCHE, R_CONTRACT, R_PLAYERS, R_TIE_RULE, TIE_TAKERS
+from belote_sim.rules import (
+    CONTRACT_COINCHE,
+    COUNTS_CARDS,
+    R_BEAT_DEFENCE,
+    R_CAPOT_VALUE,
+    R_CONTRACT,
+    R_CONTRACT_COUNTS,
+    R_EIGHTY_NEEDS,
+    R_PLAYERS,
+    R_TIE_RULE,
+    TIE_TAKERS,
+)
 
 
 @jit(inline="always")
@@ -240,13 +252,18 @@ def accumulate(rules, rec, c):
             d_t = decl
         else:
             c[C_DECL_DEFENDERS] += 1
-    if out == OUT_MADE and decl > 0:
+    if out == OUT_MADE and decl > 0 and rules[R_CONTRACT_COUNTS] != COUNTS_CARDS:
         # Would the contract stand on card points and belote alone?
         bare_t = rec[SCORE_TAKERS] - d_t
         bare_e = rec[SCORE_DEFENDERS] - (decl - d_t)
         if rules[R_CONTRACT] == CONTRACT_COINCHE:
-            # S_T >= V; a capot bid is made by the tricks alone
-            made_bare = rec[CONTRACT_VALUE] == 250 or bare_t >= rec[CONTRACT_VALUE]
+            # Q_T >= V (82 for 80 with eighty_needs = 82), and Q_T > Q_E with
+            # beat_defence; a capot bid is made by the tricks alone
+            value = rec[CONTRACT_VALUE]
+            need = rules[R_EIGHTY_NEEDS] if value == BID_VALUES[0] else value
+            made_bare = (value == rules[R_CAPOT_VALUE] or bare_t >= need) and (
+                rules[R_BEAT_DEFENCE] == 0 or bare_t > bare_e
+            )
         else:
             made_bare = bare_t > bare_e or (bare_t == bare_e and rules[R_TIE_RULE] == TIE_TAKERS)
         if not made_bare:

@@ -57,13 +57,16 @@ from belote_sim.kernels.trick import seat_after
 from belote_sim.rules import (
     CONTRACT_NONE,
     CONTRACT_STOCK,
-    MATCH_END_HIGHER,
+    MATCH_END_DRAW,
+    MATCH_END_PLAY_ON,
     R_CONTRACT,
     R_MATCH_END,
     R_PLAYERS,
     R_SHUFFLE,
     R_TARGET,
+    R_TARGET_RULE,
     SHUFFLE_FULL,
+    TARGET_EXCEED,
 )
 
 #: Where a loop of deals puts what it plays, each an array that may be empty (then
@@ -274,6 +277,10 @@ def match_loop(rules, players, script, seed, match, max_deals, ws, sink):
       thrown-in deal is redealt by the same dealer with the redeal counter (the deal's
       ``redeals_before``, 2 forbids the dealer's pass in round 2) one higher; the
       higher total wins, equal totals draw, the target plays no part;
+    * otherwise a side wins alone over the target (``>= target``, or ``> target`` with
+      ``target_rule = exceed``); sides over it together draw (``match_end = draw``), or
+      the higher total wins (``higher``: equal totals draw; ``play-on``: equal totals
+      play another deal);
     * two-player game without contract (7.3): after a played deal the player with the
       higher deal score deals next (on a tie the deal passes as usual).
 
@@ -291,6 +298,8 @@ def match_loop(rules, players, script, seed, match, max_deals, ws, sink):
     """
     n = rules[R_PLAYERS]
     target = rules[R_TARGET]
+    exceed = rules[R_TARGET_RULE] == TARGET_EXCEED
+    match_end = rules[R_MATCH_END]
     stock = rules[R_CONTRACT] == CONTRACT_STOCK
     winner_deals = rules[R_CONTRACT] == CONTRACT_NONE and n == 2
     n_scores = 3 if n == 3 else 2  # three players score individually
@@ -344,14 +353,15 @@ def match_loop(rules, players, script, seed, match, max_deals, ws, sink):
         n_over = 0
         over = -1
         for s in range(n_scores):
-            if scores[s] >= target:
+            if scores[s] > target or (scores[s] == target and not exceed):
                 n_over += 1
                 over = s
         if n_over == 1:
             return d + 1, over, first
         if n_over > 1:
-            w = _unique_best(scores[:n_scores]) if rules[R_MATCH_END] == MATCH_END_HIGHER else -1
-            return d + 1, (MATCH_DRAW if w < 0 else w), first
+            w = _unique_best(scores[:n_scores]) if match_end != MATCH_END_DRAW else -1
+            if w >= 0 or match_end != MATCH_END_PLAY_ON:
+                return d + 1, (MATCH_DRAW if w < 0 else w), first
     return max_deals, -1, max(first, -1)
 
 

@@ -19,36 +19,71 @@ from belote_sim.cards import SUITS, TRUMP_NAMES, format_card, format_cards, pars
 from belote_sim.errors import BeloteError, DealLogError
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.api import OUTCOME_NAMES, declarations, pack_array
-from belote_sim.kernels.calls import bid_code
-from belote_sim.rules import Rules
+from belote_sim.kernels.calls import (
+    CAPOT_BID,
+    CAPOT_VALUE,
+    LADDER,
+    bid_code,
+    bid_value_index,
+    is_bid,
+)
+from belote_sim.rules import CHOICES, Rules
 
 CALL_NAMES = {
     L.CALL_PASS: "pass", L.CALL_TAKE: "take", L.CALL_AT: "AT", L.CALL_NT: "NT",
     L.CALL_COINCHE: "coinche", L.CALL_SURCOINCHE: "surcoinche",
 }  # fmt: skip
 CALL_NAMES.update({L.CALL_SUIT + i: s for i, s in enumerate(SUITS)})
-# The kernel's plain-Python body: compiling it would cost every command's import.
-_bid_code = getattr(bid_code, "py_func", bid_code)
-for _v, _value in enumerate(L.BID_VALUES):
-    for _strain, _name in enumerate(TRUMP_NAMES):
-        CALL_NAMES[int(_bid_code(_v, _strain))] = f"{_value}{_name}"
-_CALL_CODES = {v.lower(): k for k, v in CALL_NAMES.items()}
+# The kernels' plain-Python bodies: compiling them would cost every command's import.
+_bid_code, _is_bid, _value_index = (getattr(f, "py_func", f)
+                                    for f in (bid_code, is_bid, bid_value_index))
 
 
-def parse_call(text: str) -> int:
+def _names(capot_value: int) -> dict[int, str]:
+    """Every call code's text when the capot bid is worth ``capot_value``; with 250 the
+    codes of 170 .. 260, which are no calls of those rules, are named by their values
+    all the same (a refused call is quoted)."""
+    names = dict(CALL_NAMES)
+    for v, value in enumerate(LADDER):
+        for strain, name in enumerate(TRUMP_NAMES):
+            shown = capot_value if v == CAPOT_BID else value
+            names[int(_bid_code(v, strain))] = f"{shown}{name}"
+    return names
+
+
+def _codes(capot_value: int) -> dict[str, int]:
+    """The calls of the rules whose capot bid is worth ``capot_value``, by their text."""
+    names = _names(capot_value)
+    if capot_value == CAPOT_VALUE:
+        names = {c: t for c, t in names.items()
+                 if not _is_bid(c) or _value_index(c) <= CAPOT_BID}
+    return {t.lower(): c for c, t in names.items()}
+
+
+#: The calls' texts and codes, by the capot bid's value (RULES 7.4 step 2: 250, or 270).
+_NAMES = {cv: _names(cv) for cv in CHOICES["capot_value"]}
+_CODES = {cv: _codes(cv) for cv in CHOICES["capot_value"]}
+CALL_NAMES = _NAMES[CAPOT_VALUE]
+
+
+def parse_call(text: str, capot_value: int = CAPOT_VALUE) -> int:
     """Call code of a deal-log call: ``pass``, ``take``, ``C`` .. ``S``, ``AT``, ``NT``;
-    in coinche a bid such as ``80H`` or ``250NT``, ``coinche``, ``surcoinche``."""
-    if not isinstance(text, str) or text.strip().lower() not in _CALL_CODES:
+    in coinche a bid such as ``80H`` or ``250NT`` (``270S`` is the capot with
+    ``capot_value = 270``), ``coinche``, ``surcoinche``."""
+    codes = _CODES[capot_value]
+    if not isinstance(text, str) or text.strip().lower() not in codes:
+        ladder = ("80..160 or 250 (170..260 need capot_value=270)"
+                  if capot_value == CAPOT_VALUE else "80..270")
         raise DealLogError(
             f"unknown call {text!r}: expected pass, take, C, D, H, S, AT, NT, a coinche bid "
-            "(80..160 or 250 and C, D, H, S, AT or NT, e.g. 90H), coinche or surcoinche"
+            f"({ladder} and C, D, H, S, AT or NT, e.g. 90H), coinche or surcoinche"
         )
-    return _CALL_CODES[text.strip().lower()]
+    return codes[text.strip().lower()]
 
 
-def format_call(code: int) -> str:
+def format_call(code: int, capot_value: int = CAPOT_VALUE) -> str:
     """Deal-log text of a call code."""
-    return CALL_NAMES[int(code)]
+    return _NAMES[capot_value][int(code)]
 
 
 def _parse_list(deal: dict, field: str, parse, where: str, step: str) -> np.ndarray:
@@ -92,7 +127,9 @@ class DealInput:
             self.pack = pack_array(deal["pack"])
         except BeloteError as e:
             raise DealLogError(f"{where}: pack: {e}") from None
-        self.calls = _parse_list(deal, "calls", parse_call, where, "call")
+        self.calls = _parse_list(
+            deal, "calls", lambda c: parse_call(c, self.rules.capot_value), where, "call"
+        )
         self.plays = _parse_list(deal, "plays", parse_card, where, "play")
         pot = deal.get("pot_before", 0)
         if isinstance(pot, bool) or not isinstance(pot, int) or pot < 0:
@@ -143,7 +180,8 @@ def record_to_deal(rec: np.ndarray, rules: Rules, inputs: dict | None = None) ->
             "rules": rules.to_spec(),
             "dealer": int(rec[L.DEALER]),
             "pack": [format_card(c) for c in rec[L.PACK : L.PACK + 32]],
-            "calls": [format_call(c) for c in rec[L.CALLS : L.CALLS + n_calls]],
+            "calls": [format_call(c, rules.capot_value)
+                      for c in rec[L.CALLS : L.CALLS + n_calls]],
             "plays": [format_card(c) for c in rec[L.PLAYS : L.PLAYS + n_plays]],
         }
         if rec[L.REDEALS_BEFORE]:

@@ -19,7 +19,7 @@ from belote_sim.game import coinche
 from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.api import RULE_TEXT
-from belote_sim.kernels.calls import bid_value, is_bid
+from belote_sim.kernels.calls import contract_value, is_bid
 from belote_sim.rules import Rules
 
 #: A pack in index order, for examples.
@@ -56,8 +56,8 @@ def explain(rec: np.ndarray, status: int, number: int, rules: Rules,
     seat = int(rec[L.ERR_SEAT])
     item = int(rec[L.ERR_ITEM])
     if status == L.ST_BAD_CALL and int(rec[L.ERR_LEGAL]) >= coinche.WHY_NOT_HIGHER:
-        why = _coinche_call_rule(rec, step, int(rec[L.ERR_LEGAL]))
-        call = format_call(item)
+        why = _coinche_call_rule(rec, step, int(rec[L.ERR_LEGAL]), rules)
+        call = format_call(item, rules.capot_value)
         return f"{where}, call {step + 1}: '{call}' by seat {seat} is illegal: {why}"
     if status == L.ST_BAD_CALL:
         call = format_call(item) if item in CALL_NAMES else str(item)
@@ -92,8 +92,8 @@ def explain(rec: np.ndarray, status: int, number: int, rules: Rules,
         )
     if status == L.ST_EXTRA_CALLS:
         return (
-            f"{where}, call {step + 1}: '{format_call(item)}' comes after the bidding "
-            "is over"
+            f"{where}, call {step + 1}: '{format_call(item, rules.capot_value)}' comes "
+            "after the bidding is over"
         )
     if status == L.ST_MISSING_PLAYS:
         return (
@@ -113,15 +113,19 @@ def explain(rec: np.ndarray, status: int, number: int, rules: Rules,
     return f"{where}, play {step + 1}: {card} by seat {seat} is illegal: {rule} ({legal})"
 
 
-def _coinche_call_rule(rec: np.ndarray, step: int, why: int) -> str:
+def _coinche_call_rule(rec: np.ndarray, step: int, why: int, rules: Rules) -> str:
     """The coinche auction rule (RULES 7.4) a refused call breaks: ``why`` is the kernel's
     ``WHY_*`` code, ``ERR_RULE`` the bid the call had to beat."""
     high = int(rec[L.ERR_RULE])
+    cv = rules.capot_value
     if why == coinche.WHY_NOT_HIGHER:
-        value = int(bid_value(high))
-        return f"a bid must be higher than {value} (the current bid is {format_call(high)})"
+        value = int(contract_value(high, cv))
+        return (f"a bid must be higher than {value} (the current bid is "
+                f"{format_call(high, cv)})")
     if why == coinche.WHY_STRAIN:
         return "all-trumps (AT) and no-trumps (NT) bids need all_no_trumps_round=on"
+    if why == coinche.WHY_LADDER:
+        return "bids of 170 to 260 need capot_value=270 (the capot bid is 250 here)"
     if why == coinche.WHY_COINCHE_NO_BID:
         return "coinche only once there is a bid (nobody has bid yet)"
     if why == coinche.WHY_COINCHE_OWN_SIDE:
@@ -130,15 +134,18 @@ def _coinche_call_rule(rec: np.ndarray, step: int, why: int) -> str:
         bidder = (int(rec[L.FIRST_HAND]) + bids[-1]) % 4 if bids else -1
         return (
             f"coinche only by an opponent of the high bidder (seat {bidder} bid "
-            f"{format_call(high)})"
+            f"{format_call(high, cv)})"
         )
-    if why == coinche.WHY_SURCOINCHE_NO_COINCHE:
+    if why in (coinche.WHY_SURCOINCHE_NO_COINCHE, coinche.WHY_SURCOINCHE_DEFENCE):
         return "surcoinche only by the high bidder's side after a coinche"
+    after = ("the high bidder's side may only surcoinche or pass, the coincher's partner "
+             "only pass" if rules.after_coinche == "three-passes"
+             else "the high bidder's side may only surcoinche or pass")
     if why == coinche.WHY_BID_AFTER_COINCHE:
-        return "nobody may bid after a coinche: the high bidder's side may only surcoinche or pass"
+        return f"nobody may bid after a coinche: {after}"
     if why == coinche.WHY_COINCHE_AGAIN:
-        return "the bid is already coinched: the high bidder's side may only surcoinche or pass"
+        return f"the bid is already coinched: {after}"
     return (
-        "a coinche call is a bid (80..160 or 250 with C, D, H, S, AT or NT, e.g. 90H), "
+        f"a coinche call is a bid (80..160 or {cv} with C, D, H, S, AT or NT, e.g. 90H), "
         "pass, coinche or surcoinche"
     )

@@ -1,4 +1,4 @@
-"""Coinche (RULES.md 7.4): the 3-3-2 deal and the auction; the contract is scored by
+"""Coinche (RULES.md 7.4): the deal in packets and the auction; the contract is scored by
 :func:`belote_sim.kernels.scoring.score_coinche`.
 
 :func:`deal_coinche` is called by :func:`belote_sim.game.deals.play_deal` for
@@ -22,10 +22,12 @@ from belote_sim.game.phases import close_bidding, read_declarations, total_point
 from belote_sim.game.state import MISSING, TrickPlan, is_checked, scripted_call
 from belote_sim.game.tricks import fail, play_tricks
 from belote_sim.kernels.calls import (
+    CAPOT_BID,
     bid_strain,
-    bid_value,
     bid_value_index,
+    contract_value,
     is_bid,
+    on_ladder,
 )
 from belote_sim.kernels.deal import deal_packet
 from belote_sim.kernels.layout import (
@@ -52,7 +54,17 @@ from belote_sim.kernels.layout import (
 )
 from belote_sim.kernels.scoring import score_coinche
 from belote_sim.kernels.trick import seat_after
-from belote_sim.rules import R_ALL_NO_TRUMPS_ROUND, R_NT_VALUES, R_ROUND_TO_TEN
+from belote_sim.rules import (
+    AFTER_COINCHE_THREE_PASSES,
+    PACKET_ROUNDS,
+    PACKETS_LATE,
+    R_AFTER_COINCHE,
+    R_ALL_NO_TRUMPS_ROUND,
+    R_CAPOT_VALUE,
+    R_COINCHE_PACKETS,
+    R_NT_VALUES,
+    R_SURCOINCHE_MULT,
+)
 
 # Why a call is refused (``ERR_LEGAL`` of the record). The retourne games store their
 # round (1..3) there, so these codes start at 10.
@@ -64,19 +76,21 @@ WHY_SURCOINCHE_NO_COINCHE = 14  # surcoinche before any coinche
 WHY_BID_AFTER_COINCHE = 15  # a bid after a coinche
 WHY_COINCHE_AGAIN = 16  # coinche after a coinche
 WHY_NOT_COINCHE_CALL = 17  # take, a bare suit, AT or NT: retourne calls
+WHY_SURCOINCHE_DEFENCE = 18  # surcoinche by the coincher's side
+WHY_LADDER = 19  # a bid of 170 .. 260 without capot_value = 270
 
 
 @jit
-def coinche_call_error(call, seat, auction, allow_at_nt):
+def coinche_call_error(call, seat, auction, allow_at_nt, capot_value):
     """0 when ``call`` by ``seat`` is legal at this point of the
-    :class:`~belote_sim.bid.coinche.Auction` ``auction`` (RULES 7.4), else
-    the ``WHY_*`` code of the rule it breaks."""
+    :class:`~belote_sim.bid.coinche.Auction` ``auction`` (RULES 7.4) when the capot bid
+    is worth ``capot_value``, else the ``WHY_*`` code of the rule it breaks."""
     high, high_seat, coinched = auction.high, auction.high_seat, auction.coinched
     if call == CALL_PASS:
         return 0
     if coinched:
         if call == CALL_SURCOINCHE:
-            return 0
+            return 0 if (seat & 1) == (high_seat & 1) else WHY_SURCOINCHE_DEFENCE
         if call == CALL_COINCHE:
             return WHY_COINCHE_AGAIN
         if is_bid(call):
@@ -94,7 +108,9 @@ def coinche_call_error(call, seat, auction, allow_at_nt):
         return WHY_NOT_COINCHE_CALL
     if bid_strain(call) >= 4 and not allow_at_nt:
         return WHY_STRAIN
-    if high >= 0 and bid_value_index(call) <= bid_value_index(high):
+    if not on_ladder(call, capot_value):
+        return WHY_LADDER
+    if high >= 0 and contract_value(call, capot_value) <= contract_value(high, capot_value):
         return WHY_NOT_HIGHER
     return 0
 
@@ -127,7 +143,7 @@ def _next_call(rules, players, script, ws, seat, auction):
             call = chosen
         elif chosen != call:
             return fail(rec, ST_OTHER_CALL, n_calls, seat, call, 0, high), -1
-    why = coinche_call_error(call, seat, auction, allow_at_nt)
+    why = coinche_call_error(call, seat, auction, allow_at_nt, rules[R_CAPOT_VALUE])
     if why != 0 or n_calls >= MAX_CALLS:
         return fail(rec, ST_BAD_CALL, n_calls, seat, call, why, high), -1
     rec[CALLS + n_calls] = call
@@ -145,7 +161,10 @@ def coinche_auction(rules, players, script, ws):
     ``rec[CALLS]``.
 
     Returns ``(status, high, high_seat, multiplier)``: ``high`` is the final bid's call
-    code, -1 when four passes threw the deal in.
+    code, -1 when four passes threw the deal in. After a coinche the high bidder's side
+    answers in turn order from the coincher; with ``after_coinche = three-passes`` the
+    coincher's partner speaks between them (and may only pass), and three passes in a
+    row end the auction as well.
 
     Inlined in :func:`deal_coinche`: a call copies its arguments onto the stack, the
     workspace (solver kit included) among them, and that copy at every deal was a
@@ -172,8 +191,10 @@ def coinche_auction(rules, players, script, ws):
             if high >= 0 and passes == 3:
                 return ST_OK, high, high_seat, 1
         elif call == CALL_COINCHE:
-            # The high bidder's side answers, in turn order from the coincher.
-            for k in (1, 3):
+            every_seat = rules[R_AFTER_COINCHE] == AFTER_COINCHE_THREE_PASSES
+            for k in range(1, 4):
+                if k == 2 and not every_seat:
+                    continue
                 responder = seat_after(seat, k, 4)
                 status, call = _next_call(
                     rules, players, script, ws, responder,
@@ -183,7 +204,7 @@ def coinche_auction(rules, players, script, ws):
                     return status, -1, -1, 1
                 n_calls += 1
                 if call == CALL_SURCOINCHE:
-                    return ST_OK, high, high_seat, 4
+                    return ST_OK, high, high_seat, rules[R_SURCOINCHE_MULT]
             return ST_OK, high, high_seat, 2
         else:
             high = call
@@ -195,13 +216,19 @@ def coinche_auction(rules, players, script, ws):
 def deal_coinche(rules, players, script, ws):
     """One coinche deal into ``ws.rec`` (RULES 7.4); returns an ``ST_*`` status.
 
-    Deal 3-3-2 from the first hand, the auction, declarations and belote (trump = the
-    contract's strain), 8 tricks led by the first hand, :func:`score_coinche`."""
+    Deal in the packets of ``coinche_packets`` from the first hand (with ``3-3+2`` the
+    last two cards each only once the auction has a contract), the auction,
+    declarations and belote (trump = the contract's strain), 8 tricks led by the first
+    hand, :func:`score_coinche`."""
     rec, pack, hands, sides = ws.rec, ws.pack, ws.hands, ws.sides
     fh = rec[FIRST_HAND]
-    pos = deal_packet(pack, 0, hands, 4, fh, 3)
-    pos = deal_packet(pack, pos, hands, 4, fh, 3)
-    deal_packet(pack, pos, hands, 4, fh, 2)
+    packets = rules[R_COINCHE_PACKETS]
+    late = packets == PACKETS_LATE
+    pos = 0
+    for r in range(2 if late else 3):
+        size = PACKET_ROUNDS[packets, r]
+        if size > 0:
+            pos = deal_packet(pack, pos, hands, 4, fh, size)
     for s in range(4):
         rec[DEALT + s] = hands[s]
     if ws.watch.know:
@@ -212,10 +239,12 @@ def deal_coinche(rules, players, script, ws):
         status = close_bidding(rec, high, script)
     if status != ST_OK or high < 0:
         return status
+    if late:
+        deal_packet(pack, pos, hands, 4, fh, PACKET_ROUNDS[packets, 2])
     trump = bid_strain(high)
     rec[TAKER] = taker
     rec[TRUMP] = trump
-    rec[CONTRACT_VALUE] = bid_value(high)
+    rec[CONTRACT_VALUE] = contract_value(high, rules[R_CAPOT_VALUE])
     rec[CONTRACT_STRAIN] = trump
     rec[MULTIPLIER] = m
     for s in range(4):
@@ -228,5 +257,5 @@ def deal_coinche(rules, players, script, ws):
         return status
     rec[TOTAL_POINTS] = total_points(rec, 4)
     scale = trump == ALL_TRUMPS or (trump == NO_TRUMPS and rules[R_NT_VALUES] == 0)
-    score_coinche(rec, taker & 1, scale, rules[R_ROUND_TO_TEN] != 0)
+    score_coinche(rec, taker & 1, scale, bid_value_index(high) == CAPOT_BID, rules)
     return ST_OK

@@ -67,7 +67,6 @@ from belote_sim.rules import (
     R_CONTRACT,
     R_FIRST_PACKETS,
     R_PLAYERS,
-    R_TIE_RULE,
     family_of,
 )
 
@@ -239,11 +238,11 @@ def _deal_retourne(rules, players, script, ws):
         return status
     rec[TOTAL_POINTS] = total_points(rec, n)
     if n == 3:
-        score_three_player(rec, taker, rules[R_TIE_RULE])
+        score_three_player(rec, taker, rules)
     elif rules[R_CONTRACT] == CONTRACT_NONE:
         score_no_contract(rec, sides[taker])
     else:
-        score_two_sides(rec, sides[taker], rules[R_TIE_RULE])
+        score_two_sides(rec, sides[taker], rules)
     return ST_OK
 
 

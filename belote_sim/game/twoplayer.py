@@ -35,7 +35,6 @@ from belote_sim.kernels.layout import (
     TRUMP,
 )
 from belote_sim.kernels.scoring import score_no_contract, score_two_sides
-from belote_sim.rules import R_TIE_RULE
 
 #: Cards dealt before the bidding (6 each), then the turned card at this index.
 _TURNED_POS = 12
@@ -102,7 +101,7 @@ def deal_stock(rules, players, script, ws):
     if status != ST_OK:
         return status
     rec[TOTAL_POINTS] = total_points(rec, 2)
-    score_two_sides(rec, taker, rules[R_TIE_RULE])
+    score_two_sides(rec, taker, rules)
     return ST_OK
 
 

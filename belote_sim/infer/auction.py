@@ -41,7 +41,9 @@ from belote_sim.rules import (
     CONTRACT_COINCHE,
     CONTRACT_NONE,
     CONTRACT_RETOURNE,
+    PACKETS_LATE,
     R_ALL_NO_TRUMPS_ROUND,
+    R_COINCHE_PACKETS,
     R_CONTRACT,
     R_PLAYERS,
 )
@@ -53,13 +55,16 @@ BIDDING_CARDS = 5
 @jit
 def auction_read(rules):
     """Whether the worlds of ``rules``' deals are checked against the calls: the
-    retourne bidding of three or four players and the coinche auction. (The stock
-    game's dealer may be forced to name a suit after redeals the seats' knowledge does
-    not keep: its worlds stay uniform.)"""
+    retourne bidding of three or four players and the coinche auction (but for
+    ``coinche_packets = 3-3+2``). (The stock game's dealer may be forced to name a suit
+    after redeals the seats' knowledge does not keep: its worlds stay uniform.)"""
     contract = rules[R_CONTRACT]
     n = rules[R_PLAYERS]
-    return (contract == CONTRACT_COINCHE or (contract == CONTRACT_RETOURNE and n >= 3)
-            or (contract == CONTRACT_NONE and n == 4))
+    if contract == CONTRACT_COINCHE:
+        # Under the Saint-Étienne deal a seat bid with six of its cards, which the
+        # worlds do not draw: they stay uniform.
+        return rules[R_COINCHE_PACKETS] != PACKETS_LATE
+    return (contract == CONTRACT_RETOURNE and n >= 3) or (contract == CONTRACT_NONE and n == 4)
 
 
 @jit(inline="always")

@@ -23,6 +23,7 @@ import belote_sim.kernels.trick
 from belote_sim.cards import (
     N_CARDS,
     RANKS,
+    SCALED_TOTAL,
     TRUMP_NAMES,
     CardSet,
     format_card,
@@ -32,8 +33,8 @@ from belote_sim.errors import BeloteError, RulesError
 from belote_sim.kernels import layout as L
 from belote_sim.kernels.declarations import list_declarations
 from belote_sim.kernels.legal import legal_cards_rule
-from belote_sim.kernels.scoring import score_two_sides
-from belote_sim.rules import Rules, choice_code
+from belote_sim.kernels.scoring import score_coinche, score_two_sides
+from belote_sim.rules import Rules
 
 DECL_KIND_NAMES = ("tierce", "quarte", "quinte", "carre")
 RULE_TEXT = {
@@ -173,19 +174,32 @@ def score_deal(
     belote: Sequence[int] = (0, 0),
     pot_before: int = 0,
     total: int = 162,
+    contract: tuple[int, int] | None = None,
 ) -> dict:
     """Score a four-player deal from its parts (RULES.md section 8).
 
     ``trick_points`` are each side's card points with the last trick's 10, without any
-    capot bonus; ``declaration_points`` the contest's result per side.
+    capot bonus; ``declaration_points`` the contest's result per side. In coinche,
+    ``contract`` is ``(value, multiplier)``: the bid (the rules' ``capot_value`` for a
+    capot bid) and 1, 2 or the surcoinche's ``m``; ``total`` 258 or 260 scales the card
+    points to 162 (all-trumps, doubled no-trumps).
 
     >>> score_deal(Rules(), trick_points=(81, 81), taker_side=0)["outcome"]
     'made'
     >>> score_deal(Rules.from_preset("litige"), trick_points=(81, 81), taker_side=0)["pot"]
     81
+    >>> score_deal(Rules.from_preset("colver"), trick_points=(72, 90), taker_side=0,
+    ...            belote=(20, 0), contract=(100, 2))["deal_score"]
+    [0, 382]
     """
     if rules.players != 4:
         raise RulesError("score_deal scores four-player deals")
+    coinche = rules.contract == "coinche"
+    if coinche != (contract is not None):
+        raise RulesError("score_deal needs contract=(value, multiplier) in coinche, and "
+                         f"only there (rules {rules.preset}: contract={rules.contract})")
+    if sum(trick_points) != total:
+        raise RulesError(f"trick points {tuple(trick_points)} do not add up to total={total}")
     rec = np.zeros(L.REC_SIZE, dtype=np.int64)
     for s in range(2):
         rec[L.TRICK_POINTS + s] = trick_points[s]
@@ -194,7 +208,17 @@ def score_deal(
     rec[L.CAPOT_SIDE] = -1 if capot_side is None else capot_side
     rec[L.POT_BEFORE] = pot_before
     rec[L.TOTAL_POINTS] = total
-    score_two_sides(rec, taker_side, choice_code("tie_rule", rules.tie_rule))
+    if coinche:
+        value, m = contract
+        if m not in (1, 2, rules.surcoinche_mult):
+            raise RulesError(f"multiplier {m} is not 1, 2 or surcoinche_mult="
+                             f"{rules.surcoinche_mult}")
+        rec[L.CONTRACT_VALUE] = value
+        rec[L.MULTIPLIER] = m
+        score_coinche(rec, taker_side, total != SCALED_TOTAL, value == rules.capot_value,
+                      rules.to_array())
+    else:
+        score_two_sides(rec, taker_side, rules.to_array())
     return {
         "card_points": [int(rec[L.CARD_POINTS + s]) for s in range(2)],
         "score_takers": int(rec[L.SCORE_TAKERS]),

@@ -23,6 +23,8 @@ CALL_COINCHE = 8
 CALL_SURCOINCHE = 9
 CALL_BID = 16  # coinche bid: CALL_BID + 6 * value index + strain (0..3 suits, 4 AT, 5 NT)
 BID_VALUES = (80, 90, 100, 110, 120, 130, 140, 150, 160, 250)
+# The values 170 .. 260 that capot_value = 270 opens (RULES 7.4 step 2), after the capot.
+HIGH_BID_VALUES = tuple(range(170, 261, 10))
 
 # --- outcomes ------------------------------------------------------------------------
 OUT_NONE = -1  # thrown in

@@ -8,9 +8,9 @@ import numpy as np
 
 from belote_sim._jit import jit, jit_no_refcount
 from belote_sim.cards import CAPOT_BONUS, LAST_TRICK_BONUS, N_CARDS, POINTS, SCALED_TOTAL
-from belote_sim.kernels.calls import CAPOT_VALUE
 from belote_sim.kernels.layout import (
     BELOTE,
+    BID_VALUES,
     CAPOT_SIDE,
     CARD_POINTS,
     CONTRACT_VALUE,
@@ -34,7 +34,32 @@ from belote_sim.kernels.layout import (
     TOTAL_POINTS,
     TRICK_POINTS,
 )
-from belote_sim.rules import R_KING_VALUE, R_NT_VALUES, TIE_LITIGE, TIE_SPLIT, TIE_TAKERS
+from belote_sim.rules import (
+    CAPOT_BID_FLAT,
+    COUNTS_CARDS,
+    MULTIPLIES_ALL,
+    MULTIPLIES_BASE,
+    R_BEAT_DEFENCE,
+    R_BELOTE_PRENABLE,
+    R_CAPOT_BID,
+    R_CAPOT_TOTAL,
+    R_COINCHE_BASE,
+    R_COINCHE_MULTIPLIES,
+    R_COINCHE_SCORING,
+    R_CONTRACT_COUNTS,
+    R_EIGHTY_NEEDS,
+    R_KING_VALUE,
+    R_NT_VALUES,
+    R_ROUND_TO_TEN,
+    R_ROUND_UP_FROM,
+    R_TIE_RULE,
+    SCORING_BID,
+    SCORING_POINTS,
+    SCORING_POINTS_BID,
+    TIE_LITIGE,
+    TIE_SPLIT,
+    TIE_TAKERS,
+)
 
 
 def _deal_totals() -> np.ndarray:
@@ -59,6 +84,12 @@ def deal_total(rules, trump):
 
 
 @jit(inline="always")
+def capot_bonus(rules):
+    """The capot bonus ``K = capot_total - 162`` (RULES 8): 90, 88 or 0."""
+    return rules[R_CAPOT_TOTAL] - SCALED_TOTAL
+
+
+@jit(inline="always")
 def record_side_points(rec, T, E):
     """``S = C + D + B`` of the takers' side ``T`` and the defenders' ``E`` (RULES 8) from
     the record's card points, declarations and belote; written as ``S_T``/``S_E`` with
@@ -73,8 +104,15 @@ def record_side_points(rec, T, E):
     return s_t, s_e
 
 
+@jit(inline="always")
+def counted(rules, s, c):
+    """A side's counted points ``Q`` for the contract test (RULES 8): its ``S``, or its
+    card points ``C`` alone with ``contract_counts = cards``."""
+    return c if rules[R_CONTRACT_COUNTS] == COUNTS_CARDS else s
+
+
 @jit_no_refcount
-def score_two_sides(rec, taker_side, tie_rule):
+def score_two_sides(rec, taker_side, rules):
     """Score a deal between two sides from the record's trick points, capot, contest and
     belote fields; write card points, ``S_T``/``S_E``, outcome, pot and deal scores.
 
@@ -83,35 +121,40 @@ def score_two_sides(rec, taker_side, tie_rule):
     """
     T = taker_side
     E = 1 - T
+    tie_rule = rules[R_TIE_RULE]
+    k = capot_bonus(rules)
     total = rec[TOTAL_POINTS]
     capot = rec[CAPOT_SIDE]
     for s in range(2):
-        rec[CARD_POINTS + s] = rec[TRICK_POINTS + s] + (CAPOT_BONUS if capot == s else 0)
+        rec[CARD_POINTS + s] = rec[TRICK_POINTS + s] + (k if capot == s else 0)
     s_t, s_e = record_side_points(rec, T, E)
+    q_t = counted(rules, s_t, rec[CARD_POINTS + T])
+    q_e = counted(rules, s_e, rec[CARD_POINTS + E])
     pot_before = rec[POT_BEFORE]
-    if s_t > s_e or (s_t == s_e and tie_rule == TIE_TAKERS):
+    if q_t > q_e or (q_t == q_e and tie_rule == TIE_TAKERS):
         rec[OUTCOME] = OUT_MADE
         rec[DEAL_SCORE + T] = s_t
         rec[DEAL_SCORE + E] = s_e
         winner = T
-    elif s_t == s_e and tie_rule == TIE_SPLIT:
+    elif q_t == q_e and tie_rule == TIE_SPLIT:
         rec[OUTCOME] = OUT_TIE
         rec[DEAL_SCORE + T] = s_t
         rec[DEAL_SCORE + E] = s_e
         winner = -1
-    elif s_t == s_e and tie_rule == TIE_LITIGE:
+    elif q_t == q_e and tie_rule == TIE_LITIGE:
         rec[OUTCOME] = OUT_LITIGE
         rec[DEAL_SCORE + T] = rec[BELOTE + T]
         rec[DEAL_SCORE + E] = s_e
         rec[POT] = s_t - rec[BELOTE + T]
         winner = -1
     else:
-        # Dedans: the defenders take every card point (+90 only for their own capot),
-        # the declarations that won the contest, and their belote.
+        # Dedans (a tie too under tie_rule = defenders): the defenders take every card
+        # point (+K only for their own capot), the declarations that won the contest,
+        # and their belote.
         rec[OUTCOME] = OUT_DEDANS
         rec[DEAL_SCORE + E] = (
             total
-            + (CAPOT_BONUS if capot == E else 0)
+            + (k if capot == E else 0)
             + rec[DECL_POINTS + T]
             + rec[DECL_POINTS + E]
             + rec[BELOTE + E]
@@ -147,35 +190,43 @@ def score_no_contract(rec, taker_side):
 
 
 @jit_no_refcount
-def score_three_player(rec, taker, tie_rule):
+def score_three_player(rec, taker, rules):
     """Three players (RULES 8): the taker alone against two defenders, every figure per
     seat. ``SEAT_POINTS``, ``DECL_POINTS`` (per seat, of the side that won the contest)
     and ``BELOTE`` (per seat) must be filled; writes ``CARD_POINTS`` and ``DEAL_SCORE``
     per seat, ``S_T``, ``S_E`` and the outcome."""
+    tie_rule = rules[R_TIE_RULE]
+    k = capot_bonus(rules)
     capot = rec[CAPOT_SIDE]  # side 0 = the taker, 1 = the defenders
     s_t = 0
     s_e = 0
+    c_t = 0
+    c_e = 0
     for s in range(3):
         c = rec[SEAT_POINTS + s]
         if s == taker and capot == 0:
-            c += CAPOT_BONUS
+            c += k
         elif s != taker and capot == 1:
-            c += CAPOT_BONUS // 2
+            c += k // 2
         rec[CARD_POINTS + s] = c
         own = c + rec[DECL_POINTS + s] + rec[BELOTE + s]
         rec[DEAL_SCORE + s] = own
         if s == taker:
             s_t = own
+            c_t = c
         else:
             s_e += own
+            c_e += c
     rec[SCORE_TAKERS] = s_t
     rec[SCORE_DEFENDERS] = s_e
     rec[POT] = 0
     rec[POT_WON_BY] = -1
     rec[TAKER_CARD_POINTS] = rec[CARD_POINTS + taker]
-    if s_t > s_e or (s_t == s_e and tie_rule == TIE_TAKERS):
+    q_t = counted(rules, s_t, c_t)
+    q_e = counted(rules, s_e, c_e)
+    if q_t > q_e or (q_t == q_e and tie_rule == TIE_TAKERS):
         rec[OUTCOME] = OUT_MADE
-    elif s_t == s_e and tie_rule == TIE_SPLIT:
+    elif q_t == q_e and tie_rule == TIE_SPLIT:
         rec[OUTCOME] = OUT_TIE
     else:
         rec[OUTCOME] = OUT_DEDANS
@@ -195,14 +246,15 @@ def score_three_player(rec, taker, tie_rule):
     rec[DEFENDER_DEAL_SCORE] = d
 
 
-#: The fixed part of a coinched or failed contract's score (RULES 8, Coinche).
-CONTRACT_BASE = 160
+#: The lump of a flat capot bid (``capot_bid = flat``, RULES 8, Coinche), times ``m``.
+FLAT_CAPOT = 500
 
 
 @jit(inline="always")
-def round_to_ten(x):
-    """Nearest multiple of ten, halves up (RULES 8, Coinche)."""
-    return (x + 5) // 10 * 10
+def round_to_ten(x, up_from):
+    """Nearest multiple of ten: a last digit of ``up_from`` (5 or 6) or more rounds up
+    (RULES 8, Coinche; ``round_up_from``)."""
+    return (x + 10 - up_from) // 10 * 10
 
 
 @jit(inline="always")
@@ -211,18 +263,38 @@ def scale_to_162(points, total):
     return (2 * SCALED_TOTAL * points + total) // (2 * total)
 
 
+@jit(inline="always")
+def lump(rules, value, m, base, capot_bid):
+    """``P``, the lump a coinche deal's winner scores when it is not scored as a made
+    contract (RULES 8, Coinche): 500·m for a flat capot bid, else ``base`` and the bid
+    ``value`` as ``coinche_multiplies`` (and ``coinche_scoring = points``) combine them
+    with ``m``."""
+    if capot_bid and rules[R_CAPOT_BID] == CAPOT_BID_FLAT:
+        return FLAT_CAPOT * m
+    multiplies = rules[R_COINCHE_MULTIPLIES]
+    if rules[R_COINCHE_SCORING] == SCORING_POINTS:
+        return base * m
+    if multiplies == MULTIPLIES_ALL:
+        return (base + value) * m
+    if multiplies == MULTIPLIES_BASE:
+        return base * m + value
+    return base + value * m
+
+
 @jit
-def score_coinche(rec, taker_side, scale, to_ten):
+def score_coinche(rec, taker_side, scale, capot_bid, rules):
     """Score a coinche contract (RULES 7.4 steps 3-4 and 8, Coinche) from the record's
     trick points, capot, contest, belote, ``CONTRACT_VALUE``, ``MULTIPLIER`` and
     ``TOTAL_POINTS``; write card points (scaled to 162 when ``scale``: all-trumps, and
     no-trumps with ``nt_values = doubled``), ``S_T``/``S_E``, the outcome and the deal
-    scores (rounded to ten when ``to_ten``)."""
+    scores. ``capot_bid``: the contract is a capot bid. Every club dispute of section 9
+    is read from ``rules``."""
     T = taker_side
     E = 1 - T
     value = rec[CONTRACT_VALUE]
     m = rec[MULTIPLIER]
     capot = rec[CAPOT_SIDE]
+    k = capot_bonus(rules)
     if scale:
         total = rec[TOTAL_POINTS]
         c_t = scale_to_162(rec[TRICK_POINTS + T], total)
@@ -232,29 +304,48 @@ def score_coinche(rec, taker_side, scale, to_ten):
         for s in range(2):
             rec[CARD_POINTS + s] = rec[TRICK_POINTS + s]
     if capot >= 0:
-        rec[CARD_POINTS + capot] += CAPOT_BONUS
+        rec[CARD_POINTS + capot] += k
     s_t, s_e = record_side_points(rec, T, E)
-    # A capot bid is made exactly when the takers take every trick (RULES 7.4 step 3).
-    made = capot == T if value == CAPOT_VALUE else s_t >= value
-    if made:
-        rec[OUTCOME] = OUT_MADE
-        if m == 1:
-            d_t = value + s_t
-            d_e = s_e
-        else:
-            d_t = CONTRACT_BASE + value * m + rec[DECL_POINTS + T] + rec[BELOTE + T]
-            d_e = rec[BELOTE + E]
+    q_t = counted(rules, s_t, rec[CARD_POINTS + T])
+    q_e = counted(rules, s_e, rec[CARD_POINTS + E])
+    # A capot bid is made exactly when the takers take every trick; any other bid when
+    # the takers' counted points reach it (82 for a bid of 80 with eighty_needs = 82).
+    if capot_bid:
+        made = capot == T
     else:
-        rec[OUTCOME] = OUT_DEDANS
-        d_e = (
-            CONTRACT_BASE + value * m + rec[DECL_POINTS + T] + rec[DECL_POINTS + E]
-            + rec[BELOTE + E]
+        made = q_t >= (rules[R_EIGHTY_NEEDS] if value == BID_VALUES[0] else value)
+    if rules[R_BEAT_DEFENCE] != 0 and q_t <= q_e:
+        made = False
+    rec[OUTCOME] = OUT_MADE if made else OUT_DEDANS
+    W = T if made else E
+    L = 1 - W
+    scoring = rules[R_COINCHE_SCORING]
+    if scoring == SCORING_BID:
+        d_w = value * m
+        d_l = 0
+    elif made and m == 1 and not (capot_bid and rules[R_CAPOT_BID] == CAPOT_BID_FLAT):
+        d_w = s_t + (value if scoring == SCORING_POINTS_BID else 0)
+        d_l = s_e
+    else:
+        base = rules[R_COINCHE_BASE]
+        if base == SCALED_TOTAL and made and capot == T:
+            base += k
+        # A made contract's winner keeps its own declarations; a failed one's takes the
+        # contest's, whichever side won it. Belote is never multiplied.
+        d_w = lump(rules, value, m, base, capot_bid) + (
+            rec[DECL_POINTS + T] if made else rec[DECL_POINTS + T] + rec[DECL_POINTS + E]
         )
-        d_t = rec[BELOTE + T]
-    if to_ten:
-        d_t = round_to_ten(d_t)
-        d_e = round_to_ten(d_e)
-    rec[DEAL_SCORE + T] = d_t
-    rec[DEAL_SCORE + E] = d_e
-    rec[TAKER_DEAL_SCORE] = d_t
-    rec[DEFENDER_DEAL_SCORE] = d_e
+        if rules[R_BELOTE_PRENABLE] != 0:
+            d_w += rec[BELOTE + T] + rec[BELOTE + E]
+            d_l = 0
+        else:
+            d_w += rec[BELOTE + W]
+            d_l = rec[BELOTE + L]
+    if rules[R_ROUND_TO_TEN] != 0:
+        up_from = rules[R_ROUND_UP_FROM]
+        d_w = round_to_ten(d_w, up_from)
+        d_l = round_to_ten(d_l, up_from)
+    rec[DEAL_SCORE + W] = d_w
+    rec[DEAL_SCORE + L] = d_l
+    rec[TAKER_DEAL_SCORE] = rec[DEAL_SCORE + T]
+    rec[DEFENDER_DEAL_SCORE] = rec[DEAL_SCORE + E]

@@ -112,7 +112,8 @@ def as_spec(player: str | PolicySpec, kind: str) -> PolicySpec:
 
 #: The options of an auction the ``table`` bidder's atlas must share with the rules:
 #: they decide which calls exist.
-AUCTION_OPTIONS = ("players", "contract", "all_no_trumps_round", "second_round")
+AUCTION_OPTIONS = ("players", "contract", "all_no_trumps_round", "second_round",
+                   "capot_value", "after_coinche", "coinche_packets")
 
 
 def table_atlas(rules: Rules) -> str:

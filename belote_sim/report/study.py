@@ -524,15 +524,15 @@ def _ladder_section(ladder: pd.DataFrame) -> list[str]:
          "card players that need no neural model: a heuristic (documented as "
          "*perfect-information*: it may look at every hand) and a Smart IS-MCTS that "
          "samples its worlds from card beliefs, given a time per move. Our players sit "
-         "in colver's own environment and contrée (no declarations, the four suits, "
-         "a player unable to overtrump may play any card, colver's scoring: "
-         "docs/players.md, *Against colver*); each of our seats is a `Seat` that sees what "
-         "colver shows it. Each deal is played twice with the sides swapped; ours minus "
+         "in colver's own environment and play its contrée as our `colver` preset, "
+         "exactly (RULES.md section 10; docs/players.md, *Against colver*); each of our "
+         "seats is a `Seat` that sees every call and card colver shows. Each deal is "
+         "played twice with the sides swapped; ours minus "
          "colver's deal score per deal, with its 95% interval over the duplicate pairs, "
          "the share of deals our side scored more, and the time per move of each side on "
          "this machine (one core each). Reproduce a row with "
          "`python benchmarks/bench_vs_colver.py --match OURS/THEIRS --pairs N` "
-         "(`make bench` installs colver).", ""]
+         "(colver comes with the dev extra).", ""]
     rows = []
     cards = ladder[ladder.kind == "cards"]
     for r in cards.itertuples():

@@ -118,7 +118,7 @@ class Seat:
     def observe_call(self, call: str | int) -> None:
         """The next call of the auction, whoever makes it."""
         self._require_started()
-        code = parse_call(call) if isinstance(call, str) else int(call)
+        code = parse_call(call, self.rules.capot_value) if isinstance(call, str) else int(call)
         self._calls.append(code)
 
     def receive(self, cards: str | Iterable[str]) -> None:
@@ -229,7 +229,8 @@ class Seat:
             raise BeloteError(f"it is seat {whose}'s turn, not seat {self.seat}'s")
         item = int(out[positions.OUT_ITEM])
         if bidding:
-            return Choice("call", format_call(item), tries=int(out[positions.OUT_TRIES]))
+            return Choice("call", format_call(item, self.rules.capot_value),
+                          tries=int(out[positions.OUT_TRIES]))
         legal = int(out[positions.OUT_LEGAL])
         worlds = int(values[32])
         valued = tuple((format_card(c), float(values[c]) / worlds) for c in range(32)

@@ -62,12 +62,12 @@ import pandas as pd
 from belote_sim.batch import counterfactuals
 from belote_sim.cards import TRUMP_NAMES, cards_of, format_card, format_cards, parse_card
 from belote_sim.cards import parse_cards as _parse_cards
-from belote_sim.deallog.format import CALL_NAMES, format_call, parse_call
+from belote_sim.deallog.format import format_call, parse_call
 from belote_sim.deallog.replay import explain
 from belote_sim.errors import BeloteError
 from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
-from belote_sim.kernels.calls import BID_VALUES, N_STRAINS, bid_strain
+from belote_sim.kernels.calls import BID_VALUES, N_LADDER, N_STRAINS, bid_strain
 from belote_sim.kernels.calls import is_bid as _is_bid
 from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
@@ -129,11 +129,11 @@ REACH_METRIC = "p_reach"
 #: The calls the retourne games may make, in the order tables list them (pass first).
 RETOURNE_CALLS = (L.CALL_PASS, L.CALL_TAKE, *(L.CALL_SUIT + s for s in range(4)), L.CALL_AT,
                   L.CALL_NT)
-#: The coinche calls: pass, every bid by value then strain (their code order), coinche,
-#: surcoinche.
+#: The coinche calls: pass, every bid in code order (the usual ladder by value then
+#: strain, then 170 .. 260, which only ``capot_value = 270`` allows), coinche, surcoinche.
 COINCHE_CALLS = (
     L.CALL_PASS,
-    *sorted(c for c in CALL_NAMES if c >= L.CALL_BID),
+    *range(L.CALL_BID, L.CALL_BID + N_STRAINS * N_LADDER),
     L.CALL_COINCHE,
     L.CALL_SURCOINCHE,
 )
@@ -177,8 +177,8 @@ class Decision:
             "seat": self.seat,
             "dealer": self.dealer,
             "round": self.round,
-            "calls": [format_call(c) for c in self.calls],
-            "candidates": [format_call(c) for c in self.candidates],
+            "calls": [format_call(c, self.rules.capot_value) for c in self.calls],
+            "candidates": [format_call(c, self.rules.capot_value) for c in self.candidates],
         }
 
 
@@ -253,7 +253,8 @@ def decision(
     if coinche:
         if round != 1:
             raise BeloteError("coinche has no bidding rounds: give the calls so far instead")
-        prefix = [parse_call(c) for c in (calls.split() if isinstance(calls, str) else calls)]
+        prefix = [parse_call(c, rules.capot_value)
+                  for c in (calls.split() if isinstance(calls, str) else calls)]
     else:
         if (calls.split() if isinstance(calls, str) else list(calls)):
             raise BeloteError(
@@ -431,7 +432,8 @@ def _why_no_world(dec: Decision, setup: PlayoutSetup, draws: np.ndarray) -> str:
         f"no world gives the calls so far: in {int(draws[counterfactuals.DW_PACKS]):,} packs "
         "completing "
         f"the seat's cards, {setup.bid_policy} bidding never makes them all "
-        f"({int(rejected[i]):,} fail at call {i + 1}, {format_call(dec.calls[i])} by seat "
+        f"({int(rejected[i]):,} fail at call {i + 1}, "
+        f"{format_call(dec.calls[i], dec.rules.capot_value)} by seat "
         f"{dec.speakers[i]}); use --worlds-given uniform or another --bid-policy"
     )
 
@@ -643,7 +645,8 @@ def bid_strength(
     rows: list[tuple] = []
     for m, spec in enumerate(setup.models):
         for o, call in enumerate(dec.candidates):
-            rows += _call_rows(str(spec), format_call(call), counters[m, o], n_opp)
+            rows += _call_rows(str(spec), format_call(call, dec.rules.capot_value),
+                               counters[m, o], n_opp)
         for strain, _ in dec.probes:
             r = reach[m, strain]
             n_r = int(r[counterfactuals.REACH_WORLDS])

@@ -68,6 +68,7 @@ from belote_sim.runner.rundir import software, write_parquet, write_text_atomic
 from belote_sim.stats import (
     BY_NAME,
     DEALS,
+    HISTOGRAMS,
     MATCHES,
     METRICS,
     PLAYED,
@@ -331,9 +332,11 @@ class Difference:
 
 
 def contrast(mo: Moments, count: Count, den: str, coef: dict[int, float],
-             paired: bool, yes_no: bool) -> Difference:
+             paired: bool, yes_no: bool, span: float = math.nan) -> Difference:
     """The contrast ``sum coef[c] * metric(c)`` of one metric, paired deal by deal
-    (``paired``) or as if its cells were independent."""
+    (``paired``) or as if its cells were independent. ``span``: how much one unit's
+    value may differ between cells (1 for a yes/no outcome), which bounds a paired
+    contrast that no unit changed (:func:`unchanged_bound`)."""
     from scipy import stats
 
     parts = {c: ratio(mo, c, count, den) for c in coef}
@@ -364,7 +367,59 @@ def contrast(mo: Moments, count: Count, den: str, coef: dict[int, float],
             # interval covers too rarely there, and claims [0, 0] when none differs.
             low, high = paired_rate_interval(only_b, only_a, round(mo.total(da)))
             return Difference(d, low, high, p, test, vr, paired)
+    if paired and var_paired == 0 and d == 0:
+        # No unit changed: the normal interval would claim [0, 0].
+        half = unchanged_bound(mo.n, mo.total(mo.denominator(min(coef), den)), span, coef)
+        return Difference(d, -half, half, p, test, vr, paired)
     return Difference(d, d - Z95 * se, d + Z95 * se, p, test, vr, paired)
+
+
+def unchanged_bound(n: int, denominator: float, span: float, coef: dict[int, float]) -> float:
+    """The half-width of a paired contrast's interval when none of ``n`` units (deals,
+    or matches) changed between the cells: a share of units up to Tango's bound for no
+    discordant pair (:func:`~belote_sim.stats.paired_rate_interval`, ``3.84 / n``) might
+    still change, each by up to ``span``, over a metric whose ``denominator`` (the
+    deals, played deals or matches it is a ratio over) is summed over the ``n`` units;
+    a contrast of several cells (an effect) weighs that by half its coefficients' sum.
+    An unknown ``span`` gives nan.
+
+    >>> round(unchanged_bound(1000, 1000, 1.0, {0: -1.0, 1: 1.0}), 5)
+    0.00383
+    """
+    if not denominator > 0 or math.isnan(span):
+        return math.nan
+    share = paired_rate_interval(0, 0, n)[1]
+    return share * span * n / denominator * sum(abs(a) for a in coef.values()) / 2
+
+
+def observed_span(mo: Moments, metric: str, cells: Iterable[int], yes_no: bool,
+                  per_match: bool) -> float:
+    """How much one unit's value of ``metric`` may differ between ``cells``, as far as the
+    run shows it: 1 for a yes/no outcome; for a mean, the range its histogram spans over
+    those cells (:data:`~belote_sim.stats.HISTOGRAMS`); for a deal metric counted per
+    match (``per_match``), that of a deal times the most deals a match took. nan when
+    the run does not show it."""
+    cells = list(cells)
+
+    def seen(name: str) -> tuple[int, int] | None:
+        base, bins = HISTOGRAMS[name]
+        where = np.flatnonzero(sum(mo.counters[c, base : base + bins] for c in cells))
+        return (int(where[0]), int(where[-1])) if where.size else None
+
+    if yes_no:
+        return 1.0
+    if metric == "mean_deals_per_match":
+        lo_hi = seen("deals_per_match")
+        return float(lo_hi[1] - lo_hi[0]) if lo_hi else math.nan
+    deal = 1.0
+    if BY_NAME[metric].is_mean:
+        lo_hi = seen(metric.removeprefix("mean_")) if metric.removeprefix(
+            "mean_") in HISTOGRAMS else None
+        deal = float(lo_hi[1] - lo_hi[0]) if lo_hi else math.nan
+    if per_match:
+        longest = seen("deals_per_match")
+        deal = deal * longest[1] if longest else math.nan
+    return deal
 
 
 def holm(p: Sequence[float]) -> list[float]:
@@ -678,7 +733,10 @@ def _table(mo: Moments, cells: list[Cell], paired: list[bool],
                          n=n0, value=v0, ci_low=lo0, ci_high=hi0))
         for kind, label, coef in contrasts:
             is_paired = all(paired[c] for c in coef)
-            d = contrast(mo, count, den, coef, is_paired, (metric, group) in yes_no)
+            is_yes_no = (metric, group) in yes_no
+            span = observed_span(mo, metric, coef, is_yes_no,
+                                 unit != "deals" and den != "matches")
+            d = contrast(mo, count, den, coef, is_paired, is_yes_no, span)
             row = dict(metric=metric, group=group, kind=kind, cell=label, diff=d.diff,
                        diff_ci_low=d.low, diff_ci_high=d.high, test=d.test,
                        p_value=d.p_value, variance_reduction=d.variance_reduction,

@@ -1,6 +1,6 @@
-"""The plain-Python reference ("test oracle") of a coinche deal (``coinche``, RULES.md
-7.4 and section 8, Coinche): the 3-3-2 deal, the auction, the play, AT/NT card points
-scaled to 162 and the contract's scoring.
+"""The plain-Python reference ("test oracle") of a coinche deal (``coinche`` and the
+rulebooks of section 10; RULES.md 7.4 and section 8, Coinche): the deal in packets, the
+auction, the play, AT/NT card points scaled to 162 and the contract's scoring.
 
 Written independently, straight from ``docs/spec/RULES.md`` and ``docs/spec/DEAL_LOG.md`` with
 Python sets and lists, not from the engine: it builds on :mod:`reference.rules_ref`
@@ -35,9 +35,12 @@ __all__ = ["BID_VALUES", "naive_auction", "naive_coinche_replay"]
 BID_VALUES = (80, 90, 100, 110, 120, 130, 140, 150, 160, 250)
 
 
-def naive_auction(calls: list[str], first: int, at_nt: bool):
-    """RULES 7.4 step 2: ``(taker, strain, value, multiplier)``, None when thrown in;
-    raises ValueError on an illegal call or a wrong number of calls."""
+def naive_auction(calls: list[str], first: int, at_nt: bool, rules: Rules | None = None):
+    """RULES 7.4 step 2: ``(taker, strain, value, multiplier, capot_bid)``, None when
+    thrown in; raises ValueError on an illegal call or a wrong number of calls."""
+    rules = rules or Rules.from_preset("coinche")
+    capot = rules.capot_value
+    values = (*range(80, 161, 10), 250) if capot == 250 else tuple(range(80, 271, 10))
     high = None  # (value, strain, seat)
     passes = 0
     i = 0
@@ -57,10 +60,13 @@ def naive_auction(calls: list[str], first: int, at_nt: bool):
             if high is None or high[2] % 2 == seat % 2:
                 raise ValueError(f"call {i}: coinche")
             m = 2
-            for _ in (1, 3):  # the high bidder's side answers
+            # The high bidder's side answers in turn from the coincher; with
+            # three-passes the coincher's partner speaks between them, and only passes.
+            answer = (1, 2, 3) if rules.after_coinche == "three-passes" else (1, 3)
+            for k in answer:
                 c = take()
-                if c == "surcoinche":
-                    m = 4
+                if c == "surcoinche" and (seat + k) % 2 == high[2] % 2:
+                    m = rules.surcoinche_mult
                     break
                 if c != "pass":
                     raise ValueError(f"call {i}: {c} after a coinche")
@@ -70,9 +76,9 @@ def naive_auction(calls: list[str], first: int, at_nt: bool):
             if (high is None and passes == 4) or (high is not None and passes == 3):
                 break
         else:
-            value = int("".join(ch for ch in c if ch.isdigit()))
+            value = int("".join(ch for ch in c if ch.isdigit()) or 0)
             strain = c.lstrip("0123456789").upper()
-            if value not in BID_VALUES:
+            if value not in values:
                 raise ValueError(f"call {i}: value {value}")
             if strain not in TRUMP_NAMES or (strain in ("AT", "NT") and not at_nt):
                 raise ValueError(f"call {i}: strain {strain}")
@@ -85,7 +91,7 @@ def naive_auction(calls: list[str], first: int, at_nt: bool):
         raise ValueError("calls after the end of the auction")
     if high is None:
         return None
-    return high[2], TRUMP_NAMES.index(high[1]), high[0], m
+    return high[2], TRUMP_NAMES.index(high[1]), high[0], m, high[0] == capot
 
 
 def naive_coinche_replay(deal: dict[str, Any]) -> dict[str, Any]:
@@ -96,21 +102,30 @@ def naive_coinche_replay(deal: dict[str, Any]) -> dict[str, Any]:
     pack = [parse_card(c) for c in deal["pack"]]
     first = (dealer + 1) % 4
     order = [(first + i) % 4 for i in range(4)]
-    # Step 1: packets of 3, 3 and 2 from the first hand.
+    # Step 1: the packets of coinche_packets from the first hand; "3-3+2" deals its
+    # last round only after an auction that produced a contract.
     hands: list[set[int]] = [set() for _ in range(4)]
     top = 0
-    for size in (3, 3, 2):
+    before, _, after = rules.coinche_packets.partition("+")
+
+    def deal_round(size: int) -> None:
+        nonlocal top
         for seat in order:
             hands[seat].update(pack[top : top + size])
             top += size
+
+    for size in before.split("-"):
+        deal_round(int(size))
     out = inputs_of(deal)
-    contract = naive_auction(deal["calls"], first, rules.all_no_trumps_round)
-    fmt = [fmt_sorted(h) for h in hands]
+    contract = naive_auction(deal["calls"], first, rules.all_no_trumps_round, rules)
     if contract is None:
         out["thrown_in"] = True
-        out["hands"] = fmt
+        out["hands"] = [fmt_sorted(h) for h in hands]
         return out
-    taker, trump, value, m = contract
+    if after:
+        deal_round(int(after))
+    fmt = [fmt_sorted(h) for h in hands]
+    taker, trump, value, m, capot_bid = contract
     start = [set(h) for h in hands]
     plays = [parse_card(c) for c in deal["plays"]]
     assert len(plays) == 32
@@ -147,7 +162,7 @@ def naive_coinche_replay(deal: dict[str, Any]) -> dict[str, Any]:
     capot_side = next((s for s in (0, 1) if all(t["winner"] % 2 == s for t in tricks)), None)
     scale = trump == ALL_TRUMPS or (trump == NO_TRUMPS and rules.nt_values == "doubled")
     sc = naive_coinche_score(trick_points, taker % 2, capot_side, decl, belote, value, m,
-                             total, scale, rules.round_to_ten)
+                             total, scale, rules, capot_bid)
     out.update(
         thrown_in=False, trump=TRUMP_NAMES[trump], taker=taker,
         contract={"value": value, "strain": TRUMP_NAMES[trump], "multiplier": m},

@@ -218,7 +218,7 @@ def naive_retourne_replay(deal: dict[str, Any]) -> dict[str, Any]:
                                            belote))
         return out
     sc = naive_score(rules.tie_rule, side_points, sides[taker], capot_side, decl_points,
-                     belote, pot_before, total)
+                     belote, pot_before, total, rules.capot_total, rules.contract_counts)
     out["card_points"] = sc["card_points"]
     out["outcome"] = sc["outcome"]
     out["pot"] = sc["pot"]

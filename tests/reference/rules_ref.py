@@ -370,19 +370,24 @@ def naive_score(
     belote: list[int] | tuple[int, int] = (0, 0),
     pot_before: int = 0,
     total: int = 162,
+    capot_total: int = 252,
+    contract_counts: str = "all",
 ) -> dict:
     """Score a retourne (or stock) deal of two sides. ``trick_points`` exclude any capot
-    bonus."""
+    bonus; the capot bonus is ``capot_total - 162``; the contract test counts ``S``, or
+    the card points alone with ``contract_counts = "cards"``."""
     T = taker_side
     E = 1 - T
-    C = [trick_points[s] + (CAPOT if capot_side == s else 0) for s in (0, 1)]
+    bonus = capot_total - 162
+    C = [trick_points[s] + (bonus if capot_side == s else 0) for s in (0, 1)]
     S = [C[s] + declaration_points[s] + belote[s] for s in (0, 1)]
+    Q = C if contract_counts == "cards" else S
     score = [0, 0]
     pot = 0
     if tie_rule == "takers":
-        success, tie = S[T] >= S[E], False
+        success, tie = Q[T] >= Q[E], False
     else:
-        success, tie = S[T] > S[E], S[T] == S[E]
+        success, tie = Q[T] > Q[E], Q[T] == Q[E]
     if success:
         outcome = "made"
         score = list(S)
@@ -397,11 +402,11 @@ def naive_score(
         score[T] = belote[T]
         pot = S[T] - belote[T]
         won_by = None
-    else:
+    else:  # a tie under tie_rule = defenders too
         outcome = "dedans"
-        # every card point of the deal (+90 only for the defenders' own capot), the
+        # every card point of the deal (+K only for the defenders' own capot), the
         # declarations that won the contest whichever side holds them, own belote
-        score[E] = total + (CAPOT if capot_side == E else 0) + sum(declaration_points) + belote[E]
+        score[E] = total + (bonus if capot_side == E else 0) + sum(declaration_points) + belote[E]
         score[T] = belote[T]
         won_by = E
     pot_won_by = None
@@ -437,18 +442,22 @@ def naive_score_three_player(
     [0, 66, 65]
     """
     n = 3
+    bonus = rules.capot_total - 162
     C = list(seat_points)
     for s in range(n):
         if capot == "taker" and s == taker:
-            C[s] += CAPOT
+            C[s] += bonus
         elif capot == "defenders" and s != taker:
-            C[s] += CAPOT // 2  # 45 to each defender
+            C[s] += bonus // 2  # 45 to each defender by default
     own = [C[s] + decl[s] + belote[s] for s in range(n)]
     s_t = own[taker]
     s_e = sum(own[s] for s in range(n) if s != taker)
-    if s_t > s_e or (s_t == s_e and rules.tie_rule == "takers"):
+    counted = C if rules.contract_counts == "cards" else own
+    q_t = counted[taker]
+    q_e = sum(counted[s] for s in range(n) if s != taker)
+    if q_t > q_e or (q_t == q_e and rules.tie_rule == "takers"):
         outcome, score = "made", list(own)
-    elif s_t == s_e and rules.tie_rule == "split":
+    elif q_t == q_e and rules.tie_rule == "split":
         outcome, score = "tie", list(own)
     else:
         outcome = "dedans"
@@ -479,12 +488,14 @@ def naive_score_no_contract(
 
 
 def naive_coinche_score(trick_points, T, capot_side, decl, belote, value, m, total, scale,
-                        to_ten):
+                        rules: Rules, capot_bid: bool):
     """Coinche (RULES 7.4 steps 3-4 and 8, Coinche), written out: ``trick_points`` per
     side (last trick included, no capot), taker side ``T``, the contract's ``value`` and
     multiplier ``m``, ``scale`` to scale the card points to 162 (all-trumps, doubled
-    no-trumps), ``to_ten`` to round the deal scores to tens."""
+    no-trumps), ``capot_bid`` whether the contract is a capot bid; every club dispute
+    from ``rules``."""
     E = 1 - T
+    bonus = rules.capot_total - 162
     if scale:
         c_t = math.floor(Fraction(trick_points[T] * 162, total) + Fraction(1, 2))
         C = [0, 0]
@@ -492,18 +503,49 @@ def naive_coinche_score(trick_points, T, capot_side, decl, belote, value, m, tot
     else:
         C = list(trick_points)
     if capot_side is not None:
-        C[capot_side] += CAPOT
+        C[capot_side] += bonus
     S = [C[s] + decl[s] + belote[s] for s in (0, 1)]
-    made = capot_side == T if value == 250 else S[T] >= value
-    score = [0, 0]
-    if made and m == 1:
-        score[T], score[E] = value + S[T], S[E]
-    elif made:
-        score[T], score[E] = 160 + value * m + decl[T] + belote[T], belote[E]
+    Q = C if rules.contract_counts == "cards" else S
+    if capot_bid:
+        made = capot_side == T
+    elif value == 80:
+        made = Q[T] >= rules.eighty_needs
     else:
-        score[T], score[E] = belote[T], 160 + value * m + decl[0] + decl[1] + belote[E]
-    if to_ten:
-        score = [(x + 5) // 10 * 10 for x in score]
+        made = Q[T] >= value
+    if rules.beat_defence:
+        made = made and Q[T] > Q[E]
+    W = T if made else E
+    L = 1 - W
+    score = [0, 0]
+    flat = capot_bid and rules.capot_bid == "flat"
+    if rules.coinche_scoring == "bid":
+        score[W] = value * m
+    elif made and m == 1 and not flat:
+        score[T] = S[T] + (value if rules.coinche_scoring == "points+bid" else 0)
+        score[E] = S[E]
+    else:
+        if flat:
+            lump = 500 * m
+        else:
+            if rules.coinche_base == 160:
+                base = 160
+            else:
+                base = 162 + (bonus if made and capot_side == T else 0)
+            if rules.coinche_scoring == "points":
+                lump = base * m
+            else:
+                lump = {"bid": base + value * m, "all": (base + value) * m,
+                        "base": base * m + value}[rules.coinche_multiplies]
+        won_decl = decl[T] if made else decl[0] + decl[1]
+        if rules.belote_prenable:
+            score[W] = lump + won_decl + belote[0] + belote[1]
+            score[L] = 0
+        else:
+            score[W] = lump + won_decl + belote[W]
+            score[L] = belote[L]
+    if rules.round_to_ten:
+        up = rules.round_up_from
+        score = [x // 10 * 10 + (10 if x % 10 >= up else 0) for x in score]
     return {"card_points": C, "outcome": "made" if made else "dedans", "deal_score": score}
 
 

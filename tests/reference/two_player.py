@@ -167,7 +167,9 @@ def naive_two_player_replay(deal: dict[str, Any]) -> dict[str, Any]:
     out["pot"] = 0
     out["pot_won_by"] = None
     if stock:
-        sc = naive_score(rules.tie_rule, pts, taker, capot_side, decl_points, belote, total=162)
+        sc = naive_score(rules.tie_rule, pts, taker, capot_side, decl_points, belote,
+                         total=162, capot_total=rules.capot_total,
+                         contract_counts=rules.contract_counts)
         out["card_points"] = sc["card_points"]
         out["outcome"] = sc["outcome"]
         out["pot"] = sc["pot"]
