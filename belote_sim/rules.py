@@ -40,7 +40,8 @@ class Rules:
 
     The fields are the option table: each one's default, allowed values, help text and
     the seed texts it comes from (in ``docs/spec/seeds``: 000 classic belote and its
-    variants, 002 two players with a stock, 003 no contract failure, 004 all-trumps).
+    variants, 002 two players with a stock, 003 no contract failure, 004 all-trumps), or
+    for the club disputes the rulebooks of RULES.md section 10.
     Everything else about options (:data:`CHOICES`, :data:`OPTION_HELP`,
     :data:`OPTION_SEEDS`, the kernels' array slots ``R_*``) is derived from them.
 
@@ -328,14 +329,16 @@ CAPOT_BID_FLAT = choice_code("capot_bid", "flat")
 COUNTS_CARDS = choice_code("contract_counts", "cards")
 TARGET_EXCEED = choice_code("target_rule", "exceed")
 AFTER_COINCHE_THREE_PASSES = choice_code("after_coinche", "three-passes")
-#: The packets of each ``coinche_packets`` value by code (RULES 7.4 step 1): one row of
-#: packet sizes, one per round, 0 past the last; with ``3-3+2`` (``PACKETS_LATE``, the
-#: Saint-Étienne deal) the last round is dealt only once the auction has a contract.
+
+
 def _packet_sizes(value: str) -> list[int]:
     sizes = [int(n) for n in value.replace("+", "-").split("-")]
     return sizes + [0] * (3 - len(sizes))
 
 
+#: The packets of each ``coinche_packets`` value by code (RULES 7.4 step 1): one row of
+#: packet sizes, one per round, 0 past the last; with ``3-3+2`` (``PACKETS_LATE``, the
+#: Saint-Étienne deal) the last round is dealt only once the auction has a contract.
 PACKET_ROUNDS = np.array([_packet_sizes(v) for v in CHOICES["coinche_packets"]],
                          dtype=np.int64)
 PACKETS_LATE = choice_code("coinche_packets", "3-3+2")

@@ -166,8 +166,15 @@ def engine_section(e: dict) -> list[str]:
 def presets_section(p: dict) -> list[str]:
     rates = p["deals_per_second"]
     base = rates["classic"]
-    rows = [[f"`{name}`", n(r), ratio(r / base)] for name, r in rates.items()]
-    return table(["preset", "deals/s", "against classic"], rows) + [""]
+    books = p.get("rulebooks", [])
+    rows = [[f"`{name}`", n(r), ratio(r / base),
+             ratio(r / rates["coinche"]) if name in books else ""]
+            for name, r in rates.items()]
+    out = table(["preset", "deals/s", "against classic", "against coinche"], rows) + [""]
+    if books:
+        out += [f"Target: each club rulebook at no less than {p['target_vs_coinche']:g}× "
+                "`coinche`'s rate.", ""]
+    return out
 
 
 def cold_section(c: dict) -> list[str]:

@@ -20,7 +20,6 @@ from belote_sim.bid.coinche import choose_coinche_call
 from belote_sim.bid.dd_bidder import dd_call
 from belote_sim.bid.retourne import choose_call
 from belote_sim.bid.table_bidder import table_call, table_coinche_call
-from belote_sim.kernels.layout import CALL_PASS
 from belote_sim.players.registry import BID_DD, BID_TABLE, BID_THRESHOLD
 from belote_sim.players.seating import at_seat
 from belote_sim.rules import R_SECOND_ROUND, SECOND_ROUND_ANY
@@ -48,11 +47,7 @@ def retourne_policy_call(rules, players, kit, rnd, bidder, rng):
 @jit(inline="always")
 def coinche_policy_call(players, seat, hand, auction, allow_at_nt, rng):
     """The call the bidding policy of ``seat``, holding ``hand``, makes at this point of
-    the coinche :class:`~belote_sim.bid.coinche.Auction`. After a coinche the coincher's
-    side may only pass (``after_coinche = three-passes`` asks it; RULES 7.4 step 2): no
-    policy is asked then."""
-    if auction.coinched and (seat & 1) != (auction.high_seat & 1):
-        return CALL_PASS
+    the coinche :class:`~belote_sim.bid.coinche.Auction`."""
     policy = at_seat(players.bid, seat)
     param = at_seat(players.bid_param, seat)
     if policy == BID_TABLE:

@@ -138,7 +138,11 @@ def _next_call(rules, players, script, ws, seat, auction):
             return fail(rec, ST_MISSING_CALLS, n_calls, seat, -1, 0, 0), -1
     checking = script.on and is_checked(script, n_calls)
     if call == MISSING or checking:
-        chosen = coinche_policy_call(players, seat, ws.hands[seat], auction, allow_at_nt, ws.rng)
+        if coinched and (seat & 1) != (auction.high_seat & 1):
+            chosen = CALL_PASS  # the coincher's side may only pass (after_coinche)
+        else:
+            chosen = coinche_policy_call(players, seat, ws.hands[seat], auction, allow_at_nt,
+                                         ws.rng)
         if not checking:
             call = chosen
         elif chosen != call:
@@ -191,10 +195,15 @@ def coinche_auction(rules, players, script, ws):
             if high >= 0 and passes == 3:
                 return ST_OK, high, high_seat, 1
         elif call == CALL_COINCHE:
-            every_seat = rules[R_AFTER_COINCHE] == AFTER_COINCHE_THREE_PASSES
-            for k in range(1, 4):
-                if k == 2 and not every_seat:
-                    continue
+            for k in (1, 3):
+                if k == 3 and rules[R_AFTER_COINCHE] == AFTER_COINCHE_THREE_PASSES:
+                    status, call = _next_call(
+                        rules, players, script, ws, seat_after(seat, 2, 4),
+                        _auction(rec, n_calls, high, high_seat, True),
+                    )
+                    if status != ST_OK:
+                        return status, -1, -1, 1
+                    n_calls += 1
                 responder = seat_after(seat, k, 4)
                 status, call = _next_call(
                     rules, players, script, ws, responder,
@@ -224,11 +233,16 @@ def deal_coinche(rules, players, script, ws):
     fh = rec[FIRST_HAND]
     packets = rules[R_COINCHE_PACKETS]
     late = packets == PACKETS_LATE
-    pos = 0
-    for r in range(2 if late else 3):
-        size = PACKET_ROUNDS[packets, r]
-        if size > 0:
-            pos = deal_packet(pack, pos, hands, 4, fh, size)
+    if packets == 0:  # 3-3-2
+        pos = deal_packet(pack, 0, hands, 4, fh, 3)
+        pos = deal_packet(pack, pos, hands, 4, fh, 3)
+        pos = deal_packet(pack, pos, hands, 4, fh, 2)
+    else:
+        pos = 0
+        for r in range(2 if late else 3):
+            size = PACKET_ROUNDS[packets, r]
+            if size > 0:
+                pos = deal_packet(pack, pos, hands, 4, fh, size)
     for s in range(4):
         rec[DEALT + s] = hands[s]
     if ws.watch.know:

@@ -114,6 +114,9 @@ def makes_calls(rules, players, kit, hands, me, rng):
         seat = know[KNOW_CALL_SEAT + j]
         if seat == me or not reads_calls(at_seat(players.bid, seat)):
             continue
+        if coinche and know[KNOW_CALL_COINCHED + j] != 0 and (
+                (seat & 1) != (know[KNOW_CALL_HIGH_SEAT + j] & 1)):
+            continue  # the coincher's side may only pass: its pass says nothing
         if coinche:
             auction = Auction(calls, np.int64(j), fh, know[KNOW_CALL_HIGH + j],
                               know[KNOW_CALL_HIGH_SEAT + j], know[KNOW_CALL_COINCHED + j] != 0)

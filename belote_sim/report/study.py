@@ -21,8 +21,10 @@ from belote_sim.runner.rundir import write_text_atomic as _write_text
 from belote_sim.stats import BY_NAME, LABELS
 from belote_sim.studies.atlas import SUMS
 from belote_sim.studies.study import (
+    DISPUTES,
     FACTORIALS,
     MAX_INTERACTIONS,
+    RULEBOOKS,
     WORLD_KINDS,
     load_tables,
     row_where,
@@ -271,6 +273,7 @@ def render(tables: dict[str, pd.DataFrame]) -> str:
         for card in wide.index])
     L += ["![card values](plots/card-values.png)", ""]
     L += _factorial_section(tables, sizes, about)
+    L += _rulebooks_section(tables, sizes, about)
     L += _arena_section(tables, about)
     L += _worlds_section(tables, sizes, about)
     L += ["## Time", "", "Minutes each part took: " + "; ".join(
@@ -386,43 +389,165 @@ def _factorial_section(tables, sizes, about) -> list[str]:
     for name, factors in FACTORIALS.items():
         part = f[f.study == name]
         L += [f"### {name.capitalize()}", ""]
-        rows = []
-        base = ["classic"]
-        for unit, metric, group, _, scale in metrics:
-            r = row_where(part, unit=unit, metric=metric, group=group, kind="cell")
-            base.append("-" if r is None else
-                        f"{scale * r.value:.2f} [{scale * r.ci_low:.2f}, {scale * r.ci_high:.2f}]")
-        rows.append(base)
-        for option, values in factors:
-            label = f"{option}={values[1]} vs {values[0]}"
-            cells = [f"`{option}={values[1]}`"]
-            for unit, metric, group, _, scale in metrics:
-                r = row_where(part, unit=unit, metric=metric, group=group, kind="main effect",
-                         cell=label)
-                if r is None:
-                    cells.append("-")
-                    continue
-                text = _d(r["diff"], r.diff_ci_low, r.diff_ci_high, scale)
-                cells.append(f"**{text}**" if r.p_holm < 0.05 else text)
-            rows.append(cells)
-        L += _md_table(["option", *[m[3] for m in metrics]], rows)
-        found = []
-        for unit, metric, group, heading, scale in metrics:
-            part_i = part[(part.unit == unit) & (part.metric == metric)
-                          & (part.group == group) & (part.kind == "interaction")
-                          & (part.p_holm < 0.05)]
-            for r in part_i.itertuples():
-                p = "< 1e-300" if r.p_holm == 0 else f"{r.p_holm:.2g}"  # 0: underflow
-                found.append((r.p_holm, f"- {heading}: `{r.cell}` "
-                              f"{_d(r.diff, r.diff_ci_low, r.diff_ci_high, scale)} "
-                              f"(Holm p {p})"))
-        found.sort(key=lambda item: item[0])
-        shown = found[:MAX_INTERACTIONS]
-        L.append(f"Two-way interactions with a Holm p-value below 0.05: {len(found)}"
-                 + (f", the {len(shown)} smallest p-values:" if len(found) > len(shown)
-                    else ":" if found else "."))
-        L += ([""] + [line for _, line in shown] if shown else []) + [""]
+        L += _effects_tables(part, factors, metrics, "classic")
     L += ["![main effects of the rule options](plots/factorial.png)", ""]
+    return L
+
+
+def _effects_tables(part: pd.DataFrame, factors, metrics, base_name: str) -> list[str]:
+    """A factorial's table: the base cell's values, then each factor's main effect (a
+    row) on each metric of ``metrics`` (``(unit, metric, group, heading, scale)``; bold:
+    Holm p below 0.05), and the two-way interactions whose Holm p is below 0.05."""
+    rows = []
+    base = [base_name]
+    for unit, metric, group, _, scale in metrics:
+        r = row_where(part, unit=unit, metric=metric, group=group, kind="cell")
+        base.append("-" if r is None else
+                    f"{scale * r.value:.2f} [{scale * r.ci_low:.2f}, {scale * r.ci_high:.2f}]")
+    rows.append(base)
+    for option, values in factors:
+        label = f"{option}={values[1]} vs {values[0]}"
+        cells = [f"`{option}={values[1]}`"]
+        for unit, metric, group, _, scale in metrics:
+            r = row_where(part, unit=unit, metric=metric, group=group, kind="main effect",
+                          cell=label)
+            if r is None:
+                cells.append("-")
+                continue
+            text = _d(r["diff"], r.diff_ci_low, r.diff_ci_high, scale)
+            cells.append(f"**{text}**" if r.p_holm < 0.05 else text)
+        rows.append(cells)
+    L = _md_table(["option", *[m[3] for m in metrics]], rows)
+    found = []
+    for unit, metric, group, heading, scale in metrics:
+        part_i = part[(part.unit == unit) & (part.metric == metric)
+                      & (part.group == group) & (part.kind == "interaction")
+                      & (part.p_holm < 0.05)]
+        for r in part_i.itertuples():
+            p = "< 1e-300" if r.p_holm == 0 else f"{r.p_holm:.2g}"  # 0: underflow
+            found.append((r.p_holm, f"- {heading}: `{r.cell}` "
+                          f"{_d(r.diff, r.diff_ci_low, r.diff_ci_high, scale)} "
+                          f"(Holm p {p})"))
+    found.sort(key=lambda item: item[0])
+    shown = found[:MAX_INTERACTIONS]
+    L.append(f"Two-way interactions with a Holm p-value below 0.05: {len(found)}"
+             + (f", the {len(shown)} smallest p-values:" if len(found) > len(shown)
+                else ":" if found else "."))
+    return L + ([""] + [line for _, line in shown] if shown else []) + [""]
+
+
+#: The columns of the rulebooks' table, from the presets part: (heading, unit, metric,
+#: group).
+RULEBOOK_COLUMNS = (
+    ("take", "deals", "take_rate", ""),
+    ("made", "deals", "made_rate", ""),
+    ("dedans", "deals", "dedans_rate", ""),
+    ("capot by the takers", "deals", "capot_rate", "side=takers"),
+    ("coinched", "deals", "coinche_rate", ""),
+    ("takers' score", "deals", "mean_taker_deal_score", ""),
+    ("defenders' score", "deals", "mean_defender_deal_score", ""),
+    ("deals per match", "matches", "mean_deals_per_match", ""),
+    ("first dealer's side wins", "matches", "first_dealer_side_win_rate", ""),
+)
+#: The paired differences shown against ``coinche``: (unit, metric, group, heading,
+#: scale), as the factorials'.
+RULEBOOK_CONTRASTS = (
+    ("deals", "made_rate", "", "made", 100.0),
+    ("deals", "dedans_rate", "", "dedans", 100.0),
+    ("deals", "capot_rate", "side=takers", "capot by the takers", 100.0),
+    ("deals", "mean_taker_deal_score", "", "takers' score", 1.0),
+    ("deals", "mean_defender_deal_score", "", "defenders' score", 1.0),
+    ("matches", "mean_deals_per_match", "", "deals per match", 1.0),
+)
+#: The disputes' factorials' columns.
+DISPUTE_METRICS = (
+    ("deals", "made_rate", "", "made", 100.0),
+    ("deals", "mean_taker_deal_score", "", "takers' score", 1.0),
+    ("deals", "mean_defender_deal_score", "", "defenders' score", 1.0),
+)
+
+
+def _rulebooks_section(tables, sizes, about) -> list[str]:
+    disputes, books, skill = tables["disputes"], tables["rulebooks"], tables["skill"]
+    presets = tables["presets"]
+    L = ["## What the club disputes change", "",
+         "The rules clubs argue about are scoring rules, and today's bidders read none "
+         "of them: every seat bids by threshold and plays the heuristic card player "
+         "under every rulebook, so the same hands take, and these are effects **at "
+         "fixed bidding** (how the game would score, not how people would bid under it; "
+         "an issue of its own makes the bidders adapt). The four rulebooks are RULES.md "
+         "section 10's (`belote-sim rules` gives each choice's source).", "",
+         "### The rulebooks", "",
+         f"{int(sizes['preset_deals']):,} deals and {int(sizes['preset_matches']):,} "
+         "matches per rulebook (the presets part). Take and coinched: of all deals; made, "
+         "dedans, capot: of the played deals; scores: points per played deal; the "
+         "targets are the rulebooks' own (1000, 2001 for Cannes, 2000 for colver).", ""]
+    rows = []
+    for name in RULEBOOKS:
+        cells = [f"`{name}`"]
+        for _, unit, metric, group in RULEBOOK_COLUMNS:
+            r = row_where(presets, preset=name, unit=unit, metric=metric, group=group)
+            cells.append(_m(r) if BY_NAME[metric].is_mean else _p(r))
+        rows.append(cells)
+    L += _md_table(["rulebook", *[c[0] for c in RULEBOOK_COLUMNS]], rows)
+    L += [f"Each rulebook against `coinche`, paired deal by deal over "
+          f"{int(sizes['rulebook_deals']):,} deals and match by match over "
+          f"{int(sizes['rulebook_matches']):,} matches (seed {about['seed: rulebooks']}): "
+          "rates in percentage points, scores in points per deal; **bold**: Holm-adjusted "
+          "p below 0.05.", ""]
+    rows = []
+    for name in RULEBOOKS[1:]:
+        cells = [f"`{name}`"]
+        for unit, metric, group, _, scale in RULEBOOK_CONTRASTS:
+            r = row_where(books, base="coinche", unit=unit, metric=metric, group=group,
+                          kind="cell", cell=name)
+            if r is None:
+                cells.append("-")
+                continue
+            text = _d(r["diff"], r.diff_ci_low, r.diff_ci_high, scale)
+            cells.append(f"**{text}**" if r.p_holm < 0.05 else text)
+        rows.append(cells)
+    L += _md_table(["against coinche", *[c[3] for c in RULEBOOK_CONTRASTS]], rows)
+    L += ["The rulebooks against one another: the row's takers' score per played deal "
+          "minus the column's, paired deal by deal.", ""]
+    rows = []
+    for a in RULEBOOKS:
+        cells = [f"`{a}`"]
+        for b in RULEBOOKS:
+            r = row_where(books, base=b, unit="deals", metric="mean_taker_deal_score",
+                          group="", kind="cell", cell=a)
+            cells.append("" if r is None else _d(r["diff"], r.diff_ci_low, r.diff_ci_high,
+                                                  digits=1))
+        rows.append(cells)
+    L += _md_table(["takers' score, row - column", *[f"`{b}`" for b in RULEBOOKS]], rows)
+    L += ["### The disputes one by one", "",
+          f"Two full factorials over `coinche` (seed {about['seed: rulebooks']}), "
+          f"{int(sizes['dispute_deals']):,} deals per cell, every cell on the same deals: "
+          "each option's main effect (its other value against `coinche`'s, averaged over "
+          "the other options of its factorial) with its paired interval, and the "
+          "two-way interactions that matter. (`coinche_scoring=points` needs "
+          "`coinche_multiplies=all` or `base`, so the scoring family is points + bid "
+          "against points announced; the nine disputes in one factorial would be 512 "
+          "cells.)", ""]
+    for name, factors in DISPUTES.items():
+        L += [f"#### {name.capitalize()}", ""]
+        L += _effects_tables(disputes[disputes.study == name].assign(unit="deals"),
+                             factors, DISPUTE_METRICS, "coinche")
+    L += ["### How much each rulebook rewards skill", "",
+          "Duplicate matches to each rulebook's target between a stronger and a weaker "
+          "card player (threshold bidding on every seat; each match played twice with "
+          "the sides swapped): the stronger side's share of matches won, and its score "
+          "per deal over as many duplicate deals. The higher the share, the more often "
+          "the rules let the better team win. (The `table` bidder reads the atlas of "
+          "the coinche auction with all-trumps and no-trumps, which the rulebooks' "
+          "auctions lack: no bidding match here.)", ""]
+    rows = []
+    for r in skill.itertuples():
+        rows.append([f"`{r.preset}`", f"{r.a} against {r.b}", f"{int(r.matches):,}",
+                     pct(r.a_win_rate, r.a_win_low, r.a_win_high),
+                     _d(r.mean_score_diff, r.diff_low, r.diff_high, digits=1)])
+    L += _md_table(["rulebook", "stronger against weaker", "matches", "stronger side wins",
+                    "stronger - weaker per deal"], rows)
     return L
 
 

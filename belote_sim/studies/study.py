@@ -28,6 +28,7 @@ finished part keeps its tables there, so an interrupted study resumes part by pa
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from collections.abc import Callable
@@ -39,7 +40,7 @@ from typing import Any
 import pandas as pd
 
 from belote_sim.errors import BeloteError
-from belote_sim.rules import BOOL_OPTIONS, CHOICES, PRESETS, Rules
+from belote_sim.rules import BOOL_OPTIONS, CHOICES, PRESETS, RULEBOOK_SOURCES, Rules
 from belote_sim.runner.jobs import RunOptions
 from belote_sim.runner.rundir import read_provenance, software, write_parquet
 from belote_sim.runner.rundir import write_text_atomic as _write_text
@@ -48,7 +49,7 @@ from belote_sim.studies.bid_strength import WORLDS_GIVEN
 
 #: The seed of every part (one per part, so that a part can be rerun alone).
 SEEDS = {"presets": 16, "odds": 16, "shuffle": 16, "atlas_gap": 16, "card_values": 16,
-         "factorial": 15, "arena": 16, "worlds": 16}
+         "factorial": 15, "arena": 16, "worlds": 16, "rulebooks": 16}
 #: The players of every part but the arena: realistic belote.
 PLAYERS = {"bid_policy": "threshold", "play_policy": "heuristic"}
 
@@ -72,6 +73,12 @@ class Sizes:
     #: ``fastpimc:20`` given the calls against its uniform worlds.
     worlds_strength: int = 0
     worlds_arena_deals: int = 0
+    #: Deals per cell of the club disputes' factorials; deals and matches per cell of
+    #: the rulebooks' comparison; (A, B, matches) of each skill match per rulebook.
+    dispute_deals: int = 0
+    rulebook_deals: int = 0
+    rulebook_matches: int = 0
+    skill: tuple[tuple[str, str, int], ...] = field(default=())
 
 
 FULL = Sizes(
@@ -82,6 +89,8 @@ FULL = Sizes(
            ("heuristic", "heuristic", "table", "threshold", 100_000, 10_000),
            ("fastpimc:20", "heuristic", "threshold", "threshold", 2_000, 0)),
     worlds_strength=20_000, worlds_arena_deals=2_000,
+    dispute_deals=1_000_000, rulebook_deals=1_000_000, rulebook_matches=20_000,
+    skill=(("heuristic", "random", 5_000), ("fastpimc:20", "heuristic", 300)),
 )
 QUICK = Sizes(
     preset_deals=2_000, preset_matches=20, odds_samples=20_000, shuffle_matches=20,
@@ -89,11 +98,14 @@ QUICK = Sizes(
     factorial_deals=500, factorial_matches=10,
     arena=(("heuristic", "random", "threshold", "threshold", 300, 4),),
     worlds_strength=200, worlds_arena_deals=4,
+    dispute_deals=300, rulebook_deals=300, rulebook_matches=4,
+    skill=(("heuristic", "random", 4),),
 )
 
 #: The tables of the study, each written to ``tables/NAME.parquet``.
 TABLES = ("about", "presets", "odds", "shuffle", "atlas", "atlas_gap", "card_values",
-          "factorial", "arena", "worlds_strength", "worlds_arena")
+          "factorial", "arena", "worlds_strength", "worlds_arena", "disputes", "rulebooks",
+          "skill")
 #: Tables written beside them by another command (the one named), rendered when present:
 #: the match against colver (``benchmarks/bench_vs_colver.py``; colver is no dependency
 #: of the study).
@@ -213,12 +225,15 @@ def _word(value) -> str:
     return ("on" if value else "off") if isinstance(value, bool) else str(value)
 
 
-def factor(name: str) -> tuple[str, list[str]]:
-    """A two-valued option as a factor, classic's value first (the base of its main
-    effect), its values as :mod:`belote_sim.rules` declares them."""
+def factor(name: str, preset: str = PRESET, level: Any = None) -> tuple[str, list[str]]:
+    """An option as a two-level factor, ``preset``'s value first (the base of its main
+    effect), then its other value, or ``level`` for an option of more values, as
+    :mod:`belote_sim.rules` declares them."""
     values = (True, False) if name in BOOL_OPTIONS else CHOICES[name]
-    base = getattr(Rules.from_preset(PRESET), name)
+    base = getattr(Rules.from_preset(preset), name)
     others = [v for v in values if v != base]
+    if level is not None:
+        others = [v for v in others if v == level]
     if len(others) != 1:
         raise BeloteError(f"{name} is not a two-valued option: {values}")
     return name, [_word(base), _word(others[0])]
@@ -261,6 +276,70 @@ def arena_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
             "b_seconds_per_decision": r.seconds_per_decision[1],
         })
     return {"arena": pd.DataFrame(rows)}
+
+
+#: The club disputes of coinche (RULES.md section 9's second table) as two factorials
+#: over ``coinche``, every cell on the same deals: what a failed or coinched contract
+#: scores, and what the contract test asks and how the score is written. (A factorial
+#: of all nine would hold 512 cells, whose paired moments the kernel cannot keep.)
+DISPUTE_PRESET = "coinche"
+DISPUTES = {
+    "what a failed or coinched contract scores": [
+        factor("coinche_base", DISPUTE_PRESET),
+        factor("coinche_multiplies", DISPUTE_PRESET, "all"),
+        factor("surcoinche_mult", DISPUTE_PRESET),
+        factor("capot_bid", DISPUTE_PRESET),
+        factor("belote_prenable", DISPUTE_PRESET)],
+    "what the contract asks and how the score is written": [
+        factor("coinche_scoring", DISPUTE_PRESET, "bid"),
+        factor("beat_defence", DISPUTE_PRESET),
+        factor("eighty_needs", DISPUTE_PRESET),
+        factor("round_up_from", DISPUTE_PRESET)],
+}
+#: The rulebooks compared, ``coinche`` first, then the presets of RULES.md section 10.
+RULEBOOKS = ("coinche", *RULEBOOK_SOURCES)
+
+
+def rulebooks_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
+    """The club disputes' factorials; the rulebooks paired deal by deal and match by
+    match, each in turn the base of the others; and how much each rulebook rewards the
+    stronger of two sides (duplicate matches to its target)."""
+    from belote_sim.stats import wilson_interval
+    from belote_sim.studies.arena import arena
+    from belote_sim.studies.compare import compare, factorial_cells, named_cells
+
+    seed = SEEDS["rulebooks"]
+    disputes = []
+    for name, factors in DISPUTES.items():
+        cells = factorial_cells(DISPUTE_PRESET, {}, factors)
+        table = compare(cells, deals=s.dispute_deals, seed=seed, factors=factors, **PLAYERS,
+                        run=runs.at(f"disputes/{_slug(name)}"))
+        disputes.append(_tidy(pd.DataFrame(table), study=name))
+    books = []
+    for base in RULEBOOKS:
+        cells = named_cells([(p, p, {}) for p in (base, *(b for b in RULEBOOKS if b != base))])
+        for unit, kw in (("deals", {"deals": s.rulebook_deals}),
+                         ("matches", {"matches": s.rulebook_matches})):
+            table = compare(cells, seed=seed, **kw, **PLAYERS,
+                            run=runs.at(f"rulebooks/{base}-{unit}"))
+            books.append(_tidy(pd.DataFrame(table), base=base, unit=unit))
+    skill = []
+    for preset in RULEBOOKS:
+        for a, b, matches in s.skill:
+            r = arena(a, b, rules=Rules.from_preset(preset), deals=matches, matches=matches,
+                      seed=seed, bid_policy=PLAYERS["bid_policy"],
+                      run=runs.at(f"skill/{preset}-{_slug(a)}-vs-{_slug(b)}"))
+            decided = r.games - r.match_unfinished
+            low, high = wilson_interval(r.match_wins, decided)
+            skill.append({
+                "preset": preset, "a": a, "b": b, "matches": matches, "games": decided,
+                "a_match_wins": r.match_wins,
+                "a_win_rate": r.match_wins / decided if decided else float("nan"),
+                "a_win_low": low, "a_win_high": high, "mean_score_diff": r.mean_score_diff,
+                "diff_low": r.diff_low, "diff_high": r.diff_high,
+            })
+    return {"disputes": pd.concat(disputes, ignore_index=True),
+            "rulebooks": pd.concat(books, ignore_index=True), "skill": pd.DataFrame(skill)}
 
 
 #: The bid-strength positions of the worlds part: what the position asks, the rules, the
@@ -320,7 +399,7 @@ def worlds_part(s: Sizes, runs: StudyRuns) -> dict[str, pd.DataFrame]:
 PARTS: dict[str, Callable[[Sizes, StudyRuns], dict[str, pd.DataFrame]]] = {
     "presets": presets_part, "odds": odds_part, "shuffle": shuffle_part,
     "atlas": atlas_part, "card values": card_values_part, "factorial": factorial_part,
-    "arena": arena_part, "worlds": worlds_part,
+    "arena": arena_part, "worlds": worlds_part, "rulebooks": rulebooks_part,
 }
 
 
@@ -351,7 +430,8 @@ def _prepare_runs(root: Path, identity: dict[str, Any], say: Callable[[str], Non
 
 
 def _slug(name: str) -> str:
-    return name.replace(" ", "-")
+    """``name`` as a file name: a run's or a part's."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name)
 
 
 def _load_part(root: Path, name: str) -> tuple[dict[str, pd.DataFrame], float] | None:
