@@ -394,6 +394,15 @@ def _factorial_section(tables, sizes, about) -> list[str]:
     return L
 
 
+def _contrast(r: pd.Series | None, scale: float) -> str:
+    """A contrast's row of a comparison as a table cell: its difference and interval,
+    bold where its Holm p is below 0.05."""
+    if r is None:
+        return "-"
+    text = _d(r["diff"], r.diff_ci_low, r.diff_ci_high, scale)
+    return f"**{text}**" if r.p_holm < 0.05 else text
+
+
 def _effects_tables(part: pd.DataFrame, factors, metrics, base_name: str) -> list[str]:
     """A factorial's table: the base cell's values, then each factor's main effect (a
     row) on each metric of ``metrics`` (``(unit, metric, group, heading, scale)``; bold:
@@ -409,13 +418,8 @@ def _effects_tables(part: pd.DataFrame, factors, metrics, base_name: str) -> lis
         label = f"{option}={values[1]} vs {values[0]}"
         cells = [f"`{option}={values[1]}`"]
         for unit, metric, group, _, scale in metrics:
-            r = row_where(part, unit=unit, metric=metric, group=group, kind="main effect",
-                          cell=label)
-            if r is None:
-                cells.append("-")
-                continue
-            text = _d(r["diff"], r.diff_ci_low, r.diff_ci_high, scale)
-            cells.append(f"**{text}**" if r.p_holm < 0.05 else text)
+            cells.append(_contrast(row_where(part, unit=unit, metric=metric, group=group,
+                                             kind="main effect", cell=label), scale))
         rows.append(cells)
     L = _md_table(["option", *[m[3] for m in metrics]], rows)
     found = []
@@ -436,18 +440,14 @@ def _effects_tables(part: pd.DataFrame, factors, metrics, base_name: str) -> lis
     return L + ([""] + [line for _, line in shown] if shown else []) + [""]
 
 
-#: The columns of the rulebooks' table, from the presets part: (heading, unit, metric,
-#: group).
+#: The columns of the rulebooks' table, from the presets part: the presets table's but
+#: the litige pot (no rulebook has one) and the first deal's winner, with the coinche
+#: rate.
 RULEBOOK_COLUMNS = (
-    ("take", "deals", "take_rate", ""),
-    ("made", "deals", "made_rate", ""),
-    ("dedans", "deals", "dedans_rate", ""),
-    ("capot by the takers", "deals", "capot_rate", "side=takers"),
+    *(c for c in PRESET_COLUMNS if c[2] != "litige_rate"),
     ("coinched", "deals", "coinche_rate", ""),
-    ("takers' score", "deals", "mean_taker_deal_score", ""),
-    ("defenders' score", "deals", "mean_defender_deal_score", ""),
-    ("deals per match", "matches", "mean_deals_per_match", ""),
-    ("first dealer's side wins", "matches", "first_dealer_side_win_rate", ""),
+    *(c for c in MATCH_COLUMNS if c[2] in ("mean_deals_per_match",
+                                           "first_dealer_side_win_rate")),
 )
 #: The paired differences shown against ``coinche``: (unit, metric, group, heading,
 #: scale), as the factorials'.
@@ -482,14 +482,9 @@ def _rulebooks_section(tables, sizes, about) -> list[str]:
          "matches per rulebook (the presets part). Take and coinched: of all deals; made, "
          "dedans, capot: of the played deals; scores: points per played deal; the "
          "targets are the rulebooks' own (1000, 2001 for Cannes, 2000 for colver).", ""]
-    rows = []
-    for name in RULEBOOKS:
-        cells = [f"`{name}`"]
-        for _, unit, metric, group in RULEBOOK_COLUMNS:
-            r = row_where(presets, preset=name, unit=unit, metric=metric, group=group)
-            cells.append(_m(r) if BY_NAME[metric].is_mean else _p(r))
-        rows.append(cells)
-    L += _md_table(["rulebook", *[c[0] for c in RULEBOOK_COLUMNS]], rows)
+    books_only = presets[presets.preset.isin(RULEBOOKS)]
+    L += _md_table(["rulebook", *[c[0] for c in RULEBOOK_COLUMNS]],
+                   _preset_rows(books_only, RULEBOOK_COLUMNS))
     L += [f"Each rulebook against `coinche`, paired deal by deal over "
           f"{int(sizes['rulebook_deals']):,} deals and match by match over "
           f"{int(sizes['rulebook_matches']):,} matches (seed {about['seed: rulebooks']}): "
@@ -499,13 +494,8 @@ def _rulebooks_section(tables, sizes, about) -> list[str]:
     for name in RULEBOOKS[1:]:
         cells = [f"`{name}`"]
         for unit, metric, group, _, scale in RULEBOOK_CONTRASTS:
-            r = row_where(books, base="coinche", unit=unit, metric=metric, group=group,
-                          kind="cell", cell=name)
-            if r is None:
-                cells.append("-")
-                continue
-            text = _d(r["diff"], r.diff_ci_low, r.diff_ci_high, scale)
-            cells.append(f"**{text}**" if r.p_holm < 0.05 else text)
+            cells.append(_contrast(row_where(books, base="coinche", unit=unit, metric=metric,
+                                             group=group, kind="cell", cell=name), scale))
         rows.append(cells)
     L += _md_table(["against coinche", *[c[3] for c in RULEBOOK_CONTRASTS]], rows)
     L += ["The rulebooks against one another: the row's takers' score per played deal "
@@ -528,7 +518,10 @@ def _rulebooks_section(tables, sizes, about) -> list[str]:
           "two-way interactions that matter. (`coinche_scoring=points` needs "
           "`coinche_multiplies=all` or `base`, so the scoring family is points + bid "
           "against points announced; the nine disputes in one factorial would be 512 "
-          "cells.)", ""]
+          "cells.) `coinche` rounds its scores to ten, so a base of 162 scores as 160 "
+          "does (such a score ends in 2 and rounds down), and the threshold bidders "
+          "seldom surcoinche or bid a capot: those disputes change almost no deal at "
+          "fixed bidding.", ""]
     for name, factors in DISPUTES.items():
         L += [f"#### {name.capitalize()}", ""]
         L += _effects_tables(disputes[disputes.study == name].assign(unit="deals"),

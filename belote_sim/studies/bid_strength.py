@@ -67,7 +67,7 @@ from belote_sim.deallog.replay import explain
 from belote_sim.errors import BeloteError
 from belote_sim.game.deals import replay_deal
 from belote_sim.kernels import layout as L
-from belote_sim.kernels.calls import BID_VALUES, N_LADDER, N_STRAINS, bid_strain
+from belote_sim.kernels.calls import BID_VALUES, CAPOT_BID, N_LADDER, N_STRAINS, bid_strain
 from belote_sim.kernels.calls import is_bid as _is_bid
 from belote_sim.players.spec import PolicySpec
 from belote_sim.rules import Rules
@@ -653,6 +653,8 @@ def bid_strength(
             for v, value in enumerate(BID_VALUES):
                 k = int(r[v])
                 low, high = wilson_interval(k, n_r)
+                if v == CAPOT_BID:  # every trick: the capot, worth the rules' capot_value
+                    value = dec.rules.capot_value
                 group = f"model={spec} strain={TRUMP_NAMES[strain]} value={value}"
                 rows.append((REACH_METRIC, group, n_r, k, k / n_r, low, high))
     found, packs = int(draws[counterfactuals.DW_WORLDS]), int(draws[counterfactuals.DW_PACKS])
