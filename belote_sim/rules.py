@@ -341,6 +341,7 @@ def _packet_sizes(value: str) -> list[int]:
 #: Saint-Étienne deal) the last round is dealt only once the auction has a contract.
 PACKET_ROUNDS = np.array([_packet_sizes(v) for v in CHOICES["coinche_packets"]],
                          dtype=np.int64)
+PACKETS_332 = choice_code("coinche_packets", "3-3-2")
 PACKETS_LATE = choice_code("coinche_packets", "3-3+2")
 SHUFFLE_FULL = choice_code("shuffle", "full")
 SHUFFLE_CUT = choice_code("shuffle", "cut")

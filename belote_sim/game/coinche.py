@@ -57,6 +57,7 @@ from belote_sim.kernels.trick import seat_after
 from belote_sim.rules import (
     AFTER_COINCHE_THREE_PASSES,
     PACKET_ROUNDS,
+    PACKETS_332,
     PACKETS_LATE,
     R_AFTER_COINCHE,
     R_ALL_NO_TRUMPS_ROUND,
@@ -233,7 +234,7 @@ def deal_coinche(rules, players, script, ws):
     fh = rec[FIRST_HAND]
     packets = rules[R_COINCHE_PACKETS]
     late = packets == PACKETS_LATE
-    if packets == 0:  # 3-3-2
+    if packets == PACKETS_332:  # sizes the compiler sees: the fewest instructions
         pos = deal_packet(pack, 0, hands, 4, fh, 3)
         pos = deal_packet(pack, pos, hands, 4, fh, 3)
         pos = deal_packet(pack, pos, hands, 4, fh, 2)
