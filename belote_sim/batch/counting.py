@@ -13,7 +13,6 @@ from belote_sim.kernels.layout import (
     BELOTE,
     BELOTE_SEAT,
     BID_ROUND,
-    BID_VALUES,
     C_ANY_DECLARATION,
     C_BELOTE,
     C_CAPOT_DEFENDERS,
@@ -126,15 +125,14 @@ from belote_sim.kernels.layout import (
     THROWN_IN,
     TRUMP,
 )
+from belote_sim.kernels.scoring import coinche_made
 from belote_sim.kernels.trick import seat_after, side_of
 from belote_sim.rules import (
     CONTRACT_COINCHE,
     COUNTS_CARDS,
-    R_BEAT_DEFENCE,
     R_CAPOT_VALUE,
     R_CONTRACT,
     R_CONTRACT_COUNTS,
-    R_EIGHTY_NEEDS,
     R_PLAYERS,
     R_TIE_RULE,
     TIE_TAKERS,
@@ -257,13 +255,10 @@ def accumulate(rules, rec, c):
         bare_t = rec[SCORE_TAKERS] - d_t
         bare_e = rec[SCORE_DEFENDERS] - (decl - d_t)
         if rules[R_CONTRACT] == CONTRACT_COINCHE:
-            # Q_T >= V (82 for 80 with eighty_needs = 82), and Q_T > Q_E with
-            # beat_defence; a capot bid is made by the tricks alone
+            # a made capot bid took every trick
             value = rec[CONTRACT_VALUE]
-            need = rules[R_EIGHTY_NEEDS] if value == BID_VALUES[0] else value
-            made_bare = (value == rules[R_CAPOT_VALUE] or bare_t >= need) and (
-                rules[R_BEAT_DEFENCE] == 0 or bare_t > bare_e
-            )
+            made_bare = coinche_made(rules, value, value == rules[R_CAPOT_VALUE], True,
+                                     bare_t, bare_e)
         else:
             made_bare = bare_t > bare_e or (bare_t == bare_e and rules[R_TIE_RULE] == TIE_TAKERS)
         if not made_bare:

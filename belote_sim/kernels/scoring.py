@@ -281,6 +281,19 @@ def lump(rules, value, m, base, capot_bid):
     return base + value * m
 
 
+@jit(inline="always")
+def coinche_made(rules, value, capot_bid, takers_capot, q_t, q_e):
+    """Whether a coinche contract of ``value`` is made (RULES 7.4 step 3): a capot bid
+    when the takers took every trick, any other bid when their counted points ``q_t``
+    reach it (82 for a bid of 80 with ``eighty_needs = 82``); with ``beat_defence`` also
+    ``q_t > q_e``."""
+    if capot_bid:
+        made = takers_capot
+    else:
+        made = q_t >= (rules[R_EIGHTY_NEEDS] if value == BID_VALUES[0] else value)
+    return made and (rules[R_BEAT_DEFENCE] == 0 or q_t > q_e)
+
+
 @jit
 def score_coinche(rec, taker_side, scale, capot_bid, rules):
     """Score a coinche contract (RULES 7.4 steps 3-4 and 8, Coinche) from the record's
@@ -308,14 +321,7 @@ def score_coinche(rec, taker_side, scale, capot_bid, rules):
     s_t, s_e = record_side_points(rec, T, E)
     q_t = counted(rules, s_t, rec[CARD_POINTS + T])
     q_e = counted(rules, s_e, rec[CARD_POINTS + E])
-    # A capot bid is made exactly when the takers take every trick; any other bid when
-    # the takers' counted points reach it (82 for a bid of 80 with eighty_needs = 82).
-    if capot_bid:
-        made = capot == T
-    else:
-        made = q_t >= (rules[R_EIGHTY_NEEDS] if value == BID_VALUES[0] else value)
-    if rules[R_BEAT_DEFENCE] != 0 and q_t <= q_e:
-        made = False
+    made = coinche_made(rules, value, capot_bid, capot == T, q_t, q_e)
     rec[OUTCOME] = OUT_MADE if made else OUT_DEDANS
     W = T if made else E
     L = 1 - W
