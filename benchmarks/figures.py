@@ -165,10 +165,11 @@ def engine_section(e: dict) -> list[str]:
 
 def presets_section(p: dict) -> list[str]:
     rates = p["deals_per_second"]
-    base = rates["classic"]
     books = p.get("rulebooks", [])
-    rows = [[f"`{name}`", n(r), ratio(r / base),
-             ratio(r / rates["coinche"]) if name in books else ""]
+    vs_classic = p.get("vs_classic") or {k: r / rates["classic"] for k, r in rates.items()}
+    vs_coinche = p.get("vs_coinche") or {k: rates[k] / rates["coinche"] for k in books}
+    rows = [[f"`{name}`", n(r), ratio(vs_classic[name]),
+             ratio(vs_coinche[name]) if name in books else ""]
             for name, r in rates.items()]
     out = table(["preset", "deals/s", "against classic", "against coinche"], rows) + [""]
     if books:
@@ -305,8 +306,8 @@ SECTIONS: tuple[Section, ...] = (
         engine_section),
     Section("presets", "Every preset",
         "`python benchmarks/bench_presets.py`: deals a second with random bidding and "
-        "play on all threads, each the best of 3 runs, beside the ratio to classic in "
-        "the same run.",
+        "play on all threads, measured in rounds of every preset in alternating order: "
+        "each rate the best of 5 rounds, each ratio the median of the rounds' ratios.",
         presets_section),
     Section("cold", "A first run",
         "`python benchmarks/bench_cold.py`: commands in an empty kernel cache (what a "
